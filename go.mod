@@ -2,4 +2,4 @@ module github.com/benchgate/benchgate
 
 go 1.26
 
-require github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+require github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
