@@ -4,6 +4,7 @@
 package finding
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -81,4 +82,18 @@ func (l List) Split() (errs, warns List) {
 		}
 	}
 	return errs, warns
+}
+
+// FromError turns an error from reading or parsing a file into a finding,
+// keeping the line when the error knows it.
+func FromError(code, file string, err error) Finding {
+	f := Finding{Severity: Error, Code: code, File: file, Message: err.Error()}
+	var located interface {
+		LineNumber() int
+		Detail() string
+	}
+	if errors.As(err, &located) {
+		f.Line, f.Message = located.LineNumber(), located.Detail()
+	}
+	return f
 }

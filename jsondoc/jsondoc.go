@@ -603,3 +603,11 @@ func (p *parser) unicodeEscape(i int) (rune, int, error) {
 	}
 	return 0, 0, p.errAt(i, "invalid \\u escape: a high surrogate without a low surrogate after it")
 }
+
+// LineNumber returns the line of the error, for callers that locate errors
+// without knowing their type.
+func (e *SyntaxError) LineNumber() int { return e.Line }
+
+// Detail returns the error without its line, for reports that show the
+// line separately.
+func (e *SyntaxError) Detail() string { return fmt.Sprintf("invalid JSON at column %d: %s", e.Col, e.Msg) }

@@ -1,0 +1,242 @@
+package benchmark
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// validRubric returns a small schema 2.0 rubric that lints clean.
+func validRubric() map[string]any {
+	q := func(id string) map[string]any {
+		return map[string]any{
+			"id": id, "question": "Why " + id + "?",
+			"gate": map[string]any{"component_id": "C1", "points": 4, "pass_condition": "names the control", "fail_examples": []any{"x"}},
+			"components": []any{
+				map[string]any{"id": "C1", "points": 4, "is_gate": true, "credit_if": "names it"},
+				map[string]any{"id": "C2", "points": 6, "is_gate": false, "credit_if": "explains it"},
+			},
+			"accepted_variants": []any{"plain string", map[string]any{"canonical": "TOC", "accepted_variants": "total organic carbon, organic richness"}},
+			"calibration": []any{
+				map[string]any{"fixture_id": id + "-F1", "response_text": "no", "expected_gate_passed": false,
+					"expected_component_awards": []any{map[string]any{"id": "C1", "awarded": 0}, map[string]any{"id": "C2", "awarded": 0}}, "expected_total": 0},
+				map[string]any{"fixture_id": id + "-F2", "response_text": "yes", "expected_gate_passed": true,
+					"expected_component_awards": []any{map[string]any{"id": "C1", "awarded": 4}, map[string]any{"id": "C2", "awarded": 3}}, "expected_total": 7},
+			},
+		}
+	}
+	return map[string]any{
+		"schema_version":  "2.0",
+		"benchmark":       map[string]any{"name": "t", "question_count": 2},
+		"scoring_model":   map[string]any{"total_points": 10, "gate_failure_score": 0},
+		"global_variants": []any{map[string]any{"canonical": "Ro", "accepted_variants": []any{"vitrinite reflectance"}}, "Ma = million years"},
+		"questions":       []any{q("Q1"), q("Q2")},
+	}
+}
+
+func question(r map[string]any, i int) map[string]any {
+	return r["questions"].([]any)[i].(map[string]any)
+}
+func component(r map[string]any, i, j int) map[string]any {
+	return question(r, i)["components"].([]any)[j].(map[string]any)
+}
+func fixture(r map[string]any, i, j int) map[string]any {
+	return question(r, i)["calibration"].([]any)[j].(map[string]any)
+}
+
+func lintRubric(t *testing.T, r map[string]any) []string {
+	t.Helper()
+	data, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"r.json": {Data: data}}
+	b, fs := Lint(fsys, Entry{Key: "k", File: "r.json", Kind: KindRubric, JudgeModel: "j"})
+	var got []string
+	for _, f := range fs {
+		if f.File != "r.json" {
+			t.Errorf("finding names file %q", f.File)
+		}
+		if f.Line == 0 && f.Code != "rubric.no-questions" {
+			t.Errorf("finding without a line: %v", f)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, f.Question, f.Message))
+	}
+	if b != nil && b.Rubric != nil && !fs.HasErrors() && len(b.Rubric.Questions) == 0 {
+		t.Errorf("no questions and no error")
+	}
+	return got
+}
+
+func TestRubricLint(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(r map[string]any)
+		want   []string // substrings, one per finding, in order
+	}{
+		{"valid", func(map[string]any) {}, nil},
+		{"wrong schema version", func(r map[string]any) { r["schema_version"] = "1.0" }, []string{"error schema : /schema_version: value must be \"2.0\""}},
+		{"no questions", func(r map[string]any) { r["questions"] = []any{}; r["benchmark"] = map[string]any{} }, []string{"error rubric.no-questions"}},
+		{"duplicate id", func(r map[string]any) { question(r, 1)["id"] = "Q1"; fixture(r, 1, 0)["fixture_id"] = "x" }, []string{"error rubric.duplicate-id Q1: id \"Q1\" is already used by the question on line"}},
+		{"ids colliding on digits", func(r map[string]any) { question(r, 1)["id"] = "q-01" }, []string{"warning rubric.similar-id q-01: id \"q-01\" has the same digits as \"Q1\""}},
+		{"no gate", func(r map[string]any) { component(r, 0, 0)["is_gate"] = false }, []string{"error rubric.no-gate Q1"}},
+		{"two gates", func(r map[string]any) { component(r, 0, 1)["is_gate"] = true }, []string{"error rubric.many-gates Q1: 2 components have is_gate: true (C1, C2)"}},
+		{"gate id mismatch", func(r map[string]any) {
+			component(r, 0, 0)["is_gate"] = false
+			component(r, 0, 1)["is_gate"] = true
+		}, []string{"error rubric.gate-mismatch Q1: gate.component_id is \"C1\" but the component marked is_gate is \"C2\""}},
+		{"gate names no component", func(r map[string]any) { question(r, 0)["gate"].(map[string]any)["component_id"] = "C9" }, []string{"rubric.gate-mismatch", "error rubric.gate-component Q1: gate.component_id \"C9\" names no component"}},
+		{"gate points differ", func(r map[string]any) { question(r, 0)["gate"].(map[string]any)["points"] = 3 }, []string{"error rubric.gate-points Q1: gate.points is 3 but component C1 is worth 4"}},
+		{"points do not sum", func(r map[string]any) { component(r, 1, 1)["points"] = 5 }, []string{"error rubric.points-sum Q2: component points add up to 9, but scoring_model.total_points is 10"}},
+		{"empty pass condition", func(r map[string]any) { question(r, 0)["gate"].(map[string]any)["pass_condition"] = "  " }, []string{"error rubric.empty-pass-condition Q1"}},
+		{"empty credit_if", func(r map[string]any) { component(r, 1, 1)["credit_if"] = "" }, []string{"error rubric.empty-credit-if Q2: component C2 has an empty credit_if"}},
+		{"fixture award above points", func(r map[string]any) {
+			fixture(r, 0, 1)["expected_component_awards"].([]any)[1].(map[string]any)["awarded"] = 7
+			fixture(r, 0, 1)["expected_total"] = 11
+		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: component C2: awarded 7 is outside 0..6"}},
+		{"fixture total wrong", func(r map[string]any) { fixture(r, 0, 1)["expected_total"] = 8 }, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: awards add up to 7 but expected_total is 8"}},
+		{"fixture failed gate with points", func(r map[string]any) {
+			fixture(r, 1, 0)["expected_component_awards"].([]any)[1].(map[string]any)["awarded"] = 2
+			fixture(r, 1, 0)["expected_total"] = 2
+		}, []string{"error rubric.fixture Q2: calibration fixture Q2-F1: the gate fails, so every award and the total must be 0"}},
+		{"fixture misses a component", func(r map[string]any) {
+			f := fixture(r, 0, 1)
+			f["expected_component_awards"] = f["expected_component_awards"].([]any)[:1]
+			f["expected_total"] = 4
+		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: gives no award for component C2"}},
+		{"fixture unknown component", func(r map[string]any) {
+			f := fixture(r, 0, 0)
+			f["expected_component_awards"] = append(f["expected_component_awards"].([]any), map[string]any{"id": "C7", "awarded": 0})
+		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F1: awards points to \"C7\""}},
+		{"fractional fixture award", func(r map[string]any) {
+			fixture(r, 0, 1)["expected_component_awards"].([]any)[1].(map[string]any)["awarded"] = 2.5
+		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: component C2: awarded 2.5 is not an integer"}},
+		{"no calibration", func(r map[string]any) { delete(question(r, 1), "calibration") }, []string{"warning rubric.no-calibration Q2"}},
+		{"question count", func(r map[string]any) { r["benchmark"].(map[string]any)["question_count"] = 3 }, []string{"warning rubric.question-count : benchmark.question_count is 3 but the rubric has 2 questions"}},
+		{"variant of wrong shape", func(r map[string]any) { question(r, 0)["accepted_variants"] = []any{42} }, []string{"error schema Q1: /questions/0/accepted_variants/0: has none of the accepted shapes"}},
+		{"missing components", func(r map[string]any) { delete(question(r, 0), "components") }, []string{"error schema Q1: /questions/0: missing properties: 'components'"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := validRubric()
+			tt.mutate(r)
+			got := lintRubric(t, r)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tt.want), strings.Join(got, "\n"))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("finding %d = %q, want it to contain %q", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestRubricVariants(t *testing.T) {
+	data, _ := json.Marshal(validRubric())
+	b, fs := Load(fstest.MapFS{"r.json": {Data: data}}, Entry{Key: "k", File: "r.json", Kind: KindRubric, JudgeModel: "j"})
+	if b == nil {
+		t.Fatal(fs)
+	}
+	got := fmt.Sprintf("%+v | %+v", b.Rubric.GlobalVariants, b.Rubric.Questions[0].AcceptedVariants)
+	want := "[{Canonical:Ro Variants:[vitrinite reflectance] Note:} {Canonical:Ma = million years Variants:[] Note:}] | [{Canonical:plain string Variants:[] Note:} {Canonical:TOC Variants:[total organic carbon organic richness] Note:}]"
+	if got != want {
+		t.Errorf("variants:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	tests := []struct {
+		name, registry string
+		want           []string
+		check          func(t *testing.T, r *Registry)
+	}{
+		{"groundtruth entry loads as rubric", `[{"key": "yudnamutana", "label": "Yudnamutana", "file": "rubrics/y.json", "project_dir": "projects/y"}]`,
+			[]string{"error registry.no-judge: benchmark \"yudnamutana\": judge_model is missing"},
+			func(t *testing.T, r *Registry) {
+				e, ok := r.Lookup("yudnamutana")
+				if !ok || e.Kind != KindRubric || e.ProjectDir != "projects/y" || e.Problem == "" {
+					t.Errorf("entry = %+v", e)
+				}
+			}},
+		{"defaults", `[{"key": "a", "file": "a.json", "judge_model": "openai/gpt-5.5"}, {"key": "b", "file": "b.jsonl", "kind": "mcq"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				b, _ := r.Lookup("b")
+				if a.Kind != KindRubric || a.Label != "a" || b.Extraction != "flexible" || fmt.Sprint(r.Keys()) != "[a b]" {
+					t.Errorf("a = %+v, b = %+v", a, b)
+				}
+			}},
+		{"duplicate key", `[{"key": "a", "file": "a.json", "judge_model": "j"},
+{"key": "a", "file": "b.json", "judge_model": "j"}]`, []string{"error registry.duplicate-key: key \"a\" is already used by the entry on line 1"}, nil},
+		{"unclean path", `[{"key": "a", "file": "../a.json", "judge_model": "j"}]`, []string{"error registry.file: benchmark \"a\": file \"../a.json\" is not a clean path"}, nil},
+		{"unknown extraction", `[{"key": "a", "file": "a.json", "kind": "mcq", "extraction": "regex"}]`, []string{"error schema: /0/extraction: value must be one of"}, nil},
+		{"unknown field", `[{"key": "a", "file": "a.json", "judge": "j"}]`, []string{"error schema: /0: unknown field 'judge'"}, nil},
+		{"judge on mcq", `[{"key": "a", "file": "a.json", "kind": "mcq", "judge_model": "j"}]`, []string{"warning registry.judge"}, nil},
+		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, fs := LoadRegistry(fstest.MapFS{RegistryFile: {Data: []byte(tt.registry)}})
+			var got []string
+			for _, f := range fs {
+				got = append(got, fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message))
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %q, want %d findings", got, len(tt.want))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("finding %d = %q, want it to contain %q", i, got[i], tt.want[i])
+				}
+			}
+			if tt.check != nil {
+				if r == nil {
+					t.Fatal("registry not loaded")
+				}
+				tt.check(t, r)
+			}
+		})
+	}
+}
+
+func TestMCQLint(t *testing.T) {
+	item := func(id string, key int, extra string) string {
+		return fmt.Sprintf(`{"id": %q, "question": "Which?", "choices": ["a1", "bb2", "c3", "d4"], "answer_index": %d, "answer_key": %q%s}`, id, key, string(Letters[key]), extra)
+	}
+	tests := []struct {
+		name, file, data string
+		want             []string
+	}{
+		{"jsonl valid", "b.jsonl", item("q1", 0, `, "source_book": {"source_id": "s1"}`) + "\n\n" + item("q2", 1, "") + "\n", nil},
+		{"json array valid", "b.json", "[" + item("q1", 0, `, "sources": [{"source_id": "s1"}]`) + "]", nil},
+		{"jsonl bad line", "b.jsonl", item("q1", 0, "") + "\n" + `{"id": "q2", ` + "\n", []string{"b.jsonl:2: invalid JSON at column 14: unexpected end of file"}},
+		{"jsonl duplicate id", "b.jsonl", item("q1", 0, "") + "\n" + item("q1", 1, "") + "\n", []string{"b.jsonl:2: question q1: id \"q1\" is already used by the question on line 1"}},
+		{"key mismatch", "b.jsonl", `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 2, "answer_key": "B"}`, []string{"b.jsonl:1: question q1: answer_key is B but answer_index 2 is choice C"}},
+		{"three choices", "b.jsonl", "\n" + `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c"], "answer_index": 2}`, []string{"b.jsonl:2: question q1: /choices: minimum 4 items required, but found 3 items"}},
+		{"index out of range", "b.json", `[{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 4}]`, []string{"b.json:1: question q1: /0/answer_index: must be <= 3 but found 4"}},
+		{"duplicate choice", "b.jsonl", `{"id": "q1", "question": "Which?", "choices": ["Shale", "shale", " Shale ", "d"], "answer_index": 3}`, []string{"question q1: choices A and C are the same text"}},
+		{"empty choice", "b.jsonl", `{"id": "q1", "question": " ", "choices": ["a", "", "c", "d"], "answer_index": 3}`, []string{"question q1: the question text is empty", "question q1: choice B is empty"}},
+		{"empty file", "b.jsonl", "\n\n", []string{"the file holds no questions"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, fs := Lint(fstest.MapFS{tt.file: {Data: []byte(tt.data)}}, Entry{Key: "k", File: tt.file, Kind: KindMCQ, Extraction: "flexible"})
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.String())
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %q, want %d findings", got, len(tt.want))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("finding %d = %q, want it to contain %q", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,186 @@
+// Package benchmark loads the benchmarks a leaderboard accepts: the registry
+// (rubrics/rubrics.json), rubric benchmarks in schema 2.0 (the Groundtruth
+// grading-key format) and multiple-choice benchmarks (FormationEval's JSON
+// array and UpstreamBench's JSONL). Files are parsed strictly, validated
+// against the embedded schemas and then converted to the types below, so
+// that the rest of benchgate never sees an invalid benchmark.
+package benchmark
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/jsondoc"
+	"github.com/benchgate/benchgate/schemas"
+)
+
+// RegistryFile is the registry's path in a leaderboard repository.
+const RegistryFile = "rubrics/rubrics.json"
+
+// MaxBenchmarkBytes caps the size of a benchmark file.
+const MaxBenchmarkBytes = 256 << 20
+
+// DefaultExtraction is the letter-extraction policy of an mcq benchmark
+// whose registry entry names none.
+const DefaultExtraction = "flexible"
+
+// Kind is the kind of a benchmark.
+type Kind string
+
+// The kinds of benchmark.
+const (
+	KindRubric Kind = "rubric" // open answers graded 0–N by a fixed LLM judge
+	KindMCQ    Kind = "mcq"    // four-choice questions scored by extracting a letter
+)
+
+// Entry is one benchmark in the registry.
+type Entry struct {
+	Key              string
+	Label            string
+	Description      string
+	File             string // path from the repository root
+	ProjectDir       string // Groundtruth's project folder; kept, not used
+	Kind             Kind
+	JudgeModel       string // rubric kind: the fixed judge id
+	Extraction       string // mcq kind: the letter-extraction policy
+	ReferenceModelID string // the model pinned for the harness track
+	Prompt           string // mcq kind: the prompt form
+	Line             int    // line of the entry in the registry file
+
+	// Problem, when set, says why submissions to this benchmark cannot be
+	// verified (for example a rubric entry with no judge_model).
+	Problem string
+}
+
+// Registry is the parsed registry.
+type Registry struct {
+	Entries []Entry
+	byKey   map[string]int
+}
+
+// Lookup returns the entry with the given key.
+func (r *Registry) Lookup(key string) (Entry, bool) {
+	i, ok := r.byKey[key]
+	if !ok {
+		return Entry{}, false
+	}
+	return r.Entries[i], true
+}
+
+// Keys returns the registry's keys, sorted.
+func (r *Registry) Keys() []string {
+	keys := make([]string, 0, len(r.Entries))
+	for _, e := range r.Entries {
+		keys = append(keys, e.Key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// LoadRegistry reads and checks the registry of the leaderboard in fsys. It
+// returns nil only when the file cannot be used at all; entries with
+// problems are kept, with Problem set, and reported in the findings.
+func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
+	var out finding.List
+	data, err := jsondoc.ReadFile(fsys, RegistryFile, MaxBenchmarkBytes)
+	if err != nil {
+		out.Errorf("registry.read", RegistryFile, 0, "", "cannot read the benchmark registry: %v", err)
+		return nil, out
+	}
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
+	if err != nil {
+		out = append(out, finding.FromError("json.syntax", RegistryFile, err))
+		return nil, out
+	}
+	if fs := schemas.Validate(schemas.Registry, RegistryFile, doc); len(fs) > 0 {
+		return nil, append(out, fs...)
+	}
+	reg := &Registry{byKey: map[string]int{}}
+	for _, n := range doc.Root.Elems {
+		e := Entry{
+			Key:              str(n, "key"),
+			Label:            str(n, "label"),
+			Description:      str(n, "description"),
+			File:             str(n, "file"),
+			ProjectDir:       str(n, "project_dir"),
+			Kind:             Kind(str(n, "kind")),
+			JudgeModel:       strings.TrimSpace(str(n, "judge_model")),
+			Extraction:       str(n, "extraction"),
+			ReferenceModelID: str(n, "reference_model_id"),
+			Prompt:           str(n, "prompt"),
+			Line:             doc.Line(n.Off),
+		}
+		if e.Label == "" {
+			e.Label = e.Key
+		}
+		if e.Kind == "" {
+			e.Kind = KindRubric
+		}
+		if i, dup := reg.byKey[e.Key]; dup {
+			out.Errorf("registry.duplicate-key", RegistryFile, e.Line, "", "key %q is already used by the entry on line %d; keys must be unique", e.Key, reg.Entries[i].Line)
+			continue
+		}
+		clean := path.Clean(e.File)
+		if !fs.ValidPath(clean) || clean != e.File {
+			e.Problem = fmt.Sprintf("file %q is not a clean path inside the repository (write it like rubrics/name.json)", e.File)
+			out.Errorf("registry.file", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
+		}
+		switch e.Kind {
+		case KindRubric:
+			if e.JudgeModel == "" {
+				e.Problem = "judge_model is missing: a rubric benchmark needs its fixed judge id (for example \"openai/gpt-5.5\") in rubrics/rubrics.json"
+				out.Errorf("registry.no-judge", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
+			}
+			if e.Extraction != "" {
+				out.Warnf("registry.extraction", RegistryFile, e.Line, "", "benchmark %q: extraction applies to mcq benchmarks only and is ignored for a rubric benchmark", e.Key)
+			}
+		case KindMCQ:
+			if e.Extraction == "" {
+				e.Extraction = DefaultExtraction
+			}
+			if e.JudgeModel != "" {
+				out.Warnf("registry.judge", RegistryFile, e.Line, "", "benchmark %q: judge_model is ignored for an mcq benchmark, which is scored without a judge", e.Key)
+				e.JudgeModel = ""
+			}
+		}
+		reg.byKey[e.Key] = len(reg.Entries)
+		reg.Entries = append(reg.Entries, e)
+	}
+	return reg, out
+}
+
+// str returns the string member key of object n, or "".
+func str(n *jsondoc.Node, key string) string {
+	if v := n.Get(key); v != nil && v.Kind == jsondoc.String {
+		return v.Str
+	}
+	return ""
+}
+
+// strs returns the string elements of array member key of object n.
+func strs(n *jsondoc.Node, key string) []string {
+	v := n.Get(key)
+	if v == nil || v.Kind != jsondoc.Array {
+		return nil
+	}
+	out := make([]string, 0, len(v.Elems))
+	for _, e := range v.Elems {
+		if e.Kind == jsondoc.String {
+			out = append(out, e.Str)
+		}
+	}
+	return out
+}
+
+// integer returns the integral number member key of object n.
+func integer(n *jsondoc.Node, key string) (int, bool) {
+	i, ok := n.Get(key).Int()
+	return int(i), ok
+}
+
+var digitsRe = regexp.MustCompile(`[0-9]+`)
