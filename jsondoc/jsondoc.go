@@ -610,4 +610,6 @@ func (e *SyntaxError) LineNumber() int { return e.Line }
 
 // Detail returns the error without its line, for reports that show the
 // line separately.
-func (e *SyntaxError) Detail() string { return fmt.Sprintf("invalid JSON at column %d: %s", e.Col, e.Msg) }
+func (e *SyntaxError) Detail() string {
+	return fmt.Sprintf("invalid JSON at column %d: %s", e.Col, e.Msg)
+}
