@@ -1,0 +1,115 @@
+// Command benchgate checks LLM benchmark leaderboard submissions.
+//
+// Usage:
+//
+//	benchgate verify [--root DIR] [--format text|json|markdown] [PATH...]
+//	benchgate lint-benchmark [--root DIR] [--format text|json] KEY|PATH
+//
+// Every subcommand reads the leaderboard repository named by --root (the
+// registry rubrics/rubrics.json, the benchmark files and submissions/),
+// by default the current directory.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0 // nothing failed
+	exitFail  = 1 // a submission or benchmark failed its checks
+	exitUsage = 2 // bad usage, or benchgate could not do its job
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = []command{
+	{"verify", "check submissions against their benchmarks", runVerify},
+	{"lint-benchmark", "check a benchmark file (by registry key or path)", runLintBenchmark},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "benchgate: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "benchgate checks LLM benchmark leaderboard submissions.\n\nUsage: benchgate COMMAND [flags] [args]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'benchgate COMMAND -h' for a command's flags.")
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, as people type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: benchgate %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagError reports a parse error: -h is not a failure.
+func flagError(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+func oneOf(v string, allowed []string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown format %q (want %s)", v, strings.Join(allowed, ", "))
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
+)
+
+func runVerify(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown] [PATH...]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
+	format := fl.String("format", "text", "output format: text, json or markdown (what a PR comment shows)")
+	maxBytes := fl.Int64("max-file-bytes", 64<<20, "size cap for each submission file")
+	paths, err := parseInterleaved(fl, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if err := oneOf(*format, verify.Formats); err != nil {
+		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
+		return exitUsage
+	}
+	v, err := verify.New(os.DirFS(*root), verify.Options{MaxFileBytes: *maxBytes})
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
+		return exitUsage
+	}
+	all, err := v.Discover()
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate verify: cannot list submissions: %v\n", err)
+		return exitUsage
+	}
+	dirs := all
+	if len(paths) > 0 {
+		dirs, err = selectSubmissions(*root, paths, all)
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
+			return exitUsage
+		}
+	}
+	report := v.VerifyAll(dirs)
+	if err := verify.Render(stdout, *format, report); err != nil {
+		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
+		return exitUsage
+	}
+	if report.Failed > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// selectSubmissions turns command-line paths (relative to the working
+// directory) into submission folders relative to the root. A path may name
+// a submission folder, a file in one, or a folder of submissions such as
+// submissions/model-benchmark.
+func selectSubmissions(root string, paths, all []string) ([]string, error) {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(absRoot, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s is outside the leaderboard root %s (set --root)", p, root)
+		}
+		rel = filepath.ToSlash(rel)
+		info, err := os.Lstat(abs)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s does not exist", p)
+			}
+			return nil, err
+		}
+		if !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+			rel = filepath.ToSlash(filepath.Dir(rel)) // a file inside a submission
+		}
+		// A folder above submission level selects everything beneath it.
+		if depth := strings.Count(rel, "/"); rel == "." || rel == submission.Dir || (strings.HasPrefix(rel, submission.Dir+"/") && depth == 1) {
+			n := 0
+			for _, d := range all {
+				if rel == "." || strings.HasPrefix(d, rel+"/") {
+					add(d)
+					n++
+				}
+			}
+			if n == 0 {
+				return nil, fmt.Errorf("no submissions under %s", p)
+			}
+			continue
+		}
+		add(rel)
+	}
+	return dirs, nil
+}

@@ -1,0 +1,256 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/jsondoc"
+	"github.com/benchgate/benchgate/submission"
+)
+
+// check holds the state of one submission's verification.
+type check struct {
+	v     *Verifier
+	dir   string
+	res   *Result
+	track submission.Track
+	out   finding.List
+}
+
+func (c *check) file(name string) string { return path.Join(c.dir, name) }
+
+func (c *check) errorf(code, file string, line int, question, format string, args ...any) {
+	c.out.Errorf(code, file, line, question, format, args...)
+}
+
+func (c *check) warnf(code, file string, line int, question, format string, args ...any) {
+	c.out.Warnf(code, file, line, question, format, args...)
+}
+
+func (c *check) run() {
+	defer func() { c.res.Errors, c.res.Warnings = c.out.Split() }()
+	if !c.layout() {
+		return
+	}
+	metaDoc := c.readJSON(submission.MetaFile)
+	scoresDoc := c.readJSON(submission.ScoresFile)
+	if metaDoc == nil {
+		return
+	}
+	meta, fs := submission.ParseMeta(c.file(submission.MetaFile), metaDoc)
+	c.out = append(c.out, fs...)
+	if meta == nil {
+		return
+	}
+	c.res.Meta = meta
+	c.res.RubricKey = meta.RubricKey
+	entry, b := c.benchmarkOf(meta)
+	if b != nil {
+		c.res.Kind = string(b.Entry.Kind)
+	} else if entry != nil {
+		c.res.Kind = string(entry.Kind)
+	}
+	if entry != nil {
+		c.metaAgainst(meta, entry)
+	}
+	if scoresDoc == nil || b == nil {
+		return
+	}
+	scoresFile := c.file(submission.ScoresFile)
+	switch b.Entry.Kind {
+	case benchmark.KindMCQ:
+		rows, fs := submission.ParseMCQScores(scoresFile, scoresDoc)
+		c.out = append(c.out, fs...)
+		if rows != nil {
+			c.mcq(b, rows)
+		}
+	default:
+		rows, fs := submission.ParseRubricScores(scoresFile, scoresDoc)
+		c.out = append(c.out, fs...)
+		if rows != nil {
+			c.rubric(b, meta, rows)
+		}
+	}
+}
+
+// layout checks where the folder is and what it holds. It reports whether
+// the files may be read.
+func (c *check) layout() bool {
+	parts := strings.Split(c.dir, "/")
+	if len(parts) != 3 || parts[0] != submission.Dir {
+		c.errorf("layout.path", c.dir, 0, "", "a submission lives in submissions/<track>/<slug>/, where track is model-benchmark or harness-benchmark")
+		return false
+	}
+	c.track = submission.Track(parts[1])
+	known := false
+	for _, t := range submission.Tracks {
+		known = known || t == c.track
+	}
+	if !known {
+		c.errorf("layout.track", c.dir, 0, "", "unknown track %q; move the folder under submissions/model-benchmark/ or submissions/harness-benchmark/", parts[1])
+	}
+	if !submission.ValidSlug(parts[2]) {
+		c.errorf("layout.slug", c.dir, 0, "", "folder name %q is not a valid slug: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", parts[2])
+	}
+	info, err := fs.Lstat(c.v.fsys, c.dir)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		c.errorf("layout.symlink", c.dir, 0, "", "the submission folder is a symbolic link; commit the files themselves")
+		return false
+	}
+	entries, err := fs.ReadDir(c.v.fsys, c.dir)
+	if err != nil {
+		if isNotExist(err) {
+			c.errorf("layout.missing", c.dir, 0, "", "no such submission folder")
+		} else {
+			c.errorf("layout.read", c.dir, 0, "", "cannot list the folder: %v", err)
+		}
+		return false
+	}
+	have := map[string]bool{}
+	ok := true
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			c.errorf("layout.symlink", c.file(name), 0, "", "%s is a symbolic link; commit the file itself", name)
+			ok = ok && name != submission.MetaFile && name != submission.ScoresFile
+		case e.IsDir():
+			c.errorf("layout.unexpected-dir", c.file(name), 0, "", "a submission folder holds only meta.json, scores.json and an optional README.md; remove the folder %s", name)
+		case name == submission.MetaFile || name == submission.ScoresFile:
+			have[name] = true
+		case name == submission.ReadmeFile:
+			c.readme()
+		default:
+			c.errorf("layout.unexpected-file", c.file(name), 0, "", "a submission folder holds only meta.json, scores.json and an optional README.md; remove %s", name)
+		}
+	}
+	for _, name := range []string{submission.MetaFile, submission.ScoresFile} {
+		if !have[name] && ok {
+			c.errorf("layout.missing-file", c.file(name), 0, "", "%s is missing", name)
+		}
+	}
+	return ok && have[submission.MetaFile]
+}
+
+func (c *check) readme() {
+	data, err := jsondoc.ReadFile(c.v.fsys, c.file(submission.ReadmeFile), c.v.opts.MaxFileBytes)
+	if err != nil {
+		c.errorf("layout.read", c.file(submission.ReadmeFile), 0, "", "%v", err)
+		return
+	}
+	if !utf8.Valid(data) {
+		c.errorf("layout.utf8", c.file(submission.ReadmeFile), lineOfInvalidUTF8(data), "", "README.md is not valid UTF-8; save it as UTF-8")
+	}
+}
+
+func lineOfInvalidUTF8(b []byte) int {
+	line := 1
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		b = b[n:]
+	}
+	return line
+}
+
+// readJSON reads and strictly parses one file of the submission.
+func (c *check) readJSON(name string) *jsondoc.Doc {
+	file := c.file(name)
+	data, err := jsondoc.ReadFile(c.v.fsys, file, c.v.opts.MaxFileBytes)
+	if err != nil {
+		var tl *jsondoc.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			c.errorf("layout.too-large", file, 0, "", "%v; a submission file may be at most %d bytes", err, c.v.opts.MaxFileBytes)
+		case isNotExist(err):
+			// Reported by layout.
+		default:
+			c.errorf("layout.read", file, 0, "", "cannot read the file: %v", err)
+		}
+		return nil
+	}
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{MaxDepth: c.v.opts.MaxDepth})
+	if err != nil {
+		c.out = append(c.out, finding.FromError("json.syntax", file, err))
+		return nil
+	}
+	return doc
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// benchmarkOf finds the registry entry and the loaded benchmark that
+// meta.json names.
+func (c *check) benchmarkOf(meta *submission.Meta) (*benchmark.Entry, *benchmark.Benchmark) {
+	metaFile := c.file(submission.MetaFile)
+	e, ok := c.v.registry.Lookup(meta.RubricKey)
+	if !ok {
+		c.errorf("meta.rubric-key", metaFile, meta.Lines["rubric_key"], "", "rubric_key %q names no benchmark in %s; known keys: %s", meta.RubricKey, benchmark.RegistryFile, strings.Join(c.v.registry.Keys(), ", "))
+		return nil, nil
+	}
+	b, fs := c.v.Benchmark(e.Key)
+	if b == nil {
+		msg := "see `benchgate lint-benchmark " + e.Key + "`"
+		if errs, _ := fs.Split(); len(errs) > 0 {
+			msg = errs[0].String()
+			if len(errs) > 1 {
+				msg += fmt.Sprintf(" (and %d more; run `benchgate lint-benchmark %s`)", len(errs)-1, e.Key)
+			}
+		}
+		c.errorf("benchmark.invalid", e.File, 0, "", "benchmark %q cannot be used to verify submissions until its maintainers fix it: %s", e.Key, msg)
+		return &e, nil
+	}
+	return &e, b
+}
+
+// metaAgainst checks meta.json against the registry entry and the track.
+func (c *check) metaAgainst(m *submission.Meta, e *benchmark.Entry) {
+	file := c.file(submission.MetaFile)
+	if d, err := time.Parse(time.DateOnly, m.Date); err == nil && d.After(c.v.opts.Today.AddDate(0, 0, 1)) {
+		c.errorf("meta.date", file, m.Lines["date"], "", "date %s is in the future; write the date the evaluation was run", m.Date)
+	}
+	switch e.Kind {
+	case benchmark.KindRubric:
+		switch {
+		case m.JudgeModel == "":
+			c.errorf("judge.missing", file, m.Lines["rubric_key"], "", "judge_model is missing; benchmark %q is graded by %q: set \"judge_model\": %q", e.Key, e.JudgeModel, e.JudgeModel)
+		case m.JudgeModel != e.JudgeModel:
+			c.errorf("judge.mismatch", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is graded only by %q; re-score the answers with that judge", m.JudgeModel, e.Key, e.JudgeModel)
+		}
+	case benchmark.KindMCQ:
+		if m.JudgeModel != "" {
+			c.errorf("judge.not-applicable", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is multiple choice and scored without a judge; remove judge_model", m.JudgeModel, e.Key)
+		}
+	}
+	switch c.track {
+	case submission.HarnessTrack:
+		if m.HarnessName == "" {
+			c.errorf("meta.harness", file, 0, "", "harness_name is required on the harness-benchmark track")
+		}
+		if m.HarnessRepo == "" {
+			c.errorf("meta.harness", file, 0, "", "harness_repo is required on the harness-benchmark track")
+		}
+		switch {
+		case e.ReferenceModelID == "":
+			c.errorf("meta.reference-model", file, m.Lines["candidate_model_id"], "", "benchmark %q pins no reference model (reference_model_id in %s), so it has no harness track", e.Key, benchmark.RegistryFile)
+		case m.CandidateModelID != e.ReferenceModelID:
+			c.errorf("meta.reference-model", file, m.Lines["candidate_model_id"], "", "candidate_model_id is %q, but the harness track of %q compares harnesses around the pinned model %q; run your harness with that model, or submit to model-benchmark", m.CandidateModelID, e.Key, e.ReferenceModelID)
+		}
+	case submission.ModelTrack:
+		if m.HarnessName != "" || m.HarnessRepo != "" {
+			c.warnf("meta.harness", file, m.Lines["harness_name"], "", "harness fields are set on the model-benchmark track; if this is a harness run around the pinned model, move it to harness-benchmark")
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package verify
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/submission"
+)
+
+// mcq checks a multiple-choice scores.json: ids, that each row's verdict
+// follows from its answer, and that the answer is what the benchmark's
+// extraction policy reads in the response.
+func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
+	file := c.file(submission.ScoresFile)
+	policy, err := extract.Lookup(b.Entry.Extraction)
+	if err != nil {
+		c.errorf("benchmark.extraction", benchmark.RegistryFile, b.Entry.Line, "", "benchmark %q: %v", b.Entry.Key, err)
+		return
+	}
+	seen := c.ids(b, file, len(rows), func(i int) (string, int) { return rows[i].ID, rows[i].Line })
+	reads := extractAll(policy, rows)
+
+	var answered, correct, disputes, unverifiable, parseFailures, empty, length, errs, latencyN int
+	var latency float64
+	for i := range rows {
+		row := &rows[i]
+		qi, ok := seen[i]
+		if !ok {
+			continue
+		}
+		it := &b.Items[qi]
+		key := it.Key()
+		if row.Answer != "" {
+			answered++
+		}
+		isCorrect := row.Answer == key
+		if isCorrect {
+			correct++
+		}
+		if row.Correct != isCorrect {
+			shown := row.Answer
+			if shown == "" {
+				shown = "null"
+			}
+			c.errorf("mcq.correct", file, row.Line, row.ID, "correct is %t but answer %s %s the key %s; correct must be (answer == key)", row.Correct, shown, map[bool]string{true: "equals", false: "is not"}[isCorrect], key)
+		}
+		switch {
+		case row.FinishReason == "error" || row.Error != "":
+			errs++
+		case row.Response == "" || row.FinishReason == "empty":
+			empty++
+		}
+		if row.FinishReason == "length" {
+			length++
+		}
+		if row.LatencyMS != nil {
+			latency += *row.LatencyMS
+			latencyN++
+		}
+		got := reads[i]
+		if got.Letter == "" && row.Response != "" && row.FinishReason != "error" && row.Error == "" {
+			parseFailures++
+		}
+		if row.Truncated && !got.Final {
+			// The stored text was cut where more text could change the
+			// reading: what the full text said cannot be known, so this row
+			// is evidence neither way.
+			unverifiable++
+			continue
+		}
+		if got.Letter == row.Answer {
+			continue
+		}
+		disputes++
+		c.errorf("mcq.dispute", file, row.Line, row.ID, "answer is %s but the %s policy reads %s in the response%s; the answer must be what the benchmark's extraction reads (re-run the extraction rather than editing answers)", letterOrNull(row.Answer), policy.Name(), letterOrNull(got.Letter), rule(got.Pattern))
+	}
+	if unverifiable > 0 {
+		n := b.Questions()
+		rate := float64(unverifiable) / float64(max(n, 1))
+		msg := "%d of %d responses were truncated before storing and their letter cannot be decided from the stored text"
+		if rate > c.v.opts.ReviewRate {
+			c.warnf("mcq.unverifiable", file, 0, "", msg+" (%.1f%%, above the %.0f%% that may go unchecked without review); store full responses", unverifiable, n, 100*rate, 100*c.v.opts.ReviewRate)
+		} else {
+			c.warnf("mcq.unverifiable", file, 0, "", msg, unverifiable, n)
+		}
+	}
+	s := &c.res.Summary
+	s.Questions = intp(b.Questions())
+	s.Answered = intp(answered)
+	s.Correct = intp(correct)
+	s.Accuracy = ratio(correct, b.Questions())
+	s.Disputes = intp(disputes)
+	s.Unverifiable = intp(unverifiable)
+	s.ParseFailures = intp(parseFailures)
+	s.EmptyResponses = intp(empty)
+	s.LengthFinishes = intp(length)
+	s.Errors = intp(errs)
+	if latencyN > 0 {
+		s.MeanLatencyMS = floatp(latency / float64(latencyN))
+	}
+}
+
+func letterOrNull(l string) string {
+	if l == "" {
+		return "null"
+	}
+	return l
+}
+
+func rule(pattern string) string {
+	if pattern == "" {
+		return " (no rule matched)"
+	}
+	return " (rule " + pattern + ")"
+}
+
+// extractAll reads every response, spreading large submissions over the
+// available cores.
+func extractAll(p extract.Policy, rows []submission.MCQRow) []extract.Result {
+	out := make([]extract.Result, len(rows))
+	workers := runtime.GOMAXPROCS(0)
+	const minChunk = 256
+	if workers < 2 || len(rows) < 2*minChunk {
+		for i := range rows {
+			out[i] = p.Extract(rows[i].Response)
+		}
+		return out
+	}
+	chunk := (len(rows) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for start := 0; start < len(rows); start += chunk {
+		end := min(start+chunk, len(rows))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := start; i < end; i++ {
+				out[i] = p.Extract(rows[i].Response)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}

@@ -1,0 +1,166 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchgate/benchgate/finding"
+)
+
+// Formats lists the output formats of Render.
+var Formats = []string{"text", "json", "markdown"}
+
+// Render writes a report in one of Formats.
+func Render(w io.Writer, format string, r Report) error {
+	switch format {
+	case "text", "":
+		return renderText(w, r)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(r)
+	case "markdown", "md":
+		return renderMarkdown(w, r)
+	}
+	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+}
+
+func renderText(w io.Writer, r Report) error {
+	var b strings.Builder
+	for _, s := range r.Submissions {
+		fmt.Fprintf(&b, "%-6s %s", strings.ToUpper(string(s.Status)), s.Path)
+		if s.RubricKey != "" {
+			fmt.Fprintf(&b, "  [%s", s.RubricKey)
+			if s.Kind != "" {
+				fmt.Fprintf(&b, ", %s", s.Kind)
+			}
+			b.WriteString("]")
+		}
+		b.WriteString("\n")
+		if line := s.Summary.Line(); line != "" {
+			b.WriteString("       " + line + "\n")
+		}
+		for _, f := range s.Errors {
+			b.WriteString("       error: " + f.String() + "\n")
+		}
+		for _, f := range s.Warnings {
+			b.WriteString("       warning: " + f.String() + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "%d submission(s): %d passed, %d failed, %d need review\n", len(r.Submissions), r.Passed, r.Failed, r.Review)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Line summarises the figures on one line, for text output.
+func (s Summary) Line() string {
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	switch {
+	case s.Accuracy != nil && s.Correct != nil && s.Questions != nil:
+		add("%d/%d correct (%.1f%%)", *s.Correct, *s.Questions, 100**s.Accuracy)
+	case s.Mean != nil:
+		add("mean %.2f over %d scored", *s.Mean, *s.Scored)
+	case s.Questions != nil:
+		add("%d questions", *s.Questions)
+	default:
+		return ""
+	}
+	if s.GatePassRate != nil {
+		add("gate pass %.0f%%", 100**s.GatePassRate)
+	}
+	for _, f := range []struct {
+		n              *int
+		single, plural string
+	}{
+		{s.Unscored, "unscored", "unscored"}, {s.Adjudications, "adjudication", "adjudications"},
+		{s.Disputes, "dispute", "disputes"}, {s.Unverifiable, "unverifiable", "unverifiable"},
+		{s.ParseFailures, "parse failure", "parse failures"}, {s.EmptyResponses, "empty response", "empty responses"},
+		{s.LengthFinishes, "length finish", "length finishes"}, {s.Errors, "error", "errors"},
+	} {
+		switch {
+		case f.n == nil || *f.n == 0:
+		case *f.n == 1:
+			add("1 %s", f.single)
+		default:
+			add("%d %s", *f.n, f.plural)
+		}
+	}
+	if s.MeanLatencyMS != nil {
+		add("mean latency %.0f ms", *s.MeanLatencyMS)
+	}
+	return strings.Join(parts, ", ")
+}
+
+var statusIcon = map[Status]string{Pass: "✅", Fail: "❌", Review: "⚠️"}
+
+// maxMarkdownFindings caps the findings listed per submission in a PR
+// comment, which GitHub limits to 65,536 characters.
+const maxMarkdownFindings = 30
+
+func renderMarkdown(w io.Writer, r Report) error {
+	var b strings.Builder
+	b.WriteString("## benchgate verify\n\n")
+	fmt.Fprintf(&b, "%d submission(s): **%d passed**, **%d failed**, **%d need review**.\n\n", len(r.Submissions), r.Passed, r.Failed, r.Review)
+	if len(r.Submissions) > 0 {
+		b.WriteString("| | Submission | Benchmark | Result |\n|---|---|---|---|\n")
+		for _, s := range r.Submissions {
+			fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", statusIcon[s.Status], s.Status, codeSpan(s.Path), mdText(s.RubricKey), mdText(s.Summary.Line()))
+		}
+	}
+	for _, s := range r.Submissions {
+		if len(s.Errors)+len(s.Warnings) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s `%s`\n\n", statusIcon[s.Status], codeSpan(s.Path))
+		list := func(label string, fs finding.List) {
+			for i, f := range fs {
+				if i == maxMarkdownFindings {
+					fmt.Fprintf(&b, "- … and %d more %ss (run `benchgate verify %s` to see them all)\n", len(fs)-i, label, codeSpan(s.Path))
+					break
+				}
+				loc := f.File
+				if f.Line > 0 {
+					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+				}
+				q := ""
+				if f.Question != "" {
+					q = " question `" + codeSpan(f.Question) + "`:"
+				}
+				fmt.Fprintf(&b, "- **%s** `%s`%s %s <sub>%s</sub>\n", label, codeSpan(loc), q, mdText(f.Message), f.Code)
+			}
+		}
+		list("error", s.Errors)
+		list("warning", s.Warnings)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdText escapes contributor-supplied text for GitHub markdown: no HTML, no
+// links or mentions, no table breaks.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '#', '!', '~', '@':
+			b.WriteRune('\\')
+			b.WriteRune(r)
+		case '\n', '\r':
+			b.WriteRune(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// codeSpan makes s safe inside a single-backtick code span.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "`", "'")
+	s = strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(s, "|", "\\|")
+}
