@@ -104,6 +104,10 @@ func (c *check) layout() bool {
 		c.errorf("layout.symlink", c.dir, 0, "", "the submission folder is a symbolic link; commit the files themselves")
 		return false
 	}
+	if err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+		c.errorf("layout.not-a-folder", c.dir, 0, "", "%s is a file, but a submission is a folder submissions/<track>/<slug>/ holding meta.json and scores.json; move it into its own folder", parts[2])
+		return false
+	}
 	entries, err := fs.ReadDir(c.v.fsys, c.dir)
 	if err != nil {
 		if isNotExist(err) {

@@ -175,7 +175,9 @@ func (v *Verifier) Discover() ([]string, error) {
 			return nil, err
 		}
 		for _, s := range slugs {
-			if skipName(s.Name()) || (!s.IsDir() && s.Type()&fs.ModeSymlink == 0) {
+			// A stray file beside the submission folders is returned too:
+			// it is usually a submission put one level too high.
+			if skipName(s.Name()) || (!s.IsDir() && strings.EqualFold(s.Name(), "README.md")) {
 				continue
 			}
 			dirs = append(dirs, path.Join(tdir, s.Name()))

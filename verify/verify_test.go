@@ -397,6 +397,8 @@ func TestVerifyAllIsolatesFailures(t *testing.T) {
 	fsys["submissions/model-benchmark/broken/meta.json"] = &fstest.MapFile{Data: []byte("{")}
 	fsys["submissions/model-benchmark/broken/scores.json"] = &fstest.MapFile{Data: []byte("\xff")}
 	fsys["submissions/_template/meta.json"] = &fstest.MapFile{Data: []byte("{}")}
+	fsys["submissions/model-benchmark/README.md"] = &fstest.MapFile{Data: []byte("# Models\n")}
+	fsys["submissions/harness-benchmark/scores.json"] = &fstest.MapFile{Data: []byte("[]")}
 	v, err := New(fsys, Options{Today: testToday})
 	if err != nil {
 		t.Fatal(err)
@@ -405,14 +407,17 @@ func TestVerifyAllIsolatesFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(dirs, " "); got != "submissions/model-benchmark/broken "+rubricDir+" "+mcqDir {
+	if got := strings.Join(dirs, " "); got != "submissions/harness-benchmark/scores.json submissions/model-benchmark/broken "+rubricDir+" "+mcqDir {
 		t.Fatalf("Discover() = %s", got)
 	}
 	rep := v.VerifyAll(dirs)
-	if rep.Passed != 2 || rep.Failed != 1 || rep.Review != 0 {
+	if rep.Passed != 2 || rep.Failed != 2 || rep.Review != 0 {
 		t.Errorf("report: %d passed, %d failed, %d review", rep.Passed, rep.Failed, rep.Review)
 	}
-	if got := describe(rep.Submissions[0]); strings.Join(got, ",") != "json.syntax meta.json:1 ,json.syntax scores.json:1 " {
+	if got := describe(rep.Submissions[0]); strings.Join(got, ",") != "layout.not-a-folder scores.json:0 " {
+		t.Errorf("stray file: %v", got)
+	}
+	if got := describe(rep.Submissions[1]); strings.Join(got, ",") != "json.syntax meta.json:1 ,json.syntax scores.json:1 " {
 		t.Errorf("broken: %v", got)
 	}
 }
