@@ -67,114 +67,116 @@ const (
 )
 
 // parseMCQ reads a FormationEval-style JSON array or an UpstreamBench-style
-// JSONL file.
+// JSONL file. Each question is converted as soon as it is parsed, so that a
+// large JSONL file never holds more than one line's tree at a time.
 func parseMCQ(file string, data []byte) ([]Item, finding.List) {
 	var out finding.List
-	type rec struct {
-		doc  *jsondoc.Doc
-		node *jsondoc.Node
-		ptr  string
-		line int // added to the record's own line numbers
+	var items []Item
+	seen := map[string]int{}
+	add := func(doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBase int) {
+		if it, ok := mcqItem(file, doc, n, ptr, lineBase, seen, &out); ok {
+			items = append(items, it)
+		}
 	}
-	var recs []rec
 	if first := bytes.TrimLeft(data, " \t\r\n"); len(first) > 0 && first[0] == '[' {
 		doc, err := jsondoc.Parse(data, jsondoc.Limits{})
 		if err != nil {
 			return nil, append(out, finding.FromError("json.syntax", file, err))
 		}
 		for i, n := range doc.Root.Elems {
-			recs = append(recs, rec{doc: doc, node: n, ptr: "/" + strconv.Itoa(i)})
+			add(doc, n, "/"+strconv.Itoa(i), 0)
 		}
-	} else {
-		// JSONL: one object per line; blank lines are allowed.
-		line := 0
-		for len(data) > 0 {
-			line++
-			l := data
-			if i := bytes.IndexByte(data, '\n'); i >= 0 {
-				l, data = data[:i], data[i+1:]
-			} else {
-				data = nil
-			}
-			if len(bytes.TrimSpace(l)) == 0 {
-				continue
-			}
-			doc, err := jsondoc.Parse(l, jsondoc.Limits{})
-			if err != nil {
-				f := finding.FromError("json.syntax", file, err)
-				f.Line = line
-				out = append(out, f)
-				continue
-			}
-			recs = append(recs, rec{doc: doc, node: doc.Root, line: line - 1})
-		}
-		if len(recs) == 0 && len(out) == 0 {
-			out.Errorf("mcq.no-questions", file, 0, "", "the file holds no questions")
-		}
+		return items, out
 	}
-	var items []Item
-	seen := map[string]int{}
-	for _, r := range recs {
-		fs := schemas.ValidateNode(schemas.MCQItem, file, r.doc, r.node, r.ptr)
-		id := str(r.node, "id")
-		for i := range fs {
-			fs[i].Line += r.line
-			if fs[i].Question == "" {
-				fs[i].Question = id
-			}
+	// JSONL: one object per line; blank lines are allowed.
+	line, records := 0, 0
+	for len(data) > 0 {
+		line++
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if len(fs) > 0 {
-			out = append(out, fs...)
+		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		n := r.node
-		it := Item{
-			ID:         str(n, "id"),
-			Question:   str(n, "question"),
-			Difficulty: str(n, "difficulty"),
-			Domains:    strs(n, "domains"),
-			Topics:     strs(n, "topics"),
-			Line:       r.doc.Line(n.Off) + r.line,
-		}
-		it.Answer, _ = integer(n, "answer_index")
-		for i, c := range n.Get("choices").Elems {
-			it.Choices[i] = c.Str
-		}
-		if src := n.Get("sources"); src != nil && len(src.Elems) > 0 {
-			it.SourceID = str(src.Elems[0], "source_id")
-		}
-		if it.SourceID == "" {
-			if sb := n.Get("source_book"); sb != nil {
-				it.SourceID = str(sb, "source_id")
-			}
-		}
-		if prev, dup := seen[it.ID]; dup {
-			out.Errorf("mcq.duplicate-id", file, it.Line, it.ID, "id %q is already used by the question on line %d; question ids must be unique", it.ID, prev)
+		records++
+		doc, err := jsondoc.Parse(l, jsondoc.Limits{})
+		if err != nil {
+			f := finding.FromError("json.syntax", file, err)
+			f.Line = line
+			out = append(out, f)
 			continue
 		}
-		seen[it.ID] = it.Line
-		if strings.TrimSpace(it.Question) == "" {
-			out.Errorf("mcq.empty-question", file, it.Line, it.ID, "the question text is empty")
-		}
-		distinct := map[string]int{}
-		for i, c := range it.Choices {
-			// Case matters: σH and σh are different stresses.
-			k := strings.Join(strings.Fields(c), " ")
-			if k == "" {
-				out.Errorf("mcq.empty-choice", file, it.Line, it.ID, "choice %c is empty", Letters[i])
-				continue
-			}
-			if j, dup := distinct[k]; dup {
-				out.Errorf("mcq.duplicate-choice", file, it.Line, it.ID, "choices %c and %c are the same text", Letters[j], Letters[i])
-			}
-			distinct[k] = i
-		}
-		if key := str(n, "answer_key"); key != "" && key != it.Key() {
-			out.Errorf("mcq.answer-key", file, it.Line, it.ID, "answer_key is %s but answer_index %d is choice %s; they must agree", key, it.Answer, it.Key())
-		}
-		items = append(items, it)
+		add(doc, doc.Root, "", line-1)
+	}
+	if records == 0 {
+		out.Errorf("mcq.no-questions", file, 0, "", "the file holds no questions")
 	}
 	return items, out
+}
+
+// mcqItem validates and converts one question: n in doc, at JSON pointer
+// ptr, with lineBase added to doc's line numbers (for JSONL lines).
+func mcqItem(file string, doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBase int, seen map[string]int, out *finding.List) (Item, bool) {
+	fs := schemas.ValidateNode(schemas.MCQItem, file, doc, n, ptr)
+	id := str(n, "id")
+	for i := range fs {
+		fs[i].Line += lineBase
+		if fs[i].Question == "" {
+			fs[i].Question = id
+		}
+	}
+	if len(fs) > 0 {
+		*out = append(*out, fs...)
+		return Item{}, false
+	}
+	it := Item{
+		ID:         id,
+		Question:   str(n, "question"),
+		Difficulty: str(n, "difficulty"),
+		Domains:    strs(n, "domains"),
+		Topics:     strs(n, "topics"),
+		Line:       doc.Line(n.Off) + lineBase,
+	}
+	it.Answer, _ = integer(n, "answer_index")
+	for i, c := range n.Get("choices").Elems {
+		it.Choices[i] = c.Str
+	}
+	if src := n.Get("sources"); src != nil && len(src.Elems) > 0 {
+		it.SourceID = str(src.Elems[0], "source_id")
+	}
+	if it.SourceID == "" {
+		if sb := n.Get("source_book"); sb != nil {
+			it.SourceID = str(sb, "source_id")
+		}
+	}
+	if prev, dup := seen[it.ID]; dup {
+		out.Errorf("mcq.duplicate-id", file, it.Line, it.ID, "id %q is already used by the question on line %d; question ids must be unique", it.ID, prev)
+		return Item{}, false
+	}
+	seen[it.ID] = it.Line
+	if strings.TrimSpace(it.Question) == "" {
+		out.Errorf("mcq.empty-question", file, it.Line, it.ID, "the question text is empty")
+	}
+	distinct := map[string]int{}
+	for i, c := range it.Choices {
+		// Case matters: σH and σh are different stresses.
+		k := strings.Join(strings.Fields(c), " ")
+		if k == "" {
+			out.Errorf("mcq.empty-choice", file, it.Line, it.ID, "choice %c is empty", Letters[i])
+			continue
+		}
+		if j, dup := distinct[k]; dup {
+			out.Errorf("mcq.duplicate-choice", file, it.Line, it.ID, "choices %c and %c are the same text", Letters[j], Letters[i])
+		}
+		distinct[k] = i
+	}
+	if key := str(n, "answer_key"); key != "" && key != it.Key() {
+		out.Errorf("mcq.answer-key", file, it.Line, it.ID, "answer_key is %s but answer_index %d is choice %s; they must agree", key, it.Answer, it.Key())
+	}
+	return it, true
 }
 
 // mcqStats measures a benchmark's balance and warns about biases a model

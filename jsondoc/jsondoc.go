@@ -229,7 +229,10 @@ type parser struct {
 
 func (p *parser) newNode(k Kind, off int) *Node {
 	if len(p.slab) == 0 {
-		p.slab = make([]Node, 256)
+		// Nodes come in batches to spare the allocator, sized to the input
+		// so that many small documents (JSONL lines) waste little: a value
+		// takes at least a few bytes of text.
+		p.slab = make([]Node, min(256, 4+(len(p.data)-off)/16))
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
