@@ -121,7 +121,7 @@ func parseMCQ(file string, data []byte) ([]Item, finding.List) {
 // ptr, with lineBase added to doc's line numbers (for JSONL lines).
 func mcqItem(file string, doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBase int, seen map[string]int, out *finding.List) (Item, bool) {
 	fs := schemas.ValidateNode(schemas.MCQItem, file, doc, n, ptr)
-	id := str(n, "id")
+	id := n.GetString("id")
 	for i := range fs {
 		fs[i].Line += lineBase
 		if fs[i].Question == "" {
@@ -134,10 +134,10 @@ func mcqItem(file string, doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBas
 	}
 	it := Item{
 		ID:         id,
-		Question:   str(n, "question"),
-		Difficulty: str(n, "difficulty"),
-		Domains:    strs(n, "domains"),
-		Topics:     strs(n, "topics"),
+		Question:   n.GetString("question"),
+		Difficulty: n.GetString("difficulty"),
+		Domains:    n.GetStrings("domains"),
+		Topics:     n.GetStrings("topics"),
 		Line:       doc.Line(n.Off) + lineBase,
 	}
 	it.Answer, _ = integer(n, "answer_index")
@@ -145,11 +145,11 @@ func mcqItem(file string, doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBas
 		it.Choices[i] = c.Str
 	}
 	if src := n.Get("sources"); src != nil && len(src.Elems) > 0 {
-		it.SourceID = str(src.Elems[0], "source_id")
+		it.SourceID = src.Elems[0].GetString("source_id")
 	}
 	if it.SourceID == "" {
 		if sb := n.Get("source_book"); sb != nil {
-			it.SourceID = str(sb, "source_id")
+			it.SourceID = sb.GetString("source_id")
 		}
 	}
 	if prev, dup := seen[it.ID]; dup {
@@ -173,7 +173,7 @@ func mcqItem(file string, doc *jsondoc.Doc, n *jsondoc.Node, ptr string, lineBas
 		}
 		distinct[k] = i
 	}
-	if key := str(n, "answer_key"); key != "" && key != it.Key() {
+	if key := n.GetString("answer_key"); key != "" && key != it.Key() {
 		out.Errorf("mcq.answer-key", file, it.Line, it.ID, "answer_key is %s but answer_index %d is choice %s; they must agree", key, it.Answer, it.Key())
 	}
 	return it, true

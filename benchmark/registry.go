@@ -103,16 +103,16 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 	reg := &Registry{byKey: map[string]int{}}
 	for _, n := range doc.Root.Elems {
 		e := Entry{
-			Key:              str(n, "key"),
-			Label:            str(n, "label"),
-			Description:      str(n, "description"),
-			File:             str(n, "file"),
-			ProjectDir:       str(n, "project_dir"),
-			Kind:             Kind(str(n, "kind")),
-			JudgeModel:       strings.TrimSpace(str(n, "judge_model")),
-			Extraction:       str(n, "extraction"),
-			ReferenceModelID: str(n, "reference_model_id"),
-			Prompt:           str(n, "prompt"),
+			Key:              n.GetString("key"),
+			Label:            n.GetString("label"),
+			Description:      n.GetString("description"),
+			File:             n.GetString("file"),
+			ProjectDir:       n.GetString("project_dir"),
+			Kind:             Kind(n.GetString("kind")),
+			JudgeModel:       strings.TrimSpace(n.GetString("judge_model")),
+			Extraction:       n.GetString("extraction"),
+			ReferenceModelID: n.GetString("reference_model_id"),
+			Prompt:           n.GetString("prompt"),
 			Line:             doc.Line(n.Off),
 		}
 		if e.Label == "" {
@@ -152,29 +152,6 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		reg.Entries = append(reg.Entries, e)
 	}
 	return reg, out
-}
-
-// str returns the string member key of object n, or "".
-func str(n *jsondoc.Node, key string) string {
-	if v := n.Get(key); v != nil && v.Kind == jsondoc.String {
-		return v.Str
-	}
-	return ""
-}
-
-// strs returns the string elements of array member key of object n.
-func strs(n *jsondoc.Node, key string) []string {
-	v := n.Get(key)
-	if v == nil || v.Kind != jsondoc.Array {
-		return nil
-	}
-	out := make([]string, 0, len(v.Elems))
-	for _, e := range v.Elems {
-		if e.Kind == jsondoc.String {
-			out = append(out, e.Str)
-		}
-	}
-	return out
 }
 
 // integer returns the integral number member key of object n.

@@ -95,7 +95,7 @@ func parseRubric(file string, doc *jsondoc.Doc) (*Rubric, finding.List) {
 	root := doc.Root
 	r := &Rubric{}
 	if b := root.Get("benchmark"); b != nil {
-		r.Name = str(b, "name")
+		r.Name = b.GetString("name")
 	}
 	sm := root.Get("scoring_model")
 	r.TotalPoints, _ = integer(sm, "total_points")
@@ -113,14 +113,14 @@ func parseRubric(file string, doc *jsondoc.Doc) (*Rubric, finding.List) {
 	digits := map[string]string{}
 	for _, n := range qs.Elems {
 		q := RubricQuestion{
-			ID:               str(n, "id"),
-			Text:             str(n, "question"),
-			Title:            str(n, "title"),
-			ModelAnswer:      str(n, "model_answer"),
-			Principle:        str(n, "principle"),
-			RequiredConcepts: strs(n, "required_concepts"),
-			IndicativeTerms:  strs(n, "indicative_terms"),
-			DoNotCredit:      strs(n, "do_not_credit"),
+			ID:               n.GetString("id"),
+			Text:             n.GetString("question"),
+			Title:            n.GetString("title"),
+			ModelAnswer:      n.GetString("model_answer"),
+			Principle:        n.GetString("principle"),
+			RequiredConcepts: n.GetStrings("required_concepts"),
+			IndicativeTerms:  n.GetStrings("indicative_terms"),
+			DoNotCredit:      n.GetStrings("do_not_credit"),
 			AcceptedVariants: variants(n.Get("accepted_variants")),
 			Line:             doc.Line(n.Off),
 		}
@@ -143,9 +143,9 @@ func parseRubric(file string, doc *jsondoc.Doc) (*Rubric, finding.List) {
 		}
 		g := n.Get("gate")
 		q.Gate = Gate{
-			ComponentID:   str(g, "component_id"),
-			PassCondition: str(g, "pass_condition"),
-			FailExamples:  strs(g, "fail_examples"),
+			ComponentID:   g.GetString("component_id"),
+			PassCondition: g.GetString("pass_condition"),
+			FailExamples:  g.GetStrings("fail_examples"),
 		}
 		gatePoints, hasGatePoints := integer(g, "points")
 		q.Gate.Points = gatePoints
@@ -156,7 +156,7 @@ func parseRubric(file string, doc *jsondoc.Doc) (*Rubric, finding.List) {
 		var gates []string
 		compSeen := map[string]bool{}
 		for _, cn := range n.Get("components").Elems {
-			c := Component{ID: str(cn, "id"), CreditIf: str(cn, "credit_if")}
+			c := Component{ID: cn.GetString("id"), CreditIf: cn.GetString("credit_if")}
 			c.Points, _ = integer(cn, "points")
 			if b := cn.Get("is_gate"); b != nil {
 				c.IsGate = b.Bool
@@ -212,10 +212,10 @@ func parseFixtures(file string, doc *jsondoc.Doc, list *jsondoc.Node, q *RubricQ
 	var fxs []Fixture
 	for _, n := range list.Elems {
 		f := Fixture{
-			ID:         str(n, "fixture_id"),
-			Response:   str(n, "response_text"),
+			ID:         n.GetString("fixture_id"),
+			Response:   n.GetString("response_text"),
 			GatePassed: n.Get("expected_gate_passed").Bool,
-			Rationale:  str(n, "rationale"),
+			Rationale:  n.GetString("rationale"),
 			Line:       doc.Line(n.Off),
 		}
 		bad := func(format string, args ...any) {
@@ -229,7 +229,7 @@ func parseFixtures(file string, doc *jsondoc.Doc, list *jsondoc.Node, q *RubricQ
 		sum, sumOK := 0, ok
 		awarded := map[string]bool{}
 		for _, an := range n.Get("expected_component_awards").Elems {
-			a := Award{ID: str(an, "id")}
+			a := Award{ID: an.GetString("id")}
 			v, ok := integer(an, "awarded")
 			a.Awarded = v
 			c, known := q.Component(a.ID)
@@ -277,7 +277,7 @@ func variants(list *jsondoc.Node) []Variant {
 			out = append(out, Variant{Canonical: n.Str})
 			continue
 		}
-		v := Variant{Canonical: str(n, "canonical"), Note: str(n, "note")}
+		v := Variant{Canonical: n.GetString("canonical"), Note: n.GetString("note")}
 		if av := n.Get("accepted_variants"); av != nil {
 			if av.Kind == jsondoc.String {
 				for _, s := range strings.Split(av.Str, ",") {
@@ -286,7 +286,7 @@ func variants(list *jsondoc.Node) []Variant {
 					}
 				}
 			} else {
-				v.Variants = strs(n, "accepted_variants")
+				v.Variants = n.GetStrings("accepted_variants")
 			}
 		}
 		out = append(out, v)

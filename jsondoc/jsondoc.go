@@ -616,3 +616,28 @@ func (e *SyntaxError) LineNumber() int { return e.Line }
 func (e *SyntaxError) Detail() string {
 	return fmt.Sprintf("invalid JSON at column %d: %s", e.Col, e.Msg)
 }
+
+// GetString returns the string member key of object n, or "" when it is
+// absent or not a string.
+func (n *Node) GetString(key string) string {
+	if v := n.Get(key); v != nil && v.Kind == String {
+		return v.Str
+	}
+	return ""
+}
+
+// GetStrings returns the string elements of the array member key of
+// object n.
+func (n *Node) GetStrings(key string) []string {
+	v := n.Get(key)
+	if v == nil || v.Kind != Array {
+		return nil
+	}
+	out := make([]string, 0, len(v.Elems))
+	for _, e := range v.Elems {
+		if e.Kind == String {
+			out = append(out, e.Str)
+		}
+	}
+	return out
+}

@@ -78,16 +78,16 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 	}
 	n := doc.Root
 	m := &Meta{
-		ModelName:        str(n, "model_name"),
-		CandidateModelID: str(n, "candidate_model_id"),
-		Submitter:        str(n, "submitter"),
-		ContactOrRepo:    str(n, "contact_or_repo"),
-		RubricKey:        str(n, "rubric_key"),
-		Date:             str(n, "date"),
-		JudgeModel:       strings.TrimSpace(str(n, "judge_model")),
-		HarnessName:      str(n, "harness_name"),
-		HarnessRepo:      str(n, "harness_repo"),
-		Notes:            str(n, "notes"),
+		ModelName:        n.GetString("model_name"),
+		CandidateModelID: n.GetString("candidate_model_id"),
+		Submitter:        n.GetString("submitter"),
+		ContactOrRepo:    n.GetString("contact_or_repo"),
+		RubricKey:        n.GetString("rubric_key"),
+		Date:             n.GetString("date"),
+		JudgeModel:       strings.TrimSpace(n.GetString("judge_model")),
+		HarnessName:      n.GetString("harness_name"),
+		HarnessRepo:      n.GetString("harness_repo"),
+		Notes:            n.GetString("notes"),
 		Lines:            map[string]int{},
 	}
 	for _, mem := range n.Members {
@@ -150,15 +150,15 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 	rows := make([]RubricRow, 0, len(doc.Root.Elems))
 	for _, n := range doc.Root.Elems {
 		r := RubricRow{
-			ID:          str(n, "id"),
-			Question:    str(n, "question"),
-			Answer:      str(n, "answer_b"),
-			AnswerClean: str(n, "answer_b_clean"),
-			Reason:      str(n, "score_b_reason"),
-			AdjNote:     str(n, "score_b_adjudication_note"),
-			JudgeModel:  str(n, "judge_model"),
-			RubricSHA:   str(n, "rubric_sha256"),
-			ScoredAt:    str(n, "scored_at"),
+			ID:          n.GetString("id"),
+			Question:    n.GetString("question"),
+			Answer:      n.GetString("answer_b"),
+			AnswerClean: n.GetString("answer_b_clean"),
+			Reason:      n.GetString("score_b_reason"),
+			AdjNote:     n.GetString("score_b_adjudication_note"),
+			JudgeModel:  n.GetString("judge_model"),
+			RubricSHA:   n.GetString("rubric_sha256"),
+			ScoredAt:    n.GetString("scored_at"),
 			Line:        doc.Line(n.Off),
 		}
 		if s := n.Get("score_b"); s != nil && s.Kind == jsondoc.Number {
@@ -175,10 +175,10 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 			r.HasComps = true
 			for _, c := range cs.Elems {
 				r.Components = append(r.Components, ComponentScore{
-					ID:      str(c, "id"),
+					ID:      c.GetString("id"),
 					Awarded: c.Get("awarded"),
 					Maximum: c.Get("maximum"),
-					Reason:  str(c, "reason"),
+					Reason:  c.GetString("reason"),
 					Line:    doc.Line(c.Off),
 				})
 			}
@@ -213,12 +213,12 @@ func ParseMCQScores(file string, doc *jsondoc.Doc) ([]MCQRow, finding.List) {
 	rows := make([]MCQRow, 0, len(doc.Root.Elems))
 	for _, n := range doc.Root.Elems {
 		r := MCQRow{
-			ID:           str(n, "id"),
-			Response:     str(n, "response"),
-			Answer:       str(n, "answer"),
-			Pattern:      str(n, "pattern"),
-			FinishReason: str(n, "finish_reason"),
-			Error:        str(n, "error"),
+			ID:           n.GetString("id"),
+			Response:     n.GetString("response"),
+			Answer:       n.GetString("answer"),
+			Pattern:      n.GetString("pattern"),
+			FinishReason: n.GetString("finish_reason"),
+			Error:        n.GetString("error"),
 			LatencyMS:    float(n, "latency_ms"),
 			Line:         doc.Line(n.Off),
 		}
@@ -235,13 +235,6 @@ func ParseMCQScores(file string, doc *jsondoc.Doc) ([]MCQRow, finding.List) {
 		rows = append(rows, r)
 	}
 	return rows, nil
-}
-
-func str(n *jsondoc.Node, key string) string {
-	if v := n.Get(key); v != nil && v.Kind == jsondoc.String {
-		return v.Str
-	}
-	return ""
 }
 
 func float(n *jsondoc.Node, key string) *float64 {

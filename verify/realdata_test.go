@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/benchgate/benchgate/internal/fixtures"
 )
@@ -75,7 +74,7 @@ func formationEvalBoard(t *testing.T, policy string) fstest.MapFS {
 
 func verifyBoard(t *testing.T, fsys fstest.MapFS) Report {
 	t.Helper()
-	v, err := New(fsys, Options{Today: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)})
+	v, err := New(fsys, Options{Today: testToday})
 	if err != nil {
 		t.Fatal(err)
 	}

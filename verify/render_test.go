@@ -29,15 +29,7 @@ func goldenReport(t *testing.T) Report {
 	for k, v := range board(t, meta, mcqScores(), "submissions/model-benchmark/w-inject") {
 		fsys[k] = v
 	}
-	v, err := New(fsys, Options{Today: testToday, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirs, err := v.Discover()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.VerifyAll(dirs)
+	return verifyBoard(t, fsys)
 }
 
 func TestRenderGolden(t *testing.T) {
