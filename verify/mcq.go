@@ -21,6 +21,8 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 	}
 	seen := c.ids(b, file, len(rows), func(i int) (string, int) { return rows[i].ID, rows[i].Line })
 	reads := extractAll(policy, rows)
+	out := newMCQOutcomes(b.Questions())
+	c.res.Outcomes = out
 
 	var answered, correct, disputes, unverifiable, parseFailures, empty, length, errs, latencyN int
 	var latency float64
@@ -39,6 +41,10 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 		if isCorrect {
 			correct++
 		}
+		if row.Answer != "" {
+			out.Letters[qi] = row.Answer[0]
+		}
+		out.Correct[qi] = isCorrect
 		if row.Correct != isCorrect {
 			shown := row.Answer
 			if shown == "" {

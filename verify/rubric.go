@@ -17,6 +17,8 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 
 	var answered, scored, unscored, gateKnown, gatePassed, adjudications, sum int
 	judge := b.Entry.JudgeModel
+	out := newRubricOutcomes(b.Questions())
+	c.res.Outcomes = out
 	for i := range rows {
 		row := &rows[i]
 		qi, ok := seen[i]
@@ -50,12 +52,14 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 			continue
 		}
 		sum += int(total)
+		out.Points[qi] = int(total)
 		if row.GatePassed == nil {
 			c.errorf("arith.gate-missing", file, row.Line, row.ID, "score_b_gate_passed is missing for a scored answer; the judge's verdict always says whether the gate passed")
 		} else {
 			gateKnown++
 			if *row.GatePassed {
 				gatePassed++
+				out.GatePassed[qi] = true
 			}
 		}
 		c.components(file, row, q, int(total))

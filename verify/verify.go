@@ -77,6 +77,9 @@ type Result struct {
 	Summary   Summary      `json:"summary"`
 	// Meta is the parsed meta.json, when it could be read.
 	Meta *submission.Meta `json:"-"`
+	// Outcomes are the per-question results, when scores.json could be
+	// checked against its benchmark.
+	Outcomes *Outcomes `json:"-"`
 }
 
 // Report is the verdict on a set of submissions.

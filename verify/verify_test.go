@@ -233,6 +233,9 @@ func TestRubricSummary(t *testing.T) {
 	if r.Kind != "rubric" || r.RubricKey != "rb" || r.Meta == nil || r.Meta.ModelName != "Model X" {
 		t.Errorf("result = %+v", r)
 	}
+	if got, _ := json.Marshal(r.Outcomes); string(got) != `{"points":[7,0],"gate_passed":[true,false]}` {
+		t.Errorf("outcomes = %s", got)
+	}
 }
 
 func TestVerifyMCQ(t *testing.T) {
@@ -328,6 +331,9 @@ func TestMCQSummary(t *testing.T) {
 	want := `{"questions":4,"answered":2,"correct":1,"accuracy":0.25,"disputes":0,"unverifiable":0,"parse_failures":1,"empty_responses":1,"length_finishes":1,"errors":0,"mean_latency_ms":150}`
 	if string(got) != want || r.Status != Pass {
 		t.Errorf("status %s, summary = %s, want %s (errors %v)", r.Status, got, want, r.Errors)
+	}
+	if o := r.Outcomes; string(o.Letters) != "AC\x00\x00" || fmt.Sprint(o.Correct) != "[true false false false]" {
+		t.Errorf("outcomes = %q %v", o.Letters, o.Correct)
 	}
 }
 
