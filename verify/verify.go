@@ -45,6 +45,8 @@ type Options struct {
 	// Workers bounds how many submissions are verified at once; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// Cache, when set, keeps results between runs.
+	Cache Cache
 }
 
 func (o Options) withDefaults() Options {
@@ -114,6 +116,9 @@ type Verifier struct {
 
 	mu     sync.Mutex
 	loaded map[string]*loadedBenchmark
+
+	fpOnce      sync.Once
+	fingerprint string
 }
 
 type loadedBenchmark struct {
@@ -231,7 +236,33 @@ func NewReport(results []Result) Report {
 
 // Verify checks one submission folder, given relative to the root. It never
 // panics: an internal fault becomes a failing result that says so.
-func (v *Verifier) Verify(dir string) (res Result) {
+func (v *Verifier) Verify(dir string) Result {
+	if v.opts.Cache == nil {
+		return v.verify(dir)
+	}
+	key := v.cacheKey(dir)
+	if key != "" {
+		if r, ok := v.opts.Cache.Get(key); ok && r.Path == dir {
+			return r
+		}
+	}
+	r := v.verify(dir)
+	if key != "" && !hasInternal(r) {
+		v.opts.Cache.Put(key, r)
+	}
+	return r
+}
+
+func hasInternal(r Result) bool {
+	for _, f := range r.Errors {
+		if f.Code == "internal" {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *Verifier) verify(dir string) (res Result) {
 	res.Path = dir
 	defer func() {
 		if p := recover(); p != nil {

@@ -446,3 +446,60 @@ func TestRegistryMissing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// countingCache records hits and misses around a DirCache.
+type countingCache struct {
+	DirCache
+	hits, puts int
+}
+
+func (c *countingCache) Get(key string) (Result, bool) {
+	r, ok := c.DirCache.Get(key)
+	if ok {
+		c.hits++
+	}
+	return r, ok
+}
+
+func (c *countingCache) Put(key string, r Result) {
+	c.puts++
+	c.DirCache.Put(key, r)
+}
+
+func TestCache(t *testing.T) {
+	fsys := board(t, rubricMeta(), rubricScores(), rubricDir)
+	for k, v := range board(t, mcqMeta(), mcqScores(), mcqDir) {
+		fsys[k] = v
+	}
+	cache := &countingCache{DirCache: DirCache(t.TempDir())}
+	run := func() Report {
+		v, err := New(fsys, Options{Today: testToday, Cache: cache, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.VerifyAll([]string{rubricDir, mcqDir})
+	}
+	first := run()
+	second := run()
+	if cache.puts != 2 || cache.hits != 2 {
+		t.Fatalf("puts %d, hits %d; want 2 and 2", cache.puts, cache.hits)
+	}
+	a, _ := json.Marshal(first)
+	b, _ := json.Marshal(second)
+	if string(a) != string(b) || second.Submissions[0].Meta == nil || second.Submissions[0].Outcomes == nil || second.Submissions[1].Outcomes.Letters[0] != 'A' {
+		t.Errorf("cached results differ:\n%s\n%s", a, b)
+	}
+	// Any change to a submission's files, or to a benchmark, is a miss.
+	rows := mcqScores()
+	rows[1]["answer"], rows[1]["correct"] = "B", true
+	fsys[mcqDir+"/scores.json"].Data = indent(t, rows)
+	third := run()
+	if cache.hits != 3 || third.Submissions[1].Status != Fail {
+		t.Errorf("after editing scores.json: hits %d, status %s", cache.hits, third.Submissions[1].Status)
+	}
+	fsys["rubrics/rb.json"].Data = append(fsys["rubrics/rb.json"].Data, '\n')
+	run()
+	if cache.hits != 3 {
+		t.Errorf("after editing a benchmark: hits %d, want no new hit", cache.hits)
+	}
+}
