@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
 // Formats lists the output formats of Render.
@@ -108,18 +109,18 @@ func renderMarkdown(w io.Writer, r Report) error {
 	if len(r.Submissions) > 0 {
 		b.WriteString("| | Submission | Benchmark | Result |\n|---|---|---|---|\n")
 		for _, s := range r.Submissions {
-			fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", statusIcon[s.Status], s.Status, codeSpan(s.Path), mdText(s.RubricKey), mdText(s.Summary.Line()))
+			fmt.Fprintf(&b, "| %s %s | `%s` | %s | %s |\n", statusIcon[s.Status], s.Status, mdtext.Code(s.Path), mdtext.Escape(s.RubricKey), mdtext.Escape(s.Summary.Line()))
 		}
 	}
 	for _, s := range r.Submissions {
 		if len(s.Errors)+len(s.Warnings) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s `%s`\n\n", statusIcon[s.Status], codeSpan(s.Path))
+		fmt.Fprintf(&b, "\n### %s `%s`\n\n", statusIcon[s.Status], mdtext.Code(s.Path))
 		list := func(label string, fs finding.List) {
 			for i, f := range fs {
 				if i == maxMarkdownFindings {
-					fmt.Fprintf(&b, "- … and %d more %ss (run `benchgate verify %s` to see them all)\n", len(fs)-i, label, codeSpan(s.Path))
+					fmt.Fprintf(&b, "- … and %d more %ss (run `benchgate verify %s` to see them all)\n", len(fs)-i, label, mdtext.Code(s.Path))
 					break
 				}
 				loc := f.File
@@ -128,9 +129,9 @@ func renderMarkdown(w io.Writer, r Report) error {
 				}
 				q := ""
 				if f.Question != "" {
-					q = " question `" + codeSpan(f.Question) + "`:"
+					q = " question `" + mdtext.Code(f.Question) + "`:"
 				}
-				fmt.Fprintf(&b, "- **%s** `%s`%s %s <sub>%s</sub>\n", label, codeSpan(loc), q, mdText(f.Message), f.Code)
+				fmt.Fprintf(&b, "- **%s** `%s`%s %s <sub>%s</sub>\n", label, mdtext.Code(loc), q, mdtext.Escape(f.Message), f.Code)
 			}
 		}
 		list("error", s.Errors)
@@ -138,29 +139,4 @@ func renderMarkdown(w io.Writer, r Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// mdText escapes contributor-supplied text for GitHub markdown: no HTML, no
-// links or mentions, no table breaks.
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '#', '!', '~', '@':
-			b.WriteRune('\\')
-			b.WriteRune(r)
-		case '\n', '\r':
-			b.WriteRune(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// codeSpan makes s safe inside a single-backtick code span.
-func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "`", "'")
-	s = strings.ReplaceAll(s, "\n", " ")
-	return strings.ReplaceAll(s, "|", "\\|")
 }
