@@ -77,7 +77,7 @@ func TestRubricLint(t *testing.T) {
 		want   []string // substrings, one per finding, in order
 	}{
 		{"valid", func(map[string]any) {}, nil},
-		{"wrong schema version", func(r map[string]any) { r["schema_version"] = "1.0" }, []string{"error schema : /schema_version: value must be \"2.0\""}},
+		{"wrong schema version", func(r map[string]any) { r["schema_version"] = "1.0" }, []string{`error schema : /schema_version: must be "2.0", found "1.0"`}},
 		{"no questions", func(r map[string]any) { r["questions"] = []any{}; r["benchmark"] = map[string]any{} }, []string{"error rubric.no-questions"}},
 		{"duplicate id", func(r map[string]any) { question(r, 1)["id"] = "Q1"; fixture(r, 1, 0)["fixture_id"] = "x" }, []string{"error rubric.duplicate-id Q1: id \"Q1\" is already used by the question on line"}},
 		{"ids colliding on digits", func(r map[string]any) { question(r, 1)["id"] = "q-01" }, []string{"warning rubric.similar-id q-01: id \"q-01\" has the same digits as \"Q1\""}},
@@ -115,8 +115,8 @@ func TestRubricLint(t *testing.T) {
 		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: component C2: awarded 2.5 is not an integer"}},
 		{"no calibration", func(r map[string]any) { delete(question(r, 1), "calibration") }, []string{"warning rubric.no-calibration Q2"}},
 		{"question count", func(r map[string]any) { r["benchmark"].(map[string]any)["question_count"] = 3 }, []string{"warning rubric.question-count : benchmark.question_count is 3 but the rubric has 2 questions"}},
-		{"variant of wrong shape", func(r map[string]any) { question(r, 0)["accepted_variants"] = []any{42} }, []string{"error schema Q1: /questions/0/accepted_variants/0: has none of the accepted shapes"}},
-		{"missing components", func(r map[string]any) { delete(question(r, 0), "components") }, []string{"error schema Q1: /questions/0: missing properties: 'components'"}},
+		{"variant of wrong shape", func(r map[string]any) { question(r, 0)["accepted_variants"] = []any{42} }, []string{"error schema Q1: /questions/0/accepted_variants/0: the number 42 has none of the accepted shapes"}},
+		{"missing components", func(r map[string]any) { delete(question(r, 0), "components") }, []string{`error schema Q1: /questions/0: missing required field "components"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,8 +173,8 @@ func TestRegistry(t *testing.T) {
 		{"duplicate key", `[{"key": "a", "file": "a.json", "judge_model": "j"},
 {"key": "a", "file": "b.json", "judge_model": "j"}]`, []string{"error registry.duplicate-key: key \"a\" is already used by the entry on line 1"}, nil},
 		{"unclean path", `[{"key": "a", "file": "../a.json", "judge_model": "j"}]`, []string{"error registry.file: benchmark \"a\": file \"../a.json\" is not a clean path"}, nil},
-		{"unknown extraction", `[{"key": "a", "file": "a.json", "kind": "mcq", "extraction": "regex"}]`, []string{"error schema: /0/extraction: value must be one of"}, nil},
-		{"unknown field", `[{"key": "a", "file": "a.json", "judge": "j"}]`, []string{"error schema: /0: unknown field 'judge'"}, nil},
+		{"unknown extraction", `[{"key": "a", "file": "a.json", "kind": "mcq", "extraction": "regex"}]`, []string{`error schema: /0/extraction: "regex" is not one of the allowed values: "flexible", "answer-line", "formationeval-v0.1"`}, nil},
+		{"unknown field", `[{"key": "a", "file": "a.json", "judge": "j"}]`, []string{`error schema: /0: unknown field "judge"`}, nil},
 		{"judge on mcq", `[{"key": "a", "file": "a.json", "kind": "mcq", "judge_model": "j"}]`, []string{"warning registry.judge"}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}
@@ -216,8 +216,8 @@ func TestMCQLint(t *testing.T) {
 		{"jsonl bad line", "b.jsonl", item("q1", 0, "") + "\n" + `{"id": "q2", ` + "\n", []string{"b.jsonl:2: invalid JSON at column 14: unexpected end of file"}},
 		{"jsonl duplicate id", "b.jsonl", item("q1", 0, "") + "\n" + item("q1", 1, "") + "\n", []string{"b.jsonl:2: question q1: id \"q1\" is already used by the question on line 1"}},
 		{"key mismatch", "b.jsonl", `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 2, "answer_key": "B"}`, []string{"b.jsonl:1: question q1: answer_key is B but answer_index 2 is choice C"}},
-		{"three choices", "b.jsonl", "\n" + `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c"], "answer_index": 2}`, []string{"b.jsonl:2: question q1: /choices: minimum 4 items required, but found 3 items"}},
-		{"index out of range", "b.json", `[{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 4}]`, []string{"b.json:1: question q1: /0/answer_index: must be <= 3 but found 4"}},
+		{"three choices", "b.jsonl", "\n" + `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c"], "answer_index": 2}`, []string{"b.jsonl:2: question q1: /choices: has 3 items; at least 4 are required"}},
+		{"index out of range", "b.json", `[{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 4}]`, []string{"b.json:1: question q1: /0/answer_index: must be at most 3, found 4"}},
 		{"duplicate choice", "b.jsonl", `{"id": "q1", "question": "Which?", "choices": ["Shale", "shale", " Shale ", "d"], "answer_index": 3}`, []string{"question q1: choices A and C are the same text"}},
 		{"empty choice", "b.jsonl", `{"id": "q1", "question": " ", "choices": ["a", "", "c", "d"], "answer_index": 3}`, []string{"question q1: the question text is empty", "question q1: choice B is empty"}},
 		{"empty file", "b.jsonl", "\n\n", []string{"the file holds no questions"}},

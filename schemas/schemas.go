@@ -6,7 +6,6 @@ package schemas
 import (
 	"bytes"
 	"embed"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -30,10 +29,11 @@ const (
 	Meta         Name = "meta"
 	ScoresRubric Name = "scores-rubric"
 	ScoresMCQ    Name = "scores-mcq"
+	Leaderboard  Name = "leaderboard"
 )
 
 // All lists every schema name.
-var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ}
+var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard}
 
 //go:embed *.schema.json
 var files embed.FS
@@ -45,7 +45,7 @@ const MaxFindings = 50
 
 var (
 	compileOnce sync.Once
-	compiled    map[Name]*jsonschema.Schema
+	compiled    map[Name]*schema
 	compileErr  error
 )
 
@@ -56,6 +56,8 @@ func Source(n Name) ([]byte, error) {
 
 func url(n Name) string { return "https://benchgate.github.io/schemas/" + string(n) + ".schema.json" }
 
+// compile checks every embedded schema against the draft 2020-12
+// meta-schema, then compiles it for validation.
 func compile() {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
@@ -63,7 +65,7 @@ func compile() {
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("schema %s is not embedded", s)
 	}
-	compiled = make(map[Name]*jsonschema.Schema, len(All))
+	compiled = make(map[Name]*schema, len(All))
 	for _, n := range All {
 		src, err := Source(n)
 		if err != nil {
@@ -74,9 +76,11 @@ func compile() {
 			compileErr = fmt.Errorf("schema %s: %w", n, err)
 			return
 		}
-	}
-	for _, n := range All {
-		s, err := c.Compile(url(n))
+		if _, err := c.Compile(url(n)); err != nil {
+			compileErr = fmt.Errorf("schema %s: %w", n, err)
+			return
+		}
+		s, err := compileSchema(src)
 		if err != nil {
 			compileErr = fmt.Errorf("schema %s: %w", n, err)
 			return
@@ -100,91 +104,25 @@ func ValidateNode(n Name, file string, doc *jsondoc.Doc, node *jsondoc.Node, pre
 		out.Errorf("internal", file, 0, "", "the embedded schema could not be compiled: %v", compileErr)
 		return out
 	}
-	err := compiled[n].Validate(node.Value())
-	if err == nil {
+	v := &validator{file: string(n) + ".schema.json"}
+	v.validate(compiled[n], node, "")
+	if len(v.out) == 0 {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		out.Errorf("schema", file, 0, "", "%v", err)
-		return out
-	}
-	leaves := leafErrors(ve, nil)
-	sort.SliceStable(leaves, func(i, j int) bool {
-		return lessPointer(leaves[i].InstanceLocation, leaves[j].InstanceLocation)
-	})
-	for i, l := range leaves {
+	sort.SliceStable(v.out, func(i, j int) bool { return v.out[i].off < v.out[j].off })
+	for i, x := range v.out {
 		if i == MaxFindings {
-			out.Errorf("schema", file, 0, "", "%d more schema errors not shown; fix the ones above first", len(leaves)-MaxFindings)
+			out.Errorf("schema", file, 0, "", "%d more schema errors not shown; fix the ones above first", len(v.out)-MaxFindings)
 			break
 		}
-		ptr := prefix + l.InstanceLocation
-		at := doc.Lookup(ptr)
-		off, msg := at.Off, l.Message
-		if names, ok := strings.CutPrefix(msg, "additionalProperties "); ok {
-			// Point at the unknown key itself, and say what to do.
-			names = strings.TrimSuffix(names, " not allowed")
-			msg = "unknown field " + names + "; check its spelling against schemas/" + string(n) + ".schema.json"
-			if first, _, ok := strings.Cut(strings.TrimPrefix(names, "'"), "'"); ok {
-				for _, m := range at.Members {
-					if m.Key == first {
-						off = m.KeyOff
-					}
-				}
-			}
-		}
+		ptr := prefix + x.ptr
 		where := ptr
 		if where == "" {
 			where = "the top level"
 		}
-		out.Errorf("schema", file, doc.Line(off), QuestionAt(doc, ptr), "%s: %s", where, msg)
+		out.Errorf("schema", file, doc.Line(x.off), QuestionAt(doc, ptr), "%s: %s", where, x.msg)
 	}
 	return out
-}
-
-// leafErrors flattens a validation error into the errors that explain it.
-// A oneOf or anyOf that failed is kept whole: listing why each alternative
-// failed confuses more than it helps.
-func leafErrors(ve *jsonschema.ValidationError, acc []*jsonschema.ValidationError) []*jsonschema.ValidationError {
-	kw := ve.KeywordLocation[strings.LastIndexByte(ve.KeywordLocation, '/')+1:]
-	if len(ve.Causes) == 0 || kw == "oneOf" || kw == "anyOf" {
-		if kw == "oneOf" || kw == "anyOf" {
-			ve = &jsonschema.ValidationError{InstanceLocation: ve.InstanceLocation, Message: "has none of the accepted shapes (" + alternatives(ve) + ")"}
-		}
-		return append(acc, ve)
-	}
-	for _, c := range ve.Causes {
-		acc = leafErrors(c, acc)
-	}
-	return acc
-}
-
-func alternatives(ve *jsonschema.ValidationError) string {
-	var msgs []string
-	for _, c := range ve.Causes {
-		for _, l := range leafErrors(c, nil) {
-			msgs = append(msgs, l.Message)
-		}
-	}
-	return strings.Join(msgs, "; or ")
-}
-
-// lessPointer orders JSON pointers by document order where they share an
-// array, so that row 10 follows row 9.
-func lessPointer(a, b string) bool {
-	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		if as[i] == bs[i] {
-			continue
-		}
-		ai, aerr := strconv.Atoi(as[i])
-		bi, berr := strconv.Atoi(bs[i])
-		if aerr == nil && berr == nil {
-			return ai < bi
-		}
-		return as[i] < bs[i]
-	}
-	return len(as) < len(bs)
 }
 
 // QuestionAt returns the id of the question that a JSON pointer falls in:

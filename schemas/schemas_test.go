@@ -34,12 +34,12 @@ func TestValidate(t *testing.T) {
 	}{
 		{Meta, `{"model_name":"m","candidate_model_id":"x/m","submitter":"s","contact_or_repo":"c","rubric_key":"k","date":"2026-01-02"}`, nil, nil, nil},
 		{Meta, "{\n\"model_name\": \"m\",\n\"candidate_model_id\": \"x\",\n\"submitter\": \"s\",\n\"contact_or_repo\": \"c\",\n\"rubric_key\": \"k\",\n\"date\": \"2 Jan 2026\",\n\"temprature\": 0\n}",
-			[]string{"the top level: unknown field 'temprature'; check its spelling", "/date: does not match pattern"}, []int{8, 7}, []string{"", ""}},
+			[]string{`/date: "2 Jan 2026" does not match the pattern`, `the top level: unknown field "temprature"; check its spelling against schemas/meta.schema.json`}, []int{7, 8}, []string{"", ""}},
 		{ScoresMCQ, "[\n{\"id\":\"q1\",\"response\":\"A\",\"answer\":\"A\",\"correct\":true},\n{\"id\":\"q2\",\"response\":\"E\",\"answer\":\"E\",\"correct\":false}\n]",
-			[]string{"/1/answer: value must be one of"}, []int{3}, []string{"q2"}},
-		{ScoresMCQ, `[{"id":"q1","answer":"A","correct":true}]`, []string{"missing properties: 'response'"}, []int{1}, []string{"q1"}},
+			[]string{`/1/answer: "E" is not one of the allowed values: "A", "B", "C", "D", null`}, []int{3}, []string{"q2"}},
+		{ScoresMCQ, `[{"id":"q1","answer":"A","correct":true}]`, []string{`/0: missing required field "response"`}, []int{1}, []string{"q1"}},
 		{Rubric, `{"schema_version":"2.0","scoring_model":{"total_points":10},"questions":[{"id":"Q1","question":"?","gate":{"component_id":"C1","pass_condition":"p"},"components":[{"id":"C1","points":10,"credit_if":"x"}],"accepted_variants":[7]}]}`,
-			[]string{"/questions/0/accepted_variants/0: has none of the accepted shapes"}, []int{1}, []string{"Q1"}},
+			[]string{"/questions/0/accepted_variants/0: the number 7 has none of the accepted shapes: a string; or an object with canonical"}, []int{1}, []string{"Q1"}},
 	}
 	for i, tt := range tests {
 		doc, err := jsondoc.Parse([]byte(tt.doc), jsondoc.Limits{})

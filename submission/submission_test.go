@@ -42,10 +42,10 @@ func TestParseMeta(t *testing.T) {
 	}
 	tests := []struct{ edit, want string }{
 		{`"date": "2026-02-30"`, `meta.json:8: date "2026-02-30" is not a real calendar date`},
-		{`"date": "28/02/2026"`, `meta.json:8: /date: does not match pattern`},
-		{`"max_tokens": 0`, `meta.json:14: /max_tokens: must be >= 1 but found 0`},
-		{`"open_weights": "yes"`, `meta.json:10: /open_weights: expected boolean, but got string`},
-		{`"model_name": ""`, `meta.json:3: /model_name: length must be >= 1, but got 0`},
+		{`"date": "28/02/2026"`, `meta.json:8: /date: "28/02/2026" does not match the pattern`},
+		{`"max_tokens": 0`, `meta.json:14: /max_tokens: must be at least 1, found 0`},
+		{`"open_weights": "yes"`, `meta.json:10: /open_weights: expected a boolean, found "yes"`},
+		{`"model_name": ""`, `meta.json:3: /model_name: must not be empty`},
 	}
 	for _, tt := range tests {
 		key := tt.edit[:strings.Index(tt.edit, ":")]
