@@ -1,0 +1,119 @@
+// Package leaderboard turns verified submissions into the published
+// leaderboard: every number computed from the merged files, with its
+// uncertainty, and tiers where models cannot be told apart. Building the
+// board is pure (Build); writing it out is Markdown, HTML and JSON
+// (Render*), each byte-identical for the same inputs.
+package leaderboard
+
+// Board is the whole leaderboard, as leaderboard.json holds it.
+type Board struct {
+	AsOf       string      `json:"as_of,omitempty"`
+	Method     Method      `json:"method"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+	// Unmatched are submissions that name no known benchmark.
+	Unmatched []Excluded `json:"unmatched,omitempty"`
+}
+
+// Method records how the statistics were computed, so that anyone can
+// reproduce them.
+type Method struct {
+	Confidence float64 `json:"confidence"` // of every interval, e.g. 0.95
+	Resamples  int     `json:"bootstrap_resamples"`
+	Seed       uint64  `json:"bootstrap_seed"`
+	Alpha      float64 `json:"tier_alpha"` // family-wise, Holm-corrected
+}
+
+// Benchmark is one benchmark's board, both tracks.
+type Benchmark struct {
+	Key        string `json:"key"`
+	Label      string `json:"label"`
+	Kind       string `json:"kind"`
+	JudgeModel string `json:"judge_model,omitempty"`
+	Questions  int    `json:"questions"`
+	// MaxScore is the top of the score scale: 1 for accuracy, the rubric's
+	// total points otherwise.
+	MaxScore float64 `json:"max_score"`
+	// Multiple choice: how often each letter is the key, and how often the
+	// key is uniquely the longest choice.
+	KeyLetters  map[string]int `json:"key_letters,omitempty"`
+	LongestRate *float64       `json:"longest_correct_rate,omitempty"`
+
+	Entries  []Entry    `json:"entries"`
+	Excluded []Excluded `json:"excluded"`
+}
+
+// Entry is one ranked submission.
+type Entry struct {
+	Slug             string   `json:"slug"`
+	Track            string   `json:"track"`
+	Path             string   `json:"path"`
+	ModelName        string   `json:"model_name"`
+	CandidateModelID string   `json:"candidate_model_id"`
+	Score            float64  `json:"score"` // accuracy 0..1 (mcq) or mean points per question (rubric)
+	CILow            float64  `json:"ci_low"`
+	CIHigh           float64  `json:"ci_high"`
+	Rank             int      `json:"rank"`
+	RankLow          int      `json:"rank_low"`
+	RankHigh         int      `json:"rank_high"`
+	Tier             int      `json:"tier"`
+	N                int      `json:"n"`
+	Correct          *int     `json:"correct,omitempty"`
+	PNext            *float64 `json:"p_next,omitempty"` // Holm-adjusted p-value against the next entry
+
+	Submitter     string   `json:"submitter"`
+	ContactOrRepo string   `json:"contact_or_repo"`
+	Date          string   `json:"date"`
+	HarnessName   string   `json:"harness_name,omitempty"`
+	HarnessRepo   string   `json:"harness_repo,omitempty"`
+	Notes         string   `json:"notes,omitempty"`
+	OpenWeights   *bool    `json:"open_weights,omitempty"`
+	PriceInput    *float64 `json:"price_input_per_mtok,omitempty"`
+	PriceOutput   *float64 `json:"price_output_per_mtok,omitempty"`
+
+	MCQ    *MCQDetail    `json:"mcq,omitempty"`
+	Rubric *RubricDetail `json:"rubric,omitempty"`
+}
+
+// MCQDetail breaks a multiple-choice score down.
+type MCQDetail struct {
+	MacroBySource  *float64         `json:"macro_by_source,omitempty"` // mean of per-source accuracies
+	Sources        int              `json:"sources"`
+	ByDifficulty   map[string]Count `json:"by_difficulty,omitempty"`
+	ByDomain       map[string]Count `json:"by_domain,omitempty"`
+	Letters        map[string]int   `json:"letters"` // chosen letters; "none" for no answer
+	LongestPicked  *float64         `json:"longest_pick_rate,omitempty"`
+	ParseFailures  int              `json:"parse_failures"`
+	EmptyResponses int              `json:"empty_responses"`
+	LengthFinishes int              `json:"length_finishes"`
+	Errors         int              `json:"errors"`
+	MeanLatencyMS  *float64         `json:"mean_latency_ms,omitempty"`
+}
+
+// Count is correct answers out of a total.
+type Count struct {
+	Correct  int     `json:"correct"`
+	Total    int     `json:"total"`
+	Accuracy float64 `json:"accuracy"`
+}
+
+// RubricDetail breaks a rubric score down.
+type RubricDetail struct {
+	GatePassRate  float64  `json:"gate_pass_rate"`
+	Adjudications int      `json:"adjudications"`
+	Unscored      int      `json:"unscored"`
+	MeanScored    *float64 `json:"mean_scored,omitempty"` // the mean over scored answers only, as verify reports it
+}
+
+// Excluded is a submission that is not ranked, with the reason.
+type Excluded struct {
+	Slug      string   `json:"slug"`
+	Track     string   `json:"track"`
+	Path      string   `json:"path"`
+	ModelName string   `json:"model_name,omitempty"`
+	Status    string   `json:"status"` // fail, review or other-judge
+	Reason    string   `json:"reason"`
+	Score     *float64 `json:"score,omitempty"` // other-judge only: the self-reported score
+}
+
+// Tracks lists the tracks in display order.
+var Tracks = []string{"model-benchmark", "harness-benchmark"}

@@ -1,0 +1,452 @@
+package leaderboard
+
+import (
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/stats"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// Options tune the statistics. The zero value gives the defaults.
+type Options struct {
+	AsOf       string  // the date printed on the board (YYYY-MM-DD); none when empty
+	Resamples  int     // bootstrap resamples; 0 means 10,000
+	Seed       uint64  // bootstrap seed; 0 means DefaultSeed
+	Confidence float64 // of the intervals; 0 means 0.95
+	Alpha      float64 // of the tier tests, after Holm's correction; 0 means 0.05
+}
+
+// DefaultSeed fixes the bootstrap so that the same submissions always give
+// the same board.
+const DefaultSeed = 20260101
+
+var dateRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Resamples == 0 {
+		o.Resamples = 10000
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.Confidence == 0 {
+		o.Confidence = 0.95
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	switch {
+	case o.AsOf != "" && !dateRe.MatchString(o.AsOf):
+		return o, fmt.Errorf("as-of date %q is not YYYY-MM-DD", o.AsOf)
+	case o.Resamples < 1000:
+		return o, fmt.Errorf("%d bootstrap resamples are too few for 95%% intervals; use at least 1,000", o.Resamples)
+	case o.Confidence <= 0 || o.Confidence >= 1:
+		return o, fmt.Errorf("confidence %v is not between 0 and 1", o.Confidence)
+	case o.Alpha <= 0 || o.Alpha >= 1:
+		return o, fmt.Errorf("alpha %v is not between 0 and 1", o.Alpha)
+	}
+	return o, nil
+}
+
+// Source gives the benchmarks that results were verified against; a
+// *verify.Verifier is one.
+type Source interface {
+	Registry() *benchmark.Registry
+	Benchmark(key string) (*benchmark.Benchmark, finding.List)
+}
+
+// Build ranks the submissions that passed verification, benchmark by
+// benchmark and track by track, and lists the others with their reason.
+func Build(src Source, results []verify.Result, opts Options) (*Board, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	board := &Board{
+		AsOf:       opts.AsOf,
+		Method:     Method{Confidence: opts.Confidence, Resamples: opts.Resamples, Seed: opts.Seed, Alpha: opts.Alpha},
+		Benchmarks: []Benchmark{},
+	}
+	byKey := map[string][]verify.Result{}
+	for _, r := range results {
+		if _, ok := src.Registry().Lookup(r.RubricKey); !ok {
+			board.Unmatched = append(board.Unmatched, excluded(r, string(r.Status), reason(r)))
+			continue
+		}
+		byKey[r.RubricKey] = append(byKey[r.RubricKey], r)
+	}
+	for _, e := range src.Registry().Entries {
+		b, _ := src.Benchmark(e.Key)
+		bb, err := buildBenchmark(e, b, byKey[e.Key], opts)
+		if err != nil {
+			return nil, err
+		}
+		board.Benchmarks = append(board.Benchmarks, bb)
+	}
+	return board, nil
+}
+
+func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.Result, opts Options) (Benchmark, error) {
+	out := Benchmark{Key: e.Key, Label: e.Label, Kind: string(e.Kind), JudgeModel: e.JudgeModel, Entries: []Entry{}, Excluded: []Excluded{}}
+	if b != nil {
+		out.Questions = b.Questions()
+		out.MaxScore = 1
+		if b.Rubric != nil {
+			out.MaxScore = float64(b.Rubric.TotalPoints)
+		}
+		if b.Stats != nil {
+			out.KeyLetters = b.Stats.KeyCounts
+			rate := b.Stats.LongestRate
+			out.LongestRate = &rate
+		}
+	}
+	groups := map[string][]verify.Result{}
+	for _, r := range results {
+		switch {
+		case b == nil || r.Outcomes == nil || r.Meta == nil:
+			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
+		case r.Status == verify.Pass:
+			groups[track(r.Path)] = append(groups[track(r.Path)], r)
+		case onlyJudgeErrors(r):
+			x := excluded(r, "other-judge", fmt.Sprintf("graded by %q; this benchmark ranks only answers graded by its fixed judge %q", r.Meta.JudgeModel, e.JudgeModel))
+			s := meanPoints(r.Outcomes.Points)
+			x.Score = &s
+			out.Excluded = append(out.Excluded, x)
+		default:
+			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
+		}
+	}
+	for _, t := range Tracks {
+		ranked, err := rankGroup(e, b, t, groups[t], opts)
+		if err != nil {
+			return out, err
+		}
+		out.Entries = append(out.Entries, ranked...)
+	}
+	sort.SliceStable(out.Excluded, func(i, j int) bool { return out.Excluded[i].Path < out.Excluded[j].Path })
+	return out, nil
+}
+
+// rankGroup ranks the passing submissions of one benchmark and track.
+func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []verify.Result, opts Options) ([]Entry, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	q := b.Questions()
+	maxScore := 1
+	if b.Rubric != nil {
+		maxScore = b.Rubric.TotalPoints
+	}
+	m := stats.NewMatrix(q, maxScore)
+	var idx *mcqIndex
+	if b.Rubric == nil {
+		idx = newMCQIndex(b)
+	}
+	entries := make([]Entry, len(rs))
+	for i, r := range rs {
+		scores := make([]int, q)
+		if b.Rubric != nil {
+			for j, p := range r.Outcomes.Points {
+				scores[j] = max(p, 0) // an unscored answer earns nothing
+			}
+		} else {
+			for j, c := range r.Outcomes.Correct {
+				if c {
+					scores[j] = 1
+				}
+			}
+		}
+		if _, err := m.Add(scores); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Path, err)
+		}
+		entries[i] = newEntry(r, b, idx, m.Mean(i))
+	}
+	seed := groupSeed(opts.Seed, e.Key, track)
+	boot := m.Bootstrap(opts.Resamples, seed, opts.Confidence)
+	for i := range entries {
+		en := &entries[i]
+		en.RankLow, en.RankHigh = boot.RankLo[i], boot.RankHi[i]
+		if b.Rubric != nil {
+			en.CILow, en.CIHigh = boot.Lo[i], boot.Hi[i]
+		} else {
+			en.CILow, en.CIHigh = stats.Wilson(*en.Correct, q, opts.Confidence)
+		}
+	}
+	// Best first; equal scores in a stable, readable order.
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		a, c := &entries[order[x]], &entries[order[y]]
+		if a.Score != c.Score {
+			return a.Score > c.Score
+		}
+		if a.ModelName != c.ModelName {
+			return a.ModelName < c.ModelName
+		}
+		return a.Slug < c.Slug
+	})
+	// Paired tests between neighbours in that order, Holm-corrected.
+	p := make([]float64, len(order)-1)
+	for k := range p {
+		i, j := order[k], order[k+1]
+		if b.Rubric != nil {
+			p[k] = stats.SignFlip(m.Diffs(i, j), opts.Resamples, seed+uint64(k)+1)
+		} else {
+			bc, cb := m.PairCounts(i, j)
+			p[k] = stats.McNemarExact(bc, cb)
+		}
+	}
+	adj := stats.Holm(p)
+	tiers := stats.Tiers(adj, opts.Alpha)
+	sorted := make([]Entry, len(order))
+	for k, i := range order {
+		en := entries[i]
+		en.Tier = tiers[k]
+		if k < len(adj) {
+			pv := adj[k]
+			en.PNext = &pv
+		}
+		// Competition ranking: equal scores share the better rank.
+		en.Rank = k + 1
+		if k > 0 && en.Score == sorted[k-1].Score {
+			en.Rank = sorted[k-1].Rank
+		}
+		sorted[k] = en
+	}
+	return sorted, nil
+}
+
+func groupSeed(seed uint64, key, track string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(key + "\x00" + track))
+	return seed ^ h.Sum64()
+}
+
+func newEntry(r verify.Result, b *benchmark.Benchmark, idx *mcqIndex, mean float64) Entry {
+	m := r.Meta
+	en := Entry{
+		Slug:             slug(r.Path),
+		Track:            track(r.Path),
+		Path:             r.Path,
+		ModelName:        m.ModelName,
+		CandidateModelID: m.CandidateModelID,
+		Score:            mean,
+		N:                b.Questions(),
+		Submitter:        m.Submitter,
+		ContactOrRepo:    m.ContactOrRepo,
+		Date:             m.Date,
+		HarnessName:      m.HarnessName,
+		HarnessRepo:      m.HarnessRepo,
+		Notes:            m.Notes,
+		OpenWeights:      m.OpenWeights,
+		PriceInput:       m.PriceInput,
+		PriceOutput:      m.PriceOutput,
+	}
+	s := r.Summary
+	if b.Rubric != nil {
+		d := &RubricDetail{Adjudications: deref(s.Adjudications), Unscored: deref(s.Unscored), MeanScored: s.Mean}
+		if s.GatePassRate != nil {
+			d.GatePassRate = *s.GatePassRate
+		}
+		en.Rubric = d
+		return en
+	}
+	correct := 0
+	for _, c := range r.Outcomes.Correct {
+		if c {
+			correct++
+		}
+	}
+	en.Correct = &correct
+	en.MCQ = mcqDetail(r, idx)
+	return en
+}
+
+// mcqIndex numbers a benchmark's difficulties, domains and sources once,
+// so that each entry's breakdowns are counted in arrays, not maps.
+type mcqIndex struct {
+	difficulties, domains, sources []string
+	difficulty, source             []int   // per item; -1 when absent
+	domain                         [][]int // per item
+	longest                        []int   // per item: the uniquely longest choice, or -1
+}
+
+func newMCQIndex(b *benchmark.Benchmark) *mcqIndex {
+	x := &mcqIndex{}
+	number := func(names *[]string, ids map[string]int, name string) int {
+		if name == "" {
+			return -1
+		}
+		i, ok := ids[name]
+		if !ok {
+			i = len(*names)
+			ids[name] = i
+			*names = append(*names, name)
+		}
+		return i
+	}
+	dIDs, domIDs, sIDs := map[string]int{}, map[string]int{}, map[string]int{}
+	for i := range b.Items {
+		it := &b.Items[i]
+		x.difficulty = append(x.difficulty, number(&x.difficulties, dIDs, it.Difficulty))
+		x.source = append(x.source, number(&x.sources, sIDs, it.SourceID))
+		var doms []int
+		for _, d := range it.Domains {
+			doms = append(doms, number(&x.domains, domIDs, d))
+		}
+		x.domain = append(x.domain, doms)
+		x.longest = append(x.longest, it.LongestChoice())
+	}
+	return x
+}
+
+func mcqDetail(r verify.Result, x *mcqIndex) *MCQDetail {
+	o := r.Outcomes
+	s := r.Summary
+	d := &MCQDetail{
+		ByDifficulty:   map[string]Count{},
+		ByDomain:       map[string]Count{},
+		Letters:        map[string]int{"A": 0, "B": 0, "C": 0, "D": 0, "none": 0},
+		ParseFailures:  deref(s.ParseFailures),
+		EmptyResponses: deref(s.EmptyResponses),
+		LengthFinishes: deref(s.LengthFinishes),
+		Errors:         deref(s.Errors),
+		MeanLatencyMS:  s.MeanLatencyMS,
+	}
+	byDiff := make([]Count, len(x.difficulties))
+	byDom := make([]Count, len(x.domains))
+	bySource := make([]Count, len(x.sources))
+	var letters [5]int // A–D, none
+	uniqueLongest, pickedLongest := 0, 0
+	for i, ok := range o.Correct {
+		add := func(c *Count) {
+			c.Total++
+			if ok {
+				c.Correct++
+			}
+		}
+		if k := x.difficulty[i]; k >= 0 {
+			add(&byDiff[k])
+		}
+		for _, k := range x.domain[i] {
+			add(&byDom[k])
+		}
+		if k := x.source[i]; k >= 0 {
+			add(&bySource[k])
+		}
+		l := o.Letters[i]
+		if l >= 'A' && l <= 'D' {
+			letters[l-'A']++
+		} else {
+			letters[4]++
+		}
+		if li := x.longest[i]; li >= 0 {
+			uniqueLongest++
+			if l == benchmark.Letters[li] {
+				pickedLongest++
+			}
+		}
+	}
+	for i, n := range letters[:4] {
+		d.Letters[string(benchmark.Letters[i])] = n
+	}
+	d.Letters["none"] = letters[4]
+	fill := func(m map[string]Count, names []string, counts []Count) {
+		for i, c := range counts {
+			if c.Total > 0 {
+				c.Accuracy = float64(c.Correct) / float64(c.Total)
+				m[names[i]] = c
+			}
+		}
+	}
+	fill(d.ByDifficulty, x.difficulties, byDiff)
+	fill(d.ByDomain, x.domains, byDom)
+	if len(x.sources) > 0 {
+		sum := 0.0
+		for _, c := range bySource {
+			sum += float64(c.Correct) / float64(c.Total)
+		}
+		macro := sum / float64(len(x.sources))
+		d.MacroBySource = &macro
+		d.Sources = len(x.sources)
+	}
+	if uniqueLongest > 0 {
+		rate := float64(pickedLongest) / float64(uniqueLongest)
+		d.LongestPicked = &rate
+	}
+	return d
+}
+
+func meanPoints(points []int) float64 {
+	if len(points) == 0 {
+		return 0
+	}
+	sum := 0
+	for _, p := range points {
+		sum += max(p, 0)
+	}
+	return float64(sum) / float64(len(points))
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// onlyJudgeErrors reports whether a result failed only because its answers
+// were graded by another judge than the benchmark's.
+func onlyJudgeErrors(r verify.Result) bool {
+	if r.Status != verify.Fail || len(r.Errors) == 0 || r.Outcomes == nil || r.Outcomes.Points == nil {
+		return false
+	}
+	for _, f := range r.Errors {
+		if f.Code != "judge.mismatch" && f.Code != "judge.row-mismatch" {
+			return false
+		}
+	}
+	return true
+}
+
+func excluded(r verify.Result, status, why string) Excluded {
+	x := Excluded{Slug: slug(r.Path), Track: track(r.Path), Path: r.Path, Status: status, Reason: why}
+	if r.Meta != nil {
+		x.ModelName = r.Meta.ModelName
+	}
+	return x
+}
+
+// reason gives the first thing a maintainer must look at.
+func reason(r verify.Result) string {
+	list := r.Errors
+	if len(list) == 0 {
+		list = r.Warnings
+	}
+	if len(list) == 0 {
+		return "not verified"
+	}
+	f := list[0]
+	s := strings.TrimPrefix(f.String(), r.Path+"/")
+	if n := len(list) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more)", n)
+	}
+	return s
+}
+
+func slug(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+func track(p string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) >= 2 {
+		return parts[1]
+	}
+	return ""
+}

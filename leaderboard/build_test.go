@@ -1,0 +1,280 @@
+package leaderboard
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/jsondoc"
+	"github.com/benchgate/benchgate/schemas"
+	"github.com/benchgate/benchgate/verify"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+var today = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// buildFS verifies every submission of a leaderboard and builds its board.
+func buildFS(t *testing.T, fsys fstest.MapFS, opts Options) *Board {
+	t.Helper()
+	v, err := verify.New(fsys, verify.Options{Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := v.Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(v, v.VerifyAll(dirs).Submissions, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// exampleBoard is the repository's own example leaderboard.
+func exampleBoard(t *testing.T) fstest.MapFS {
+	t.Helper()
+	root := fixtures.Root(t)
+	fsys := fstest.MapFS{}
+	for _, dir := range []string{"rubrics", "submissions"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			fsys[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fsys
+}
+
+func render(t *testing.T, b *Board, f func(*bytes.Buffer, *Board) error) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./leaderboard -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
+	}
+}
+
+func md(w *bytes.Buffer, b *Board) error  { return RenderMarkdown(w, b) }
+func jsn(w *bytes.Buffer, b *Board) error { return RenderJSON(w, b) }
+
+func TestExampleBoard(t *testing.T) {
+	b := buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"})
+	mdOut, jsonOut := render(t, b, md), render(t, b, jsn)
+	golden(t, "LEADERBOARD.md", mdOut)
+	golden(t, "leaderboard.json", jsonOut)
+
+	// Deterministic: a second build gives the same bytes.
+	again := buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"})
+	if !bytes.Equal(render(t, again, md), mdOut) || !bytes.Equal(render(t, again, jsn), jsonOut) {
+		t.Error("two builds of the same submissions differ")
+	}
+
+	// leaderboard.json follows its schema.
+	doc, err := jsondoc.Parse(jsonOut, jsondoc.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := schemas.Validate(schemas.Leaderboard, "leaderboard.json", doc); len(fs) > 0 {
+		t.Errorf("leaderboard.json does not follow its schema: %v", fs)
+	}
+
+	if len(b.Benchmarks) != 2 {
+		t.Fatalf("%d benchmarks", len(b.Benchmarks))
+	}
+	for _, bm := range b.Benchmarks {
+		for _, e := range bm.Entries {
+			if e.CILow > e.Score || e.CIHigh < e.Score || e.RankLow > e.Rank || e.RankHigh < e.Rank || e.Tier < 1 {
+				t.Errorf("%s: inconsistent entry %+v", e.Path, e)
+			}
+		}
+	}
+}
+
+// TestRanksAndTiers: a model far ahead is alone in tier 1; identical
+// models share a tier, a rank and a rank range.
+func TestRanksAndTiers(t *testing.T) {
+	const n = 200
+	var bench strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&bench, `{"id": "q%03d", "question": "Q%d?", "choices": ["w", "x", "y", "z"], "answer_index": 0, "answer_key": "A", "source_book": {"source_id": "s%d"}}`+"\n", i, i, i%4)
+	}
+	fsys := fstest.MapFS{
+		"rubrics/rubrics.json": {Data: []byte(`[{"key": "m", "file": "rubrics/m.jsonl", "kind": "mcq", "extraction": "answer-line"}]`)},
+		"rubrics/m.jsonl":      {Data: []byte(bench.String())},
+	}
+	add := func(slug string, correct func(i int) bool) {
+		rows := make([]map[string]any, n)
+		for i := range rows {
+			letter := "B"
+			if correct(i) {
+				letter = "A"
+			}
+			rows[i] = map[string]any{"id": fmt.Sprintf("q%03d", i), "response": "ANSWER: " + letter, "answer": letter, "correct": letter == "A"}
+		}
+		scores, _ := json.Marshal(rows)
+		meta, _ := json.Marshal(map[string]any{"model_name": slug, "candidate_model_id": "org/" + slug, "submitter": "s", "contact_or_repo": "https://example.org", "rubric_key": "m", "date": "2026-01-01"})
+		fsys["submissions/model-benchmark/"+slug+"/meta.json"] = &fstest.MapFile{Data: meta}
+		fsys["submissions/model-benchmark/"+slug+"/scores.json"] = &fstest.MapFile{Data: scores}
+	}
+	add("best", func(i int) bool { return i%20 != 0 })           // 95%
+	add("twin-a", func(i int) bool { return i%2 == 0 })          // 50%
+	add("twin-b", func(i int) bool { return i%2 == 0 })          // 50%, the same answers
+	add("close", func(i int) bool { return i%2 == 0 || i == 1 }) // one more right
+	b := buildFS(t, fsys, Options{})
+	es := b.Benchmarks[0].Entries
+	got := map[string]Entry{}
+	for _, e := range es {
+		got[e.Slug] = e
+	}
+	if e := got["best"]; e.Rank != 1 || e.Tier != 1 || e.RankLow != 1 || e.RankHigh != 1 {
+		t.Errorf("best: %+v", e)
+	}
+	a, c := got["twin-a"], got["twin-b"]
+	if a.Rank != c.Rank || a.Tier != c.Tier || a.RankLow != c.RankLow || a.RankHigh != c.RankHigh || a.Tier == 1 {
+		t.Errorf("twins differ: %+v / %+v", a, c)
+	}
+	if cl := got["close"]; cl.Tier != a.Tier || cl.Rank != 2 || a.Rank != 3 {
+		t.Errorf("a model one answer ahead must share the twins' tier: close %+v, twin %+v", cl, a)
+	}
+	if lo, hi := got["best"].CILow, got["best"].CIHigh; math.Abs(lo-0.9105) > 0.001 || math.Abs(hi-0.9725) > 0.001 {
+		t.Errorf("Wilson interval of 190/200 = [%.4f, %.4f]", lo, hi)
+	}
+}
+
+func TestOtherJudgeShownApart(t *testing.T) {
+	fsys := exampleBoard(t)
+	p := "submissions/model-benchmark/qwen3-32b-basin/meta.json"
+	var meta map[string]any
+	json.Unmarshal(fsys[p].Data, &meta)
+	meta["judge_model"] = "anthropic/claude-opus"
+	fsys[p].Data, _ = json.Marshal(meta)
+	b := buildFS(t, fsys, Options{})
+	bm := b.Benchmarks[0]
+	if len(bm.Entries) != 1 || bm.Entries[0].Slug != "llama-3.3-70b-basin" {
+		t.Fatalf("entries: %+v", bm.Entries)
+	}
+	if len(bm.Excluded) != 1 || bm.Excluded[0].Status != "other-judge" || bm.Excluded[0].Score == nil || *bm.Excluded[0].Score != 6 {
+		t.Errorf("excluded: %+v", bm.Excluded)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, o := range []Options{{AsOf: "29/11/2026"}, {Resamples: 100}, {Confidence: 1.5}, {Alpha: -1}} {
+		if _, err := Build(nil, nil, o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+// TestFormationEvalPublished ranks the three published FormationEval
+// submissions and checks them against the published leaderboard.
+func TestFormationEvalPublished(t *testing.T) {
+	bench, err := os.ReadFile(fixtures.Path(t, "formationeval", "formationeval_v0.1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(fixtures.Path(t, "formationeval", "responses_3_models.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	fsys := fstest.MapFS{
+		"rubrics/rubrics.json": {Data: []byte(`[{"key": "formationeval", "file": "rubrics/fe.json", "kind": "mcq", "extraction": "formationeval-v0.1"}]`)},
+		"rubrics/fe.json":      {Data: bench},
+	}
+	published := map[string]struct {
+		correct int
+		acc     string
+	}{"claude-3.5-haiku": {424, "84.0"}, "gpt-oss-120b": {458, "90.7"}, "nemotron-3-nano-30b-a3b": {391, "77.4"}}
+	for m := range published {
+		var rows []map[string]any
+		for _, r := range recs[1:] {
+			raw := r[col[m+"_raw"]]
+			row := map[string]any{"id": r[col["question_id"]], "response": raw, "answer": nil, "correct": r[col[m+"_correct"]] == "True"}
+			if len([]rune(raw)) == 500 && strings.HasSuffix(raw, "...") {
+				row["response_truncated"] = true
+			}
+			if a := r[col[m+"_answer"]]; a != "" {
+				row["answer"] = a
+			}
+			rows = append(rows, row)
+		}
+		scores, _ := json.Marshal(rows)
+		meta, _ := json.Marshal(map[string]any{"model_name": m, "candidate_model_id": m, "submitter": "formationeval", "contact_or_repo": "https://github.com/AlmazErmilov", "rubric_key": "formationeval", "date": "2026-01-01"})
+		fsys["submissions/model-benchmark/"+m+"/meta.json"] = &fstest.MapFile{Data: meta}
+		fsys["submissions/model-benchmark/"+m+"/scores.json"] = &fstest.MapFile{Data: scores}
+	}
+	b := buildFS(t, fsys, Options{})
+	es := b.Benchmarks[0].Entries
+	if len(es) != 3 {
+		t.Fatalf("%d entries ranked: %+v", len(es), b.Benchmarks[0].Excluded)
+	}
+	for i, want := range []string{"gpt-oss-120b", "claude-3.5-haiku", "nemotron-3-nano-30b-a3b"} {
+		e := es[i]
+		p := published[e.ModelName]
+		if e.ModelName != want || e.Rank != i+1 || *e.Correct != p.correct || fmt.Sprintf("%.1f", 100*e.Score) != p.acc {
+			t.Errorf("rank %d: %s %d/505 = %.1f%%; published %s %d (%s%%)", i+1, e.ModelName, *e.Correct, 100*e.Score, want, p.correct, p.acc)
+		}
+		// The Wilson interval, from its closed form.
+		n, ph, z := 505.0, float64(p.correct)/505, 1.959963984540054
+		centre := (ph + z*z/(2*n)) / (1 + z*z/n)
+		half := z / (1 + z*z/n) * math.Sqrt(ph*(1-ph)/n+z*z/(4*n*n))
+		if math.Abs(e.CILow-(centre-half)) > 1e-9 || math.Abs(e.CIHigh-(centre+half)) > 1e-9 {
+			t.Errorf("%s: interval [%.4f, %.4f], want [%.4f, %.4f]", e.ModelName, e.CILow, e.CIHigh, centre-half, centre+half)
+		}
+		t.Logf("%s: %.1f%% [%.1f, %.1f], tier %d, ranks %d–%d", e.ModelName, 100*e.Score, 100*e.CILow, 100*e.CIHigh, e.Tier, e.RankLow, e.RankHigh)
+	}
+	// 458 vs 424 vs 391 of 505 on the same questions: each gap is
+	// significant, so each model is its own tier.
+	if es[0].Tier != 1 || es[1].Tier != 2 || es[2].Tier != 3 {
+		t.Errorf("tiers %d %d %d, want 1 2 3", es[0].Tier, es[1].Tier, es[2].Tier)
+	}
+}

@@ -1,0 +1,163 @@
+package leaderboard
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/benchgate/benchgate/internal/mdtext"
+)
+
+// RenderMarkdown writes LEADERBOARD.md.
+func RenderMarkdown(w io.Writer, b *Board) error {
+	var s strings.Builder
+	s.WriteString("# Leaderboard\n\n")
+	if b.AsOf != "" {
+		fmt.Fprintf(&s, "As of %s. ", b.AsOf)
+	}
+	s.WriteString("Every number is computed by benchgate from the merged submissions that passed verification. ")
+	fmt.Fprintf(&s, "Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%s resamples, seed %d) for rubric means, where an unscored answer counts as 0. ", 100*b.Method.Confidence, thousands(b.Method.Resamples), b.Method.Seed)
+	s.WriteString("The rank range is the span of ranks a model holds in the central share of bootstrap resamples. ")
+	fmt.Fprintf(&s, "Models share a tier when a paired test cannot tell them from their neighbour (exact McNemar for accuracy, sign-flip permutation for rubric scores; Holm-corrected, α = %g).\n", b.Method.Alpha)
+	for _, bm := range b.Benchmarks {
+		writeBenchmarkMD(&s, &bm)
+	}
+	if len(b.Unmatched) > 0 {
+		s.WriteString("\n## Submissions to no known benchmark\n\n")
+		writeExcludedMD(&s, b.Unmatched)
+	}
+	_, err := io.WriteString(w, s.String())
+	return err
+}
+
+func writeBenchmarkMD(s *strings.Builder, bm *Benchmark) {
+	fmt.Fprintf(s, "\n## %s\n\n", mdtext.Escape(bm.Label))
+	fmt.Fprintf(s, "`%s`: %s, %d questions", mdtext.Code(bm.Key), kindName(bm.Kind), bm.Questions)
+	if bm.JudgeModel != "" {
+		fmt.Fprintf(s, ", graded by the fixed judge `%s`", mdtext.Code(bm.JudgeModel))
+	}
+	if bm.LongestRate != nil {
+		fmt.Fprintf(s, "; the key is uniquely the longest choice in %.1f%% of questions", 100**bm.LongestRate)
+	}
+	s.WriteString(".\n")
+	for _, t := range Tracks {
+		var es []Entry
+		for _, e := range bm.Entries {
+			if e.Track == t {
+				es = append(es, e)
+			}
+		}
+		if len(es) == 0 {
+			continue
+		}
+		fmt.Fprintf(s, "\n### %s\n\n", trackName(t))
+		if bm.Kind == "mcq" {
+			s.WriteString("| Rank | Tier | Model | Accuracy | 95% CI | Correct | Rank range | Macro by source | Parse failures | Submitter |\n")
+			s.WriteString("|---:|---:|---|---:|---|---:|---|---:|---:|---|\n")
+		} else {
+			s.WriteString("| Rank | Tier | Model | Mean | 95% CI | Rank range | Gate pass | Adjudications | Unscored | Submitter |\n")
+			s.WriteString("|---:|---:|---|---:|---|---|---:|---:|---:|---|\n")
+		}
+		for _, e := range es {
+			name := mdtext.Escape(displayName(e))
+			if bm.Kind == "mcq" {
+				macro := "–"
+				if e.MCQ.MacroBySource != nil {
+					macro = pct(*e.MCQ.MacroBySource)
+				}
+				fmt.Fprintf(s, "| %d | %d | %s | %s | %s–%s | %d/%d | %s | %s | %d | %s |\n",
+					e.Rank, e.Tier, name, pct(e.Score), pct(e.CILow), pct(e.CIHigh), *e.Correct, e.N, rankRange(e), macro, e.MCQ.ParseFailures, mdtext.Escape(e.Submitter))
+			} else {
+				fmt.Fprintf(s, "| %d | %d | %s | %.2f | %.2f–%.2f | %s | %s | %d | %d | %s |\n",
+					e.Rank, e.Tier, name, e.Score, e.CILow, e.CIHigh, rankRange(e), pct(e.Rubric.GatePassRate), e.Rubric.Adjudications, e.Rubric.Unscored, mdtext.Escape(e.Submitter))
+			}
+		}
+		s.WriteString("\n" + tierNote(es) + "\n")
+	}
+	if len(bm.Entries) == 0 {
+		s.WriteString("\nNo submission has passed verification yet.\n")
+	}
+	if len(bm.Excluded) > 0 {
+		s.WriteString("\n### Not ranked\n\n")
+		writeExcludedMD(s, bm.Excluded)
+	}
+}
+
+func writeExcludedMD(s *strings.Builder, xs []Excluded) {
+	s.WriteString("| Submission | Model | Status | Reason |\n|---|---|---|---|\n")
+	for _, x := range xs {
+		status := x.Status
+		if x.Score != nil {
+			status += fmt.Sprintf(" (self-reported %.2f)", *x.Score)
+		}
+		fmt.Fprintf(s, "| `%s` | %s | %s | %s |\n", mdtext.Code(x.Path), mdtext.Escape(x.ModelName), status, mdtext.Escape(x.Reason))
+	}
+}
+
+// tierNote says in words which models cannot be told apart.
+func tierNote(es []Entry) string {
+	byTier := map[int][]string{}
+	for _, e := range es {
+		byTier[e.Tier] = append(byTier[e.Tier], mdtext.Escape(e.ModelName))
+	}
+	tiers := make([]int, 0, len(byTier))
+	for t := range byTier {
+		tiers = append(tiers, t)
+	}
+	sort.Ints(tiers)
+	var parts []string
+	for _, t := range tiers {
+		if names := byTier[t]; len(names) > 1 {
+			parts = append(parts, fmt.Sprintf("tier %d (%s)", t, strings.Join(names, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		if len(es) == 1 {
+			return "One entry so far."
+		}
+		return "Every neighbour in this ranking differs significantly."
+	}
+	return "Within " + strings.Join(parts, "; ") + " the models cannot be told apart on these questions: their order there is not evidence that one is better."
+}
+
+func rankRange(e Entry) string {
+	if e.RankLow == e.RankHigh {
+		return fmt.Sprint(e.RankLow)
+	}
+	return fmt.Sprintf("%d–%d", e.RankLow, e.RankHigh)
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+func kindName(k string) string {
+	if k == "mcq" {
+		return "four-choice questions, scored by accuracy"
+	}
+	return "open answers graded by a rubric, scored by the mean per question"
+}
+
+func trackName(t string) string {
+	if t == "harness-benchmark" {
+		return "Harness track (harnesses around the pinned model)"
+	}
+	return "Model track"
+}
+
+// displayName names an entry: the model, and the harness around it when
+// the model's name does not already say.
+func displayName(e Entry) string {
+	if e.HarnessName == "" || strings.Contains(strings.ToLower(e.ModelName), strings.ToLower(e.HarnessName)) {
+		return e.ModelName
+	}
+	return e.ModelName + " + " + e.HarnessName
+}
+
+// thousands formats n with comma separators, as the prose around it does.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
