@@ -1,7 +1,11 @@
 package leaderboard
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"hash/fnv"
 	"regexp"
 	"sort"
@@ -20,6 +24,16 @@ type Options struct {
 	Seed       uint64  // bootstrap seed; 0 means DefaultSeed
 	Confidence float64 // of the intervals; 0 means 0.95
 	Alpha      float64 // of the tier tests, after Holm's correction; 0 means 0.05
+	// Cache, when set, keeps each benchmark-and-track ranking between runs,
+	// under a hash of everything it depends on: adding one submission
+	// recomputes only its own group.
+	Cache Store
+}
+
+// Store keeps bytes under keys; filecache.Dir is one.
+type Store interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
 }
 
 // DefaultSeed fixes the bootstrap so that the same submissions always give
@@ -123,7 +137,7 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 		}
 	}
 	for _, t := range Tracks {
-		ranked, err := rankGroup(e, b, t, groups[t], opts)
+		ranked, err := cachedRankGroup(e, b, t, groups[t], opts)
 		if err != nil {
 			return out, err
 		}
@@ -131,6 +145,35 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 	}
 	sort.SliceStable(out.Excluded, func(i, j int) bool { return out.Excluded[i].Path < out.Excluded[j].Path })
 	return out, nil
+}
+
+// cachedRankGroup is rankGroup through the cache.
+func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []verify.Result, opts Options) ([]Entry, error) {
+	if opts.Cache == nil || len(rs) == 0 {
+		return rankGroup(e, b, track, rs, opts)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "rank-group 1\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
+	enc := json.NewEncoder(h)
+	for _, r := range rs {
+		if err := enc.Encode([]any{r.Path, r.Meta, r.Summary, r.Outcomes}); err != nil {
+			return rankGroup(e, b, track, rs, opts)
+		}
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	if data, ok := opts.Cache.Get(key); ok {
+		var es []Entry
+		if json.Unmarshal(data, &es) == nil && len(es) == len(rs) {
+			return es, nil
+		}
+	}
+	es, err := rankGroup(e, b, track, rs, opts)
+	if err == nil {
+		if data, err := json.Marshal(es); err == nil {
+			opts.Cache.Put(key, data)
+		}
+	}
+	return es, err
 }
 
 // rankGroup ranks the passing submissions of one benchmark and track.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"math"
 	"os"
 	"path/filepath"
@@ -276,5 +277,21 @@ func TestFormationEvalPublished(t *testing.T) {
 	// significant, so each model is its own tier.
 	if es[0].Tier != 1 || es[1].Tier != 2 || es[2].Tier != 3 {
 		t.Errorf("tiers %d %d %d, want 1 2 3", es[0].Tier, es[1].Tier, es[2].Tier)
+	}
+}
+
+// TestGroupCache: a cached ranking is the same ranking.
+func TestGroupCache(t *testing.T) {
+	store := filecache.Dir(t.TempDir())
+	first := buildFS(t, exampleBoard(t), Options{Cache: store})
+	second := buildFS(t, exampleBoard(t), Options{Cache: store})
+	plain := buildFS(t, exampleBoard(t), Options{})
+	a, b, c := render(t, first, jsn), render(t, second, jsn), render(t, plain, jsn)
+	if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+		t.Error("cached and computed boards differ")
+	}
+	entries, _ := filepath.Glob(filepath.Join(string(store), "*", "*"))
+	if len(entries) != 3 { // one per benchmark and track with entries
+		t.Errorf("%d cache entries, want 3", len(entries))
 	}
 }

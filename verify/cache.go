@@ -6,122 +6,87 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 )
 
-// Cache keeps verification results under keys that change whenever
-// anything a result depends on changes: the files of the submission, the
-// registry and benchmark files, the options and the verifier's own code.
-// A cache never changes a result, only how fast it comes.
-type Cache interface {
-	Get(key string) (Result, bool)
-	Put(key string, r Result)
+// Store keeps bytes under keys; filecache.Dir is one.
+type Store interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
 }
 
-// DirCache is a Cache of files in a folder, safe for concurrent use by
-// several processes: entries are written to a temporary file and renamed.
-type DirCache string
+// Results are cached under keys that change whenever anything a result
+// depends on changes: the files of the submission, the registry and
+// benchmark files, the options and the verifier's own code.
 
-func (d DirCache) file(key string) string {
-	return filepath.Join(string(d), key[:2], key+".json")
+// cacheEntry is a Result with the fields that its JSON form leaves out, the
+// outcomes in a compact form.
+type cacheEntry struct {
+	Result     Result
+	Meta       *submission.Meta
+	Letters    string `json:",omitempty"`
+	Correct    string `json:",omitempty"` // '1' for correct, '0' otherwise
+	Points     []int  `json:",omitempty"`
+	GatePassed string `json:",omitempty"`
+	HasOut     bool
 }
 
-// Get returns the result stored under key. A missing or unreadable entry
-// is a miss.
-func (d DirCache) Get(key string) (Result, bool) {
-	data, err := os.ReadFile(d.file(key))
-	if err != nil {
-		return Result{}, false
+func bits(b []bool) string {
+	s := make([]byte, len(b))
+	for i, v := range b {
+		s[i] = '0'
+		if v {
+			s[i] = '1'
+		}
 	}
+	return string(s)
+}
+
+func unbits(s string) []bool {
+	if s == "" {
+		return nil
+	}
+	b := make([]bool, len(s))
+	for i := range s {
+		b[i] = s[i] == '1'
+	}
+	return b
+}
+
+func encodeResult(r Result) ([]byte, error) {
+	e := cacheEntry{Result: r, Meta: r.Meta}
+	if o := r.Outcomes; o != nil {
+		e.HasOut = true
+		e.Letters, e.Correct, e.Points, e.GatePassed = string(o.Letters), bits(o.Correct), o.Points, bits(o.GatePassed)
+	}
+	return json.Marshal(e)
+}
+
+func decodeResult(data []byte) (Result, bool) {
 	var e cacheEntry
 	if err := json.Unmarshal(data, &e); err != nil {
 		return Result{}, false
 	}
 	r := e.Result
-	r.Meta, r.Outcomes = e.Meta, e.Outcomes
+	r.Meta = e.Meta
+	if e.HasOut {
+		r.Outcomes = &Outcomes{Correct: unbits(e.Correct), Points: e.Points, GatePassed: unbits(e.GatePassed)}
+		if e.Letters != "" || e.Correct != "" {
+			r.Outcomes.Letters = []byte(e.Letters)
+		}
+	}
 	for i := range r.Warnings {
 		r.Warnings[i].Severity = finding.Warning
 	}
 	return r, true
-}
-
-// cacheEntry is a Result with the fields that its JSON form leaves out.
-type cacheEntry struct {
-	Result   Result
-	Meta     *submission.Meta
-	Outcomes *Outcomes
-}
-
-// Put stores r under key. Failing to store is not an error: the result
-// will be computed again next time.
-func (d DirCache) Put(key string, r Result) {
-	data, err := json.Marshal(cacheEntry{Result: r, Meta: r.Meta, Outcomes: r.Outcomes})
-	if err != nil {
-		return
-	}
-	dst := d.file(key)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), dst) != nil {
-		os.Remove(tmp.Name())
-	}
-}
-
-var (
-	codeOnce sync.Once
-	codeHash string
-)
-
-// codeVersion identifies the verifier's code, so that a cache filled by
-// another build is never trusted: the VCS revision when the binary records
-// a clean one, otherwise a hash of the executable itself.
-func codeVersion() string {
-	codeOnce.Do(func() {
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			var rev string
-			modified := true
-			for _, s := range bi.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					rev = s.Value
-				case "vcs.modified":
-					modified = s.Value == "true"
-				}
-			}
-			if rev != "" && !modified {
-				codeHash = "rev:" + rev
-				return
-			}
-		}
-		if exe, err := os.Executable(); err == nil {
-			if f, err := os.Open(exe); err == nil {
-				h := sha256.New()
-				if _, err := io.Copy(h, f); err == nil {
-					codeHash = "exe:" + hex.EncodeToString(h.Sum(nil))
-				}
-				f.Close()
-			}
-		}
-	})
-	return codeHash
 }
 
 // boardFingerprint hashes what every verification depends on besides the
@@ -129,7 +94,7 @@ func codeVersion() string {
 func (v *Verifier) boardFingerprint() string {
 	v.fpOnce.Do(func() {
 		h := sha256.New()
-		io.WriteString(h, codeVersion()+"\n")
+		io.WriteString(h, filecache.CodeVersion()+"\n")
 		o := v.opts
 		io.WriteString(h, strconv.FormatInt(o.MaxFileBytes, 10)+" "+strconv.Itoa(o.MaxDepth)+" "+strconv.FormatFloat(o.ReviewRate, 'g', -1, 64)+" "+o.Today.Format("2006-01-02")+"\n")
 		files := []string{benchmark.RegistryFile}

@@ -46,7 +46,7 @@ type Options struct {
 	// GOMAXPROCS.
 	Workers int
 	// Cache, when set, keeps results between runs.
-	Cache Cache
+	Cache Store
 }
 
 func (o Options) withDefaults() Options {
@@ -242,13 +242,17 @@ func (v *Verifier) Verify(dir string) Result {
 	}
 	key := v.cacheKey(dir)
 	if key != "" {
-		if r, ok := v.opts.Cache.Get(key); ok && r.Path == dir {
-			return r
+		if data, ok := v.opts.Cache.Get(key); ok {
+			if r, ok := decodeResult(data); ok && r.Path == dir {
+				return r
+			}
 		}
 	}
 	r := v.verify(dir)
 	if key != "" && !hasInternal(r) {
-		v.opts.Cache.Put(key, r)
+		if data, err := encodeResult(r); err == nil {
+			v.opts.Cache.Put(key, data)
+		}
 	}
 	return r
 }

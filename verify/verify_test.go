@@ -3,6 +3,7 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -447,23 +448,23 @@ func TestRegistryMissing(t *testing.T) {
 	}
 }
 
-// countingCache records hits and misses around a DirCache.
+// countingCache records hits and misses around a folder cache.
 type countingCache struct {
-	DirCache
+	filecache.Dir
 	hits, puts int
 }
 
-func (c *countingCache) Get(key string) (Result, bool) {
-	r, ok := c.DirCache.Get(key)
+func (c *countingCache) Get(key string) ([]byte, bool) {
+	r, ok := c.Dir.Get(key)
 	if ok {
 		c.hits++
 	}
 	return r, ok
 }
 
-func (c *countingCache) Put(key string, r Result) {
+func (c *countingCache) Put(key string, data []byte) {
 	c.puts++
-	c.DirCache.Put(key, r)
+	c.Dir.Put(key, data)
 }
 
 func TestCache(t *testing.T) {
@@ -471,7 +472,7 @@ func TestCache(t *testing.T) {
 	for k, v := range board(t, mcqMeta(), mcqScores(), mcqDir) {
 		fsys[k] = v
 	}
-	cache := &countingCache{DirCache: DirCache(t.TempDir())}
+	cache := &countingCache{Dir: filecache.Dir(t.TempDir())}
 	run := func() Report {
 		v, err := New(fsys, Options{Today: testToday, Cache: cache, Workers: 1})
 		if err != nil {
@@ -486,7 +487,8 @@ func TestCache(t *testing.T) {
 	}
 	a, _ := json.Marshal(first)
 	b, _ := json.Marshal(second)
-	if string(a) != string(b) || second.Submissions[0].Meta == nil || second.Submissions[0].Outcomes == nil || second.Submissions[1].Outcomes.Letters[0] != 'A' {
+	o1, o2 := second.Submissions[0].Outcomes, second.Submissions[1].Outcomes
+	if string(a) != string(b) || second.Submissions[0].Meta == nil || fmt.Sprint(o1.Points, o1.GatePassed) != "[7 0] [true false]" || string(o2.Letters) != "ACCD" || fmt.Sprint(o2.Correct) != "[true false true true]" {
 		t.Errorf("cached results differ:\n%s\n%s", a, b)
 	}
 	// Any change to a submission's files, or to a benchmark, is a miss.

@@ -1,0 +1,89 @@
+// Package filecache stores computed results in a folder, under keys that
+// hash everything the results depend on, so that a later run reuses what
+// has not changed. A cache never changes a result, only how fast it comes.
+package filecache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+)
+
+// Dir is a cache of files in a folder, safe for concurrent use by several
+// processes: entries are written to a temporary file and renamed.
+type Dir string
+
+func (d Dir) file(key string) string {
+	if len(key) < 3 {
+		key = "k-" + key
+	}
+	return filepath.Join(string(d), key[:2], key)
+}
+
+// Get returns the bytes stored under key. A missing or unreadable entry is
+// a miss.
+func (d Dir) Get(key string) ([]byte, bool) {
+	data, err := os.ReadFile(d.file(key))
+	return data, err == nil
+}
+
+// Put stores data under key. Failing to store is not an error: the value
+// is computed again next time.
+func (d Dir) Put(key string, data []byte) {
+	dst := d.file(key)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), dst) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+var (
+	codeOnce sync.Once
+	code     string
+)
+
+// CodeVersion identifies the running program's code, so that entries
+// written by another build are never trusted: the VCS revision when the
+// binary records a clean one, otherwise a hash of the executable itself.
+func CodeVersion() string {
+	codeOnce.Do(func() {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			var rev string
+			modified := true
+			for _, s := range bi.Settings {
+				switch s.Key {
+				case "vcs.revision":
+					rev = s.Value
+				case "vcs.modified":
+					modified = s.Value == "true"
+				}
+			}
+			if rev != "" && !modified {
+				code = "rev:" + rev
+				return
+			}
+		}
+		if exe, err := os.Executable(); err == nil {
+			if f, err := os.Open(exe); err == nil {
+				h := sha256.New()
+				if _, err := io.Copy(h, f); err == nil {
+					code = "exe:" + hex.EncodeToString(h.Sum(nil))
+				}
+				f.Close()
+			}
+		}
+	})
+	return code
+}
