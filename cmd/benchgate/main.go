@@ -4,6 +4,7 @@
 //
 //	benchgate verify [--root DIR] [--format text|json|markdown] [PATH...]
 //	benchgate lint-benchmark [--root DIR] [--format text|json] KEY|PATH
+//	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|all] [--as-of DATE]
 //
 // Every subcommand reads the leaderboard repository named by --root (the
 // registry rubrics/rubrics.json, the benchmark files and submissions/),
@@ -35,6 +36,7 @@ type command struct {
 var commands = []command{
 	{"verify", "check submissions against their benchmarks", runVerify},
 	{"lint-benchmark", "check a benchmark file (by registry key or path)", runLintBenchmark},
+	{"leaderboard", "rank the verified submissions and write the published leaderboard", runLeaderboard},
 }
 
 func main() {
