@@ -1,0 +1,43 @@
+package stats
+
+import "testing"
+
+// benchmarkBootstrap times one full bootstrap, B = 10,000, of n models on q
+// questions scored 0..max, on all of GOMAXPROCS (use -cpu to vary it).
+func benchmarkBootstrap(b *testing.B, n, q, max int) {
+	m, _ := newRandomMatrix(b, 1, n, q, max)
+	b.ResetTimer()
+	for b.Loop() {
+		m.Bootstrap(10000, 1, 0.95)
+	}
+}
+
+// BenchmarkBootstrap1000x500 is the size the leaderboard must regenerate in
+// well under a second: 1,000 models, 500 multiple-choice questions.
+func BenchmarkBootstrap1000x500(b *testing.B) { benchmarkBootstrap(b, 1000, 500, 1) }
+
+// BenchmarkBootstrapRubric50x50 is a rubric benchmark: 50 models, 50
+// questions scored 0..10.
+func BenchmarkBootstrapRubric50x50(b *testing.B) { benchmarkBootstrap(b, 50, 50, 10) }
+
+// BenchmarkBootstrap20x7440 is a large multiple-choice benchmark: 20
+// models, 7,440 questions.
+func BenchmarkBootstrap20x7440(b *testing.B) { benchmarkBootstrap(b, 20, 7440, 1) }
+
+// BenchmarkSignFlip times a Monte Carlo sign-flip test of two models on
+// 7,440 rubric questions with 10,000 rounds.
+func BenchmarkSignFlip(b *testing.B) {
+	m, _ := newRandomMatrix(b, 2, 2, 7440, 10)
+	d := m.Diffs(0, 1)
+	for b.Loop() {
+		SignFlip(d, 10000, 1)
+	}
+}
+
+// BenchmarkMcNemarExact times the worst case at 10,000 discordant pairs:
+// an even split, where the most terms count.
+func BenchmarkMcNemarExact(b *testing.B) {
+	for b.Loop() {
+		McNemarExact(5000, 5000)
+	}
+}

@@ -1,0 +1,225 @@
+package stats
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// bigMcNemar computes min(1, 2·Σ_{i≤min(b,c)} C(n,i) / 2^n) with exact
+// integers, rounding once at the end.
+func bigMcNemar(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	sum, term := new(big.Int), big.NewInt(1) // term = C(n, i)
+	for i := 0; i <= min(b, c); i++ {
+		sum.Add(sum, term)
+		term.Mul(term, big.NewInt(int64(n-i)))
+		term.Quo(term, big.NewInt(int64(i+1)))
+	}
+	p := new(big.Float).SetPrec(256).SetInt(sum.Lsh(sum, 1))
+	p.SetMantExp(p, -n)
+	f, _ := p.Float64()
+	return min(1, f)
+}
+
+func TestMcNemarExactSmall(t *testing.T) {
+	for n := 0; n <= 80; n++ {
+		for b := 0; b <= n; b++ {
+			c := n - b
+			got, want := McNemarExact(b, c), bigMcNemar(b, c)
+			if math.Abs(got-want) > 1e-13*want {
+				t.Errorf("McNemarExact(%d, %d) = %.17g, want %.17g", b, c, got, want)
+			}
+			if rev := McNemarExact(c, b); rev != got {
+				t.Errorf("McNemarExact(%d, %d) = %v, but McNemarExact(%d, %d) = %v", b, c, got, c, b, rev)
+			}
+		}
+	}
+}
+
+func TestMcNemarExactKnown(t *testing.T) {
+	for _, tc := range []struct {
+		b, c int
+		p    float64
+	}{
+		{0, 0, 1},
+		{0, 5, 0.0625},        // 2/32
+		{1, 6, 0.125},         // 2·8/128
+		{3, 3, 1},             // capped
+		{10, 0, 0.001953125},  // 2/1024
+		{2, 12, 0.0129394531}, // 2·(1+14+91)/16384
+	} {
+		if got := McNemarExact(tc.b, tc.c); math.Abs(got-tc.p) > 1e-10 {
+			t.Errorf("McNemarExact(%d, %d) = %v, want %v", tc.b, tc.c, got, tc.p)
+		}
+	}
+	if p := McNemarExact(-1, 3); !math.IsNaN(p) {
+		t.Errorf("McNemarExact(-1, 3) = %v, want NaN", p)
+	}
+}
+
+func TestMcNemarExactLarge(t *testing.T) {
+	for _, tc := range []struct{ b, c int }{
+		{4900, 5100}, {4800, 5200}, {4500, 5500}, {4000, 6000}, {100, 9900}, {1, 9999}, {5000, 5000}, {2970, 3030},
+	} {
+		got, want := McNemarExact(tc.b, tc.c), bigMcNemar(tc.b, tc.c)
+		if math.Abs(got-want) > 1e-11*want || (want == 0) != (got == 0) {
+			t.Errorf("McNemarExact(%d, %d) = %.17g, want %.17g", tc.b, tc.c, got, want)
+		}
+	}
+	// Every split of up to 10,000 discordant pairs, and far beyond, is a
+	// probability, and moving one pair towards the even split never lowers it.
+	for _, n := range []int{9999, 10000, 1 << 20, 1<<31 - 1, 1 << 31, 1 << 40, math.MaxInt} {
+		step := max(1, n/2/997)
+		prev := -1.0
+		for b := 0; b <= n/2; b += step {
+			p := McNemarExact(b, n-b)
+			if math.IsNaN(p) || p < 0 || p > 1 {
+				t.Fatalf("McNemarExact(%d, %d) = %v", b, n-b, p)
+			}
+			if p < prev {
+				t.Fatalf("McNemarExact(%d, %d) = %v, below %v for a more uneven split", b, n-b, p, prev)
+			}
+			prev = p
+		}
+	}
+}
+
+// bruteSignFlip enumerates every sign assignment of the non-zero
+// differences.
+func bruteSignFlip(d []int) float64 {
+	var nz []int
+	for _, v := range d {
+		if v != 0 {
+			nz = append(nz, v)
+		}
+	}
+	obs := 0
+	for _, v := range nz {
+		obs += v
+	}
+	hits := 0
+	for mask := 0; mask < 1<<len(nz); mask++ {
+		s := 0
+		for i, v := range nz {
+			if mask>>i&1 == 1 {
+				s -= v
+			} else {
+				s += v
+			}
+		}
+		if abs(s) >= abs(obs) {
+			hits++
+		}
+	}
+	return float64(hits) / float64(int(1)<<len(nz))
+}
+
+func TestSignFlipExact(t *testing.T) {
+	for _, d := range [][]int{
+		nil,
+		{0, 0, 0},
+		{1},
+		{-3},
+		{1, 1, 1, 1, 1},
+		{1, -1},
+		{2, 0, -1, 3, 0, 4},
+		{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, -1},
+	} {
+		if got, want := SignFlip(d, 0, 1), bruteSignFlip(d); got != want {
+			t.Errorf("SignFlip(%v) = %v, want %v", d, got, want)
+		}
+	}
+	// All five positive: only the identity and its negation are as extreme.
+	if got := SignFlip([]int{1, 1, 1, 1, 1}, 0, 1); got != 2.0/32 {
+		t.Errorf("SignFlip(five ones) = %v, want 1/16", got)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 200 {
+		d := make([]int, rng.IntN(26))
+		for i := range d {
+			d[i] = rng.IntN(21) - 10
+		}
+		nz := 0
+		for _, v := range d {
+			if v != 0 {
+				nz++
+			}
+		}
+		if nz > 20 {
+			continue
+		}
+		if got, want := SignFlip(d, 0, 1), bruteSignFlip(d); got != want {
+			t.Fatalf("SignFlip(%v) = %v, want %v", d, got, want)
+		}
+	}
+}
+
+func TestSignFlipMonteCarlo(t *testing.T) {
+	// 0/1 data: the sign-flip test of 30 +1 and 16 −1 differences is the
+	// two-sided sign test, P(|2B − 46| ≥ 14) with B ~ Binomial(46, 1/2),
+	// which is McNemar's test.
+	d := make([]int, 0, 60)
+	for range 30 {
+		d = append(d, 1)
+	}
+	for range 16 {
+		d = append(d, -1)
+	}
+	for range 14 {
+		d = append(d, 0)
+	}
+	want := McNemarExact(30, 16)
+	p := SignFlip(d, 100000, 42)
+	if math.Abs(p-want) > 0.005 {
+		t.Errorf("SignFlip(30 up, 16 down) = %v, want about %v", p, want)
+	}
+	if again := SignFlip(d, 100000, 42); again != p {
+		t.Errorf("SignFlip with the same seed gave %v then %v", p, again)
+	}
+	if other := SignFlip(d, 100000, 43); other == p {
+		t.Errorf("SignFlip with seeds 42 and 43 both gave %v", p)
+	}
+
+	// Mixed sizes: compare with the exact distribution, computed by
+	// convolving per-difference ±v.
+	rng := rand.New(rand.NewPCG(3, 3))
+	d = make([]int, 200)
+	for i := range d {
+		d[i] = rng.IntN(7) - 2
+	}
+	dist := map[int]float64{0: 1}
+	obs := 0
+	for _, v := range d {
+		obs += v
+		if v == 0 {
+			continue
+		}
+		next := map[int]float64{}
+		for s, pr := range dist {
+			next[s+v] += pr / 2
+			next[s-v] += pr / 2
+		}
+		dist = next
+	}
+	want = 0
+	for s, pr := range dist {
+		if abs(s) >= abs(obs) {
+			want += pr
+		}
+	}
+	if p := SignFlip(d, 100000, 9); math.Abs(p-want) > 0.005 {
+		t.Errorf("SignFlip(mixed sizes) = %v, want about %v", p, want)
+	}
+
+	if p := SignFlip(d, 0, 9); p != 1 {
+		t.Errorf("SignFlip with no rounds = %v, want 1", p)
+	}
+	if p := SignFlip(d, 1, 9); p != 0.5 && p != 1 {
+		t.Errorf("SignFlip with one round = %v, want 1/2 or 1", p)
+	}
+}
