@@ -8,17 +8,18 @@ import (
 	"path/filepath"
 
 	"github.com/benchgate/benchgate/internal/filecache"
-	"github.com/benchgate/benchgate/leaderboard"
+	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/verify"
 )
 
 // outputs are the files of the published leaderboard, by format.
 var outputs = []struct {
 	format, file string
-	render       func(io.Writer, *leaderboard.Board) error
+	render       func(io.Writer, *ranking.Board) error
 }{
-	{"md", "LEADERBOARD.md", leaderboard.RenderMarkdown},
-	{"json", "leaderboard.json", leaderboard.RenderJSON},
+	{"md", "LEADERBOARD.md", ranking.RenderMarkdown},
+	{"html", "index.html", ranking.RenderHTML},
+	{"json", "leaderboard.json", ranking.RenderJSON},
 }
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) int {
@@ -43,7 +44,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		*out = filepath.Join(*root, "leaderboard")
 	}
 	opts := verify.Options{}
-	lopts := leaderboard.Options{AsOf: *asOf}
+	lopts := ranking.Options{AsOf: *asOf}
 	if *cacheDir != "" {
 		opts.Cache = filecache.Dir(*cacheDir)
 		lopts.Cache = filecache.Dir(*cacheDir)
@@ -59,7 +60,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	report := v.VerifyAll(dirs)
-	board, err := leaderboard.Build(v, report.Submissions, lopts)
+	board, err := ranking.Build(v, report.Submissions, lopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
 		return exitUsage

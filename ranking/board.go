@@ -1,9 +1,9 @@
-// Package leaderboard turns verified submissions into the published
+// Package ranking turns verified submissions into the published
 // leaderboard: every number computed from the merged files, with its
 // uncertainty, and tiers where models cannot be told apart. Building the
 // board is pure (Build); writing it out is Markdown, HTML and JSON
 // (Render*), each byte-identical for the same inputs.
-package leaderboard
+package ranking
 
 // Board is the whole leaderboard, as leaderboard.json holds it.
 type Board struct {

@@ -1,4 +1,4 @@
-package leaderboard
+package ranking
 
 import (
 	"bytes"
@@ -88,7 +88,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./leaderboard -update to create it)", err)
+		t.Fatalf("%v (run go test ./ranking -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file; got:\n%s", name, got)

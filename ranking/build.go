@@ -1,4 +1,4 @@
-package leaderboard
+package ranking
 
 import (
 	"crypto/sha256"

@@ -1,0 +1,554 @@
+package ranking
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The page's template, style and script live in files of their own so that
+// they read as HTML, CSS and JavaScript; they are compiled into the binary
+// so that the published page never depends on anything beside it.
+//
+//go:embed page/index.html.tmpl page/style.css page/script.js
+var pageFiles embed.FS
+
+var (
+	pageStyle  = mustReadPage("page/style.css")
+	pageScript = mustReadPage("page/script.js")
+	pageTmpl   = template.Must(template.New("index.html.tmpl").ParseFS(pageFiles, "page/index.html.tmpl"))
+	// pageCSP allows the page's own style and script, by hash, and nothing
+	// else: no request leaves the page, and markup that slipped past
+	// escaping could neither run script nor load anything.
+	pageCSP = "default-src 'none'; style-src '" + cspHash(pageStyle) + "'; script-src '" + cspHash(pageScript) +
+		"'; img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+func mustReadPage(name string) string {
+	b, err := pageFiles.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// PriceFormula says how the single price shown for an entry is made from
+// its input and output prices.
+const PriceFormula = "(3 × input price + output price) / 4"
+
+// RenderHTML writes index.html: one self-contained page with a sortable,
+// filterable table of every entry, a chart per benchmark and track, the
+// details of each submission and the submissions that are not ranked. It
+// loads nothing from anywhere, and the same board gives the same bytes.
+func RenderHTML(w io.Writer, b *Board) error {
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, newPageView(b)); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+type pageView struct {
+	CSP          string
+	Style        template.CSS
+	Script       template.JS
+	AsOf         string
+	Method       string
+	PriceFormula string
+	HasPrices    bool
+	Benchmarks   []benchView
+	Rows         []rowView
+	Tracks       []option
+	Unmatched    []excludedView
+}
+
+type option struct{ Value, Label string }
+
+type benchView struct {
+	ID, Key, Label, Kind string
+	Questions            int
+	Judge                string
+	LongestRate          string
+	Tracks               []trackView
+	Scatter              *scatterChart
+	Unpriced             int // entries with prices that give only one of the two
+	Excluded             []excludedView
+}
+
+type trackView struct {
+	ID, Name, Note string
+	Chart          *rankChart
+	Entries        []entryView
+}
+
+type rowView struct {
+	Bench, BenchLabel     string
+	Track, TrackLabel     string
+	Rank, Tier, N         int
+	RankRange, RankSort   string
+	Model, Harness, Match string
+	Anchor                string
+	Score, CI, ScoreSort  string
+	Submitter             string
+	Open                  string
+	Price, PriceTitle     string
+	PriceSort             string
+}
+
+type entryView struct {
+	ID                   string
+	Rank, Tier           int
+	Model, Harness       string
+	Score, CI, RankRange string
+	Facts                []fact
+	Tables               []detailTable
+	Remarks              []string
+	Notes                template.HTML
+}
+
+// fact is one labelled value; URL is set only for http(s) addresses.
+type fact struct{ Label, Text, URL string }
+
+type detailTable struct {
+	Caption string
+	Head    []cell
+	Rows    [][]cell
+}
+
+type cell struct {
+	Text string
+	Num  bool
+}
+
+type excludedView struct {
+	Path, Model, Status, Reason string
+}
+
+func newPageView(b *Board) pageView {
+	ids := idSet{}
+	v := pageView{
+		CSP:          pageCSP,
+		Style:        template.CSS(pageStyle),
+		Script:       template.JS(pageScript),
+		AsOf:         b.AsOf,
+		Method:       methodText(b.Method),
+		PriceFormula: PriceFormula,
+		Tracks:       []option{{"model-benchmark", "Model"}, {"harness-benchmark", "Harness"}},
+	}
+	for i := range b.Benchmarks {
+		bm := &b.Benchmarks[i]
+		bv := benchView{
+			ID:        ids.make("bench-" + bm.Key),
+			Key:       bm.Key,
+			Label:     benchLabel(bm),
+			Kind:      kindName(bm.Kind),
+			Questions: bm.Questions,
+			Judge:     bm.JudgeModel,
+		}
+		if bm.LongestRate != nil {
+			bv.LongestRate = pct(*bm.LongestRate)
+		}
+		for _, t := range Tracks {
+			var es []Entry
+			for _, e := range bm.Entries {
+				if e.Track == t {
+					es = append(es, e)
+				}
+			}
+			if len(es) == 0 {
+				continue
+			}
+			tv := trackView{ID: ids.make(bv.ID + "-" + trackShort(t)), Name: trackName(t), Note: tierNoteText(es)}
+			tv.Chart = newRankChart(tv.ID+"-chart", bm, t, es, b.Method.Confidence)
+			for _, e := range es {
+				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, e)
+				tv.Entries = append(tv.Entries, ev)
+				v.Rows = append(v.Rows, newRowView(bm, bv.Label, e, ev.ID))
+			}
+			bv.Tracks = append(bv.Tracks, tv)
+		}
+		bv.Scatter, bv.Unpriced = newScatterChart(bv.ID+"-price", bm, b.Method.Confidence)
+		if bv.Scatter != nil {
+			v.HasPrices = true
+		}
+		for _, x := range bm.Excluded {
+			bv.Excluded = append(bv.Excluded, newExcludedView(x))
+		}
+		v.Benchmarks = append(v.Benchmarks, bv)
+	}
+	for _, x := range b.Unmatched {
+		v.Unmatched = append(v.Unmatched, newExcludedView(x))
+	}
+	return v
+}
+
+// methodText follows the wording of LEADERBOARD.md.
+func methodText(m Method) string {
+	return "Every number is computed by benchgate from the merged submissions that passed verification. " +
+		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%d resamples, seed %d) for rubric means. ", 100*m.Confidence, m.Resamples, m.Seed) +
+		"The rank range is the span of ranks a model holds in the central share of bootstrap resamples. " +
+		fmt.Sprintf("Models share a tier when a paired test cannot tell them from their neighbour (exact McNemar for accuracy, sign-flip permutation for rubric scores; Holm-corrected, α = %g).", m.Alpha)
+}
+
+func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
+	r := rowView{
+		Bench:      bm.Key,
+		BenchLabel: label,
+		Track:      e.Track,
+		TrackLabel: trackShortName(e.Track),
+		Rank:       e.Rank,
+		Tier:       e.Tier,
+		N:          e.N,
+		RankRange:  rankRange(e),
+		RankSort:   fmt.Sprintf("%d.%04d", e.RankLow, e.RankHigh),
+		Model:      e.ModelName,
+		Harness:    e.HarnessName,
+		Match:      strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName)),
+		Anchor:     anchor,
+		Submitter:  e.Submitter,
+		Open:       openWeights(e.OpenWeights),
+	}
+	r.Score, r.CI = scoreText(bm, e)
+	// The table mixes scales, so it sorts by the share of the maximum score.
+	r.ScoreSort = strconv.FormatFloat(share(bm, e.Score), 'f', 6, 64)
+	r.Price, r.PriceTitle = priceText(e)
+	if p, ok := blendedPrice(e); ok {
+		r.PriceSort = strconv.FormatFloat(p, 'f', 6, 64)
+	}
+	return r
+}
+
+func newEntryView(id string, bm *Benchmark, e Entry) entryView {
+	ev := entryView{ID: id, Rank: e.Rank, Tier: e.Tier, Model: e.ModelName, Harness: e.HarnessName, RankRange: rankRange(e)}
+	ev.Score, ev.CI = scoreText(bm, e)
+	add := func(label, text string) {
+		if text != "" {
+			ev.Facts = append(ev.Facts, fact{Label: label, Text: text})
+		}
+	}
+	addURL := func(label, text string) {
+		if text == "" {
+			return
+		}
+		f := fact{Label: label, Text: text}
+		if u, ok := webURL(text); ok {
+			f.URL = u
+		}
+		ev.Facts = append(ev.Facts, f)
+	}
+	add("Submitter", e.Submitter)
+	addURL("Contact or repository", e.ContactOrRepo)
+	add("Date", e.Date)
+	add("Model ID", e.CandidateModelID)
+	add("Harness", e.HarnessName)
+	addURL("Harness repository", e.HarnessRepo)
+	add("Open weights", openWeights(e.OpenWeights))
+	add("Price, USD per million tokens", priceFact(e))
+	if e.Correct != nil {
+		add("Correct", fmt.Sprintf("%d of %d", *e.Correct, e.N))
+	} else {
+		add("Questions", strconv.Itoa(e.N))
+	}
+	add("Rank range", ev.RankRange)
+	add("Tier", strconv.Itoa(e.Tier))
+	if e.PNext != nil {
+		add("p against the next entry", fmt.Sprintf("%.4g (Holm-adjusted)", *e.PNext))
+	}
+	add("Submission", e.Path)
+	if d := e.MCQ; d != nil {
+		ev.Tables, ev.Remarks = mcqTables(bm, d)
+	}
+	if d := e.Rubric; d != nil {
+		add("Gate pass rate", pct(d.GatePassRate))
+		add("Adjudications", strconv.Itoa(d.Adjudications))
+		add("Unscored answers", strconv.Itoa(d.Unscored))
+		if d.MeanScored != nil {
+			add("Mean over scored answers", fmt.Sprintf("%.2f", *d.MeanScored))
+		}
+	}
+	ev.Notes = renderNotes(e.Notes)
+	return ev
+}
+
+func mcqTables(bm *Benchmark, d *MCQDetail) ([]detailTable, []string) {
+	var tables []detailTable
+	var remarks []string
+	if d.MacroBySource != nil {
+		remarks = append(remarks, fmt.Sprintf("Macro accuracy by source: %s, the mean of the accuracies on %d sources, so that a large source does not dominate.", pct(*d.MacroBySource), d.Sources))
+	}
+	counts := func(caption, name string, m map[string]Count, order func([]string)) {
+		if len(m) == 0 {
+			return
+		}
+		keys := sortedKeys(m)
+		order(keys)
+		t := detailTable{Caption: caption, Head: []cell{{Text: name}, {Text: "Correct", Num: true}, {Text: "Questions", Num: true}, {Text: "Accuracy", Num: true}}}
+		for _, k := range keys {
+			c := m[k]
+			t.Rows = append(t.Rows, []cell{{Text: k}, {Text: strconv.Itoa(c.Correct), Num: true}, {Text: strconv.Itoa(c.Total), Num: true}, {Text: pct(c.Accuracy), Num: true}})
+		}
+		tables = append(tables, t)
+	}
+	counts("By difficulty", "Difficulty", d.ByDifficulty, sortDifficulties)
+	counts("By domain", "Domain", d.ByDomain, func([]string) {})
+
+	if len(d.Letters) > 0 || len(bm.KeyLetters) > 0 {
+		letters := map[string]bool{}
+		chosen, keyed := 0, 0
+		for k, n := range d.Letters {
+			letters[k] = true
+			chosen += n
+		}
+		for k, n := range bm.KeyLetters {
+			letters[k] = true
+			keyed += n
+		}
+		keys := sortedKeys(letters)
+		// "none" is no answer at all, so it goes after the letters.
+		sort.SliceStable(keys, func(i, j int) bool { return keys[i] != "none" && keys[j] == "none" })
+		t := detailTable{Caption: "Chosen letters against the answer key", Head: []cell{{Text: "Letter"}, {Text: "Chosen", Num: true}, {Text: "Share chosen", Num: true}, {Text: "Key", Num: true}, {Text: "Share of key", Num: true}}}
+		for _, k := range keys {
+			t.Rows = append(t.Rows, []cell{{Text: k}, {Text: strconv.Itoa(d.Letters[k]), Num: true}, {Text: ratio(d.Letters[k], chosen), Num: true}, {Text: strconv.Itoa(bm.KeyLetters[k]), Num: true}, {Text: ratio(bm.KeyLetters[k], keyed), Num: true}})
+		}
+		tables = append(tables, t)
+	}
+	if d.LongestPicked != nil {
+		s := fmt.Sprintf("Where one choice is uniquely the longest, this model picks it %s of the time", pct(*d.LongestPicked))
+		if bm.LongestRate != nil {
+			s += fmt.Sprintf("; it is the key in %s of all questions", pct(*bm.LongestRate))
+		}
+		remarks = append(remarks, s+".")
+	}
+	latency := "–"
+	if d.MeanLatencyMS != nil {
+		latency = fmt.Sprintf("%.0f ms", *d.MeanLatencyMS)
+	}
+	tables = append(tables, detailTable{
+		Caption: "Diagnostics",
+		Head:    []cell{{Text: "Parse failures", Num: true}, {Text: "Empty responses", Num: true}, {Text: "Length finishes", Num: true}, {Text: "Errors", Num: true}, {Text: "Mean latency", Num: true}},
+		Rows: [][]cell{{
+			{Text: strconv.Itoa(d.ParseFailures), Num: true}, {Text: strconv.Itoa(d.EmptyResponses), Num: true},
+			{Text: strconv.Itoa(d.LengthFinishes), Num: true}, {Text: strconv.Itoa(d.Errors), Num: true}, {Text: latency, Num: true},
+		}},
+	})
+	return tables, remarks
+}
+
+// sortDifficulties puts the usual difficulty words in their natural order
+// and anything else after them, alphabetically.
+func sortDifficulties(keys []string) {
+	rank := map[string]int{"easy": 1, "medium": 2, "hard": 3, "expert": 4}
+	sort.SliceStable(keys, func(i, j int) bool {
+		ri, rj := rank[strings.ToLower(keys[i])], rank[strings.ToLower(keys[j])]
+		if ri == 0 {
+			ri = 100
+		}
+		if rj == 0 {
+			rj = 100
+		}
+		return ri < rj
+	})
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func ratio(n, of int) string {
+	if of == 0 {
+		return "–"
+	}
+	return pct(float64(n) / float64(of))
+}
+
+func newExcludedView(x Excluded) excludedView {
+	status := x.Status
+	if x.Score != nil {
+		status += fmt.Sprintf(" (self-reported %.2f)", *x.Score)
+	}
+	return excludedView{Path: x.Path, Model: x.ModelName, Status: status, Reason: x.Reason}
+}
+
+// scoreText gives an entry's score and its interval as the page prints them.
+func scoreText(bm *Benchmark, e Entry) (score, ci string) {
+	if bm.Kind == "mcq" {
+		return pct(e.Score), fmt.Sprintf("%.1f–%.1f%%", 100*e.CILow, 100*e.CIHigh)
+	}
+	return fmt.Sprintf("%.2f / %s", e.Score, trimFloat(bm.MaxScore)), fmt.Sprintf("%.2f–%.2f", e.CILow, e.CIHigh)
+}
+
+// share is a score as a fraction of the benchmark's maximum.
+func share(bm *Benchmark, s float64) float64 {
+	if bm.MaxScore > 0 {
+		return s / bm.MaxScore
+	}
+	return s
+}
+
+// blendedPrice is PriceFormula; it needs both prices.
+func blendedPrice(e Entry) (float64, bool) {
+	if e.PriceInput == nil || e.PriceOutput == nil {
+		return 0, false
+	}
+	return (3**e.PriceInput + *e.PriceOutput) / 4, true
+}
+
+func priceText(e Entry) (text, title string) {
+	if p, ok := blendedPrice(e); ok {
+		return money(p), fmt.Sprintf("input %s, output %s per million tokens", money(*e.PriceInput), money(*e.PriceOutput))
+	}
+	switch {
+	case e.PriceInput != nil:
+		return "in " + money(*e.PriceInput), "input " + money(*e.PriceInput) + " per million tokens; no output price"
+	case e.PriceOutput != nil:
+		return "out " + money(*e.PriceOutput), "output " + money(*e.PriceOutput) + " per million tokens; no input price"
+	}
+	return "", ""
+}
+
+func priceFact(e Entry) string {
+	var parts []string
+	if e.PriceInput != nil {
+		parts = append(parts, "input "+money(*e.PriceInput))
+	}
+	if e.PriceOutput != nil {
+		parts = append(parts, "output "+money(*e.PriceOutput))
+	}
+	if p, ok := blendedPrice(e); ok {
+		return money(p) + " blended (" + strings.Join(parts, ", ") + ")"
+	}
+	if len(parts) == 1 {
+		return parts[0] + "; no blended price without both"
+	}
+	return ""
+}
+
+func money(v float64) string {
+	if v != 0 && v < 0.01 {
+		return "$" + strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+func trimFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func openWeights(p *bool) string {
+	switch {
+	case p == nil:
+		return "unknown"
+	case *p:
+		return "yes"
+	}
+	return "no"
+}
+
+func trackShort(t string) string {
+	if t == "harness-benchmark" {
+		return "harness"
+	}
+	return "model"
+}
+
+func trackShortName(t string) string {
+	if t == "harness-benchmark" {
+		return "Harness"
+	}
+	return "Model"
+}
+
+// tierNoteText is the tier note of LEADERBOARD.md as plain text; the page's
+// template escapes it.
+func tierNoteText(es []Entry) string {
+	byTier := map[int][]string{}
+	for _, e := range es {
+		byTier[e.Tier] = append(byTier[e.Tier], e.ModelName)
+	}
+	tiers := make([]int, 0, len(byTier))
+	for t := range byTier {
+		tiers = append(tiers, t)
+	}
+	sort.Ints(tiers)
+	var parts []string
+	for _, t := range tiers {
+		if names := byTier[t]; len(names) > 1 {
+			parts = append(parts, fmt.Sprintf("tier %d (%s)", t, strings.Join(names, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		if len(es) == 1 {
+			return "One entry so far."
+		}
+		return "Every neighbour in this ranking differs significantly."
+	}
+	return "Within " + strings.Join(parts, "; ") + " the models cannot be told apart on these questions: their order there is not evidence that one is better."
+}
+
+// webURL reports whether s is an http(s) address that is safe to link to.
+// Anything else a contributor wrote (an e-mail address, a javascript: URL)
+// is shown as text.
+func webURL(s string) (string, bool) {
+	if s == "" || strings.ContainsAny(s, " \\\"'<>`") {
+		return "", false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "", false
+		}
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	return s, true
+}
+
+// idSet hands out element ids that are readable, valid in a URL fragment
+// and unique on the page, whatever the keys and slugs they come from.
+type idSet map[string]bool
+
+func (s idSet) make(from string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(from) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	id := strings.TrimRight(b.String(), "-")
+	if id == "" {
+		id = "x"
+	}
+	if s[id] {
+		for n := 2; ; n++ {
+			if c := fmt.Sprintf("%s-%d", id, n); !s[c] {
+				id = c
+				break
+			}
+		}
+	}
+	s[id] = true
+	return id
+}

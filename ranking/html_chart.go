@@ -1,0 +1,450 @@
+package ranking
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The charts are drawn here, in Go, so that the page shows them without
+// script and the same board always gives the same drawing. Coordinates are
+// formatted once, with one decimal, so that the output is stable.
+
+// rankChart is one track of one benchmark: a dot per entry at its score, a
+// whisker over its interval, best first, on bands that group the tiers.
+type rankChart struct {
+	ID, Bench, Track string
+	Title, Desc      string
+	W, H             int
+	PlotL, PlotR     string
+	Top, AxisY       string
+	TickY, TitleY    string
+	TitleX           string
+	LabelX, ValueX   string
+	ClipX, ClipW     string // where model names may be drawn
+	AxisTitle        string
+	Bands            []chartBand
+	Ticks            []chartTick
+	Rows             []rankRow
+}
+
+type chartBand struct {
+	Tier      int
+	Y, H      string
+	LabelY    string
+	Alternate bool
+}
+
+type chartTick struct{ Pos, Label string }
+
+type rankRow struct {
+	Label, Tip string
+	TextY      string
+	X, Y       string
+	Whisker    string
+	Value      string
+}
+
+// scoreScale maps scores of a benchmark onto a length.
+type scoreScale struct {
+	max   float64
+	ticks []float64
+	mcq   bool
+}
+
+func newScoreScale(bm *Benchmark, es []Entry) scoreScale {
+	if bm.Kind == "mcq" {
+		return scoreScale{max: 1, ticks: []float64{0, 0.2, 0.4, 0.6, 0.8, 1}, mcq: true}
+	}
+	top := bm.MaxScore
+	if top <= 0 {
+		// No rubric to give the maximum: fit the data.
+		top = 1
+		for _, e := range es {
+			top = math.Max(top, e.CIHigh)
+		}
+	}
+	step := niceStep(top / 5)
+	var ticks []float64
+	for i := 0; float64(i)*step <= top*(1+1e-9); i++ {
+		ticks = append(ticks, roundTo(float64(i)*step))
+	}
+	return scoreScale{max: top, ticks: ticks}
+}
+
+// at is the position of v between 0 (lo) and 1 (hi) of the scale.
+func (s scoreScale) at(v float64) float64 {
+	return math.Min(math.Max(v/s.max, 0), 1)
+}
+
+func (s scoreScale) label(v float64) string {
+	if s.mcq {
+		return fmt.Sprintf("%.0f%%", 100*v)
+	}
+	return trimFloat(v)
+}
+
+func (s scoreScale) value(v float64) string {
+	if s.mcq {
+		return pct(v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func (s scoreScale) title() string {
+	if s.mcq {
+		return "Accuracy"
+	}
+	return "Mean points per question (0–" + trimFloat(s.max) + ")"
+}
+
+// niceStep rounds a raw tick step up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw*(1-1e-9) {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+func roundTo(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+func num(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	s = strings.TrimSuffix(s, ".0")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// truncate shortens a label for a chart; the full text is in its tooltip.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func entryLabel(e Entry) string {
+	if e.HarnessName != "" {
+		return e.ModelName + " + " + e.HarnessName
+	}
+	return e.ModelName
+}
+
+const (
+	rankW      = 1080
+	rankTierR  = 72  // right edge of the tier labels
+	rankLabelR = 390 // right edge of the model names
+	rankPlotL  = 410
+	rankPlotR  = 1000
+	rankTop    = 8
+	rankRowH   = 30
+)
+
+func newRankChart(id string, bm *Benchmark, track string, es []Entry, confidence float64) *rankChart {
+	sc := newScoreScale(bm, es)
+	x := func(v float64) float64 { return rankPlotL + sc.at(v)*(rankPlotR-rankPlotL) }
+	bottom := float64(rankTop + len(es)*rankRowH)
+	c := &rankChart{
+		ID:        id,
+		Bench:     bm.Key,
+		Track:     track,
+		Title:     benchLabel(bm) + " — " + trackName(track),
+		W:         rankW,
+		H:         int(bottom) + 50,
+		PlotL:     num(rankPlotL),
+		PlotR:     num(rankPlotR),
+		Top:       num(rankTop),
+		AxisY:     num(bottom),
+		TickY:     num(bottom + 18),
+		TitleY:    num(bottom + 40),
+		TitleX:    num((rankPlotL + rankPlotR) / 2),
+		LabelX:    num(rankLabelR),
+		ClipX:     num(rankTierR),
+		ClipW:     num(rankLabelR - rankTierR + 2),
+		ValueX:    num(rankPlotR + 12),
+		AxisTitle: sc.title(),
+	}
+	c.Desc = fmt.Sprintf("%s of %d %s, best first. Each dot is a score and each whisker its %.0f%% interval; shaded bands group the tiers, within which models cannot be told apart.",
+		sc.title(), len(es), plural(len(es), "entry", "entries"), 100*confidence)
+	for _, t := range sc.ticks {
+		c.Ticks = append(c.Ticks, chartTick{Pos: num(x(t)), Label: sc.label(t)})
+	}
+	for i := 0; i < len(es); {
+		j := i
+		for j < len(es) && es[j].Tier == es[i].Tier {
+			j++
+		}
+		y, h := float64(rankTop+i*rankRowH), float64((j-i)*rankRowH)
+		c.Bands = append(c.Bands, chartBand{Tier: es[i].Tier, Y: num(y), H: num(h), LabelY: num(y + h/2 + 4), Alternate: len(c.Bands)%2 == 1})
+		i = j
+	}
+	for i, e := range es {
+		y := float64(rankTop+i*rankRowH) + rankRowH/2
+		lo, hi := x(e.CILow), x(e.CIHigh)
+		score, ci := scoreText(bm, e)
+		c.Rows = append(c.Rows, rankRow{
+			Label:   truncate(fmt.Sprintf("%d. %s", e.Rank, entryLabel(e)), 44),
+			Tip:     fmt.Sprintf("%d. %s: %s (%.0f%% interval %s), rank range %s, tier %d", e.Rank, entryLabel(e), score, 100*confidence, ci, rankRange(e), e.Tier),
+			TextY:   num(y + 4),
+			X:       num(x(e.Score)),
+			Y:       num(y),
+			Whisker: fmt.Sprintf("M%s %sH%s M%s %sV%s M%s %sV%s", num(lo), num(y), num(hi), num(lo), num(y-5), num(y+5), num(hi), num(y-5), num(y+5)),
+			Value:   sc.value(e.Score),
+		})
+	}
+	return c
+}
+
+// scatterChart plots score against blended price for one benchmark, both
+// tracks.
+type scatterChart struct {
+	ID, Bench        string
+	Title, Desc      string
+	W, H             int
+	PlotL, PlotR     string
+	PlotT, PlotB     string
+	PlotW, PlotH     string
+	XTickY, XTitleY  string
+	XTitleX, YTitleY string
+	YTickX           string
+	XTitle, YTitle   string
+	XTicks, YTicks   []chartTick
+	Points           []scatterPoint
+	BothTracks       bool
+	LogX             bool
+	LegendY          string
+}
+
+type scatterPoint struct {
+	Harness     bool
+	X, Y        string
+	SquareX     string // top-left corner of a harness entry's square
+	SquareY     string
+	Whisker     string
+	Label, Tip  string
+	LabelX      string
+	LabelY      string
+	LabelAnchor string
+}
+
+const (
+	scW     = 1080
+	scH     = 440
+	scPlotL = 80
+	scPlotR = 1040
+	scPlotT = 40
+	scPlotB = 370
+)
+
+// newScatterChart draws the benchmark's entries that give both prices; it
+// also returns how many give only one of them.
+func newScatterChart(id string, bm *Benchmark, confidence float64) (*scatterChart, int) {
+	var priced []Entry
+	var prices []float64
+	partial := 0
+	tracks := map[string]bool{}
+	for _, e := range bm.Entries {
+		if p, ok := blendedPrice(e); ok {
+			priced = append(priced, e)
+			prices = append(prices, p)
+			tracks[e.Track] = true
+		} else if e.PriceInput != nil || e.PriceOutput != nil {
+			partial++
+		}
+	}
+	if len(priced) == 0 {
+		return nil, partial
+	}
+	sc := newScoreScale(bm, bm.Entries)
+	px := newPriceScale(prices)
+	x := func(p float64) float64 { return scPlotL + px.at(p)*(scPlotR-scPlotL) }
+	y := func(v float64) float64 { return scPlotB - sc.at(v)*(scPlotB-scPlotT) }
+	c := &scatterChart{
+		ID:         id,
+		Bench:      bm.Key,
+		Title:      benchLabel(bm) + ": score against price",
+		W:          scW,
+		H:          scH,
+		PlotL:      num(scPlotL),
+		PlotR:      num(scPlotR),
+		PlotT:      num(scPlotT),
+		PlotB:      num(scPlotB),
+		PlotW:      num(scPlotR - scPlotL),
+		PlotH:      num(scPlotB - scPlotT),
+		XTickY:     num(scPlotB + 18),
+		XTitleY:    num(scPlotB + 46),
+		XTitleX:    num((scPlotL + scPlotR) / 2),
+		YTitleY:    num((scPlotT + scPlotB) / 2),
+		YTickX:     num(scPlotL - 8),
+		XTitle:     "Blended price, USD per million tokens: " + PriceFormula,
+		YTitle:     sc.title(),
+		BothTracks: len(tracks) > 1,
+		LegendY:    num(scPlotT - 20),
+	}
+	if px.log {
+		c.LogX = true
+		c.XTitle += " (log scale)"
+	}
+	c.Desc = fmt.Sprintf("%s against blended price for %d %s. Each mark is an entry (circles for the model track, squares for the harness track) with a vertical whisker over its %.0f%% interval; up and to the left is better value.",
+		sc.title(), len(priced), plural(len(priced), "entry", "entries"), 100*confidence)
+	for _, t := range px.ticks {
+		c.XTicks = append(c.XTicks, chartTick{Pos: num(x(t)), Label: priceTick(t)})
+	}
+	for _, t := range sc.ticks {
+		c.YTicks = append(c.YTicks, chartTick{Pos: num(y(t)), Label: sc.label(t)})
+	}
+	// Labels keep clear of the marks as well as of each other.
+	var placed []labelBox
+	for i, e := range priced {
+		cx, cy := x(prices[i]), y(e.Score)
+		placed = append(placed, labelBox{x0: cx - 6, x1: cx + 6, y: cy + 4})
+	}
+	for i, e := range priced {
+		cx, cy := x(prices[i]), y(e.Score)
+		score, _ := scoreText(bm, e)
+		p := scatterPoint{
+			Harness: e.Track == "harness-benchmark",
+			X:       num(cx),
+			Y:       num(cy),
+			SquareX: num(cx - 5),
+			SquareY: num(cy - 5),
+			Whisker: fmt.Sprintf("M%s %sV%s", num(cx), num(y(e.CILow)), num(y(e.CIHigh))),
+			Label:   truncate(entryLabel(e), 28),
+			Tip: fmt.Sprintf("%s (%s): %s at %s per million tokens blended (input %s, output %s)",
+				entryLabel(e), strings.ToLower(trackShortName(e.Track))+" track", score, money(prices[i]), money(*e.PriceInput), money(*e.PriceOutput)),
+		}
+		b := labelBox{x0: cx + 8, x1: cx + 8 + labelWidth(p.Label)}
+		p.LabelX, p.LabelAnchor = num(cx+8), "start"
+		if b.x1 > scPlotR {
+			b = labelBox{x0: cx - 8 - labelWidth(p.Label), x1: cx - 8}
+			p.LabelX, p.LabelAnchor = num(cx-8), "end"
+		}
+		b.y = placeLabel(placed, b, cy)
+		placed = append(placed, b)
+		p.LabelY = num(b.y)
+		c.Points = append(c.Points, p)
+	}
+	return c, partial
+}
+
+func priceTick(v float64) string {
+	if v >= 1000 {
+		return "$" + trimFloat(roundTo(v/1000)) + "k"
+	}
+	return "$" + trimFloat(roundTo(v))
+}
+
+// labelBox is where a point's label is drawn: its horizontal extent and
+// its baseline.
+type labelBox struct{ x0, x1, y float64 }
+
+// labelWidth guesses the width of a label at the chart's font size; it
+// need only be good enough to keep neighbouring labels apart.
+func labelWidth(s string) float64 {
+	w := 0.0
+	for _, r := range s {
+		if r >= 0x2e80 { // CJK and other wide characters
+			w += 12
+		} else {
+			w += 7
+		}
+	}
+	return w
+}
+
+// placeLabel picks the first baseline near a point, above it then below
+// it and further out, where the label overlaps no label already placed;
+// entries at the same price and score would otherwise print on top of
+// each other.
+func placeLabel(placed []labelBox, b labelBox, cy float64) float64 {
+	for _, dy := range []float64{-8, 18, -22, 32, -36, 46, -50} {
+		y := cy + dy
+		if y < scPlotT+10 || y > scPlotB-4 {
+			continue
+		}
+		free := true
+		for _, p := range placed {
+			if b.x0 < p.x1 && p.x0 < b.x1 && math.Abs(p.y-y) < 13 {
+				free = false
+				break
+			}
+		}
+		if free {
+			return y
+		}
+	}
+	return math.Min(math.Max(cy-8, scPlotT+10), scPlotB-4)
+}
+
+// priceScale is linear from zero, or logarithmic when prices span more
+// than an order of magnitude and a half, where a linear axis would crowd
+// the cheap entries into a corner.
+type priceScale struct {
+	lo, hi float64
+	log    bool
+	ticks  []float64
+}
+
+func newPriceScale(prices []float64) priceScale {
+	lo, hi := math.Inf(1), 0.0
+	for _, p := range prices {
+		lo, hi = math.Min(lo, p), math.Max(hi, p)
+	}
+	if lo > 0 && hi/lo >= 30 {
+		s := priceScale{log: true, lo: math.Pow(10, math.Floor(math.Log10(lo))), hi: math.Pow(10, math.Ceil(math.Log10(hi)))}
+		decades := int(math.Round(math.Log10(s.hi / s.lo)))
+		for d := 0; d <= decades; d++ {
+			base := s.lo * math.Pow(10, float64(d))
+			s.ticks = append(s.ticks, base)
+			if decades <= 2 && d < decades {
+				s.ticks = append(s.ticks, 2*base, 5*base)
+			}
+		}
+		return s
+	}
+	if hi <= 0 {
+		hi = 1
+	}
+	// Room to the right of the dearest entry, so that its mark is not cut.
+	hi *= 1.08
+	step := niceStep(hi / 5)
+	s := priceScale{hi: math.Ceil(hi/step*(1-1e-9)) * step}
+	for i := 0; float64(i)*step <= s.hi*(1+1e-9); i++ {
+		s.ticks = append(s.ticks, roundTo(float64(i)*step))
+	}
+	return s
+}
+
+func (s priceScale) at(p float64) float64 {
+	var f float64
+	if s.log {
+		f = math.Log10(p/s.lo) / math.Log10(s.hi/s.lo)
+	} else {
+		f = (p - s.lo) / (s.hi - s.lo)
+	}
+	return math.Min(math.Max(f, 0), 1)
+}
+
+func benchLabel(bm *Benchmark) string {
+	if bm.Label != "" {
+		return bm.Label
+	}
+	return bm.Key
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,484 @@
+package ranking
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Hostile strings in the fixture. The ones that set parent.__xss are for
+// the browser test, which looks for that global after loading the page.
+const (
+	hostileModel     = `<script>alert(1)</script>`
+	hostileSubmitter = `"><svg onload=alert(1)>`
+	hostileContact   = `javascript:alert(1)`
+	hostileNotes     = "Ran with temperature 0.\n\n" +
+		"<img src=x onerror=alert(1)>\n\n" +
+		"Inline <img src=x onerror=\"parent.__xss='notes-img'\"> raw HTML.\n\n" +
+		"<script>parent.__xss='notes-script'</script>\n\n" +
+		"[x](javascript:alert(1)) and [y](JaVaScRiPt:parent.__xss='notes-link') and [z](data:text/html,hi)\n\n" +
+		"![i](https://evil.example/p.png)\n\n" +
+		"[report](https://example.org/report?a=1&b=2)\n\n" +
+		"# A heading"
+	hostileHarness = `loop<img src=x onerror="parent.__xss='harness'">`
+	hostileReason  = `results.jsonl: <svg onload="parent.__xss='reason'"> is not JSON`
+	hostileUnknown = `"onmouseover="parent.__xss='unmatched'`
+)
+
+// contributorLinks are the http(s) addresses of the fixture, the only
+// places the page may point to outside itself.
+var contributorLinks = []string{
+	"https://github.com/alpha-lab/alpha-eval",
+	"https://example.org/report?a=1&b=2",
+	"https://github.com/loops/react-loop",
+	"https://gamma.example/runs/2026-10",
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// htmlFixtureBoard is a small board with both kinds of benchmark, both
+// tracks, prices, entries that are not ranked and hostile strings.
+func htmlFixtureBoard() *Board {
+	mcq := Benchmark{
+		Key: "mcq-mini", Label: "MCQ mini", Kind: "mcq", Questions: 200, MaxScore: 1,
+		KeyLetters:  map[string]int{"A": 50, "B": 52, "C": 49, "D": 49},
+		LongestRate: ptr(0.315),
+		Entries: []Entry{
+			{
+				Slug: "alpha-7b", Track: "model-benchmark", Path: "submissions/model-benchmark/alpha-7b",
+				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
+				Score: 0.82, CILow: 0.762, CIHigh: 0.867, Rank: 1, RankLow: 1, RankHigh: 2, Tier: 1, N: 200,
+				Correct: ptr(164), PNext: ptr(0.41),
+				Submitter: "Alpha Lab", ContactOrRepo: "https://github.com/alpha-lab/alpha-eval", Date: "2026-10-02",
+				Notes:       "Greedy decoding. Full logs: [report](https://example.org/report?a=1&b=2).\n\n* one `code` item\n* two",
+				OpenWeights: ptr(false), PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
+				MCQ: &MCQDetail{
+					MacroBySource: ptr(0.805), Sources: 4,
+					ByDifficulty:  map[string]Count{"hard": {40, 60, 40.0 / 60}, "easy": {70, 75, 70.0 / 75}, "medium": {54, 65, 54.0 / 65}},
+					ByDomain:      map[string]Count{"physics": {80, 100, 0.8}, "biology": {84, 100, 0.84}},
+					Letters:       map[string]int{"A": 49, "B": 55, "C": 48, "D": 47, "none": 1},
+					LongestPicked: ptr(0.36), ParseFailures: 1, EmptyResponses: 0, LengthFinishes: 2, Errors: 0,
+					MeanLatencyMS: ptr(812.4),
+				},
+			},
+			{
+				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",
+				ModelName: hostileModel, CandidateModelID: "evil/model",
+				Score: 0.79, CILow: 0.728, CIHigh: 0.841, Rank: 2, RankLow: 1, RankHigh: 3, Tier: 1, N: 200,
+				Correct: ptr(158), PNext: ptr(0.003),
+				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
+				Notes:       hostileNotes,
+				OpenWeights: ptr(true), PriceInput: ptr(0.5), PriceOutput: ptr(1.5),
+				MCQ: &MCQDetail{
+					Letters:       map[string]int{"A": 60, "B": 50, "C": 45, "D": 45, "none": 0},
+					ParseFailures: 0, EmptyResponses: 3, LengthFinishes: 0, Errors: 1,
+				},
+			},
+			{
+				Slug: "beta-mini", Track: "model-benchmark", Path: "submissions/model-benchmark/beta-mini",
+				ModelName: "Beta Mini", CandidateModelID: "beta/mini",
+				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200,
+				Correct: ptr(122), Submitter: "beta team", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
+				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
+			},
+			{
+				Slug: "alpha-7b-react", Track: "harness-benchmark", Path: "submissions/harness-benchmark/alpha-7b-react",
+				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
+				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 200,
+				Correct: ptr(176), Submitter: "Loops Inc.", ContactOrRepo: "https://github.com/loops/react-loop", Date: "2026-10-11",
+				HarnessName: "ReAct loop", HarnessRepo: "https://github.com/loops/react-loop",
+				PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
+				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 51, "C": 50, "D": 49, "none": 0}},
+			},
+		},
+		Excluded: []Excluded{
+			{Slug: "broken", Track: "model-benchmark", Path: "submissions/model-benchmark/broken", ModelName: "Broken 1B", Status: "fail", Reason: hostileReason},
+		},
+	}
+	rubric := Benchmark{
+		Key: "essay-rubric", Label: "Essay rubric", Kind: "rubric", JudgeModel: "judge-x-2026", Questions: 40, MaxScore: 4,
+		Entries: []Entry{
+			{
+				Slug: "gamma-large", Track: "model-benchmark", Path: "submissions/model-benchmark/gamma-large",
+				ModelName: "Gamma Large", CandidateModelID: "gamma/large",
+				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 40, PNext: ptr(0.001),
+				Submitter: "Gamma", ContactOrRepo: "https://gamma.example/runs/2026-10", Date: "2026-10-03",
+				OpenWeights: ptr(true), PriceInput: ptr(10.0), PriceOutput: ptr(30.0),
+				Rubric: &RubricDetail{GatePassRate: 0.95, Adjudications: 3, Unscored: 1, MeanScored: ptr(3.18)},
+			},
+			{
+				Slug: "delta", Track: "model-benchmark", Path: "submissions/model-benchmark/delta",
+				ModelName: "Delta", CandidateModelID: "delta/base",
+				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, N: 40,
+				Submitter: "Delta", ContactOrRepo: "delta-team", Date: "2026-10-04",
+				PriceInput: ptr(0.2),
+				Rubric:     &RubricDetail{GatePassRate: 0.8, Adjudications: 0, Unscored: 4},
+			},
+			{
+				Slug: "epsilon-tools", Track: "harness-benchmark", Path: "submissions/harness-benchmark/epsilon-tools",
+				ModelName: "Epsilon", CandidateModelID: "eps/1",
+				Score: 2.75, CILow: 2.5, CIHigh: 2.98, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 40,
+				Submitter: "Eps", ContactOrRepo: "ftp://eps.example/", Date: "2026-10-06",
+				HarnessName: hostileHarness, HarnessRepo: "ftp://eps.example/harness",
+				Rubric: &RubricDetail{GatePassRate: 1, Adjudications: 1},
+			},
+		},
+		Excluded: []Excluded{
+			{Slug: "zeta", Track: "model-benchmark", Path: "submissions/model-benchmark/zeta", ModelName: "Zeta", Status: "other-judge",
+				Reason: `graded by "judge-y"; this benchmark ranks only answers graded by its fixed judge "judge-x-2026"`, Score: ptr(2.5)},
+		},
+	}
+	return &Board{
+		AsOf:       "2026-11-29",
+		Method:     Method{Confidence: 0.95, Resamples: 10000, Seed: DefaultSeed, Alpha: 0.05},
+		Benchmarks: []Benchmark{mcq, rubric},
+		Unmatched: []Excluded{
+			{Slug: "lost", Track: "model-benchmark", Path: "submissions/model-benchmark/lost", ModelName: hostileUnknown, Status: "fail", Reason: "rubric_key \"nope\" names no benchmark"},
+		},
+	}
+}
+
+func renderHTMLBytes(t *testing.T, b *Board) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := RenderHTML(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRenderHTMLGolden(t *testing.T) {
+	got := renderHTMLBytes(t, htmlFixtureBoard())
+	path := filepath.Join("testdata", "golden", "index.html")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./ranking -run TestRenderHTMLGolden -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) || i < len(wl); i++ {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("index.html differs from the golden file at line %d (run with -update if the change is intended):\n got: %s\nwant: %s", i+1, g, w)
+			}
+		}
+	}
+}
+
+func TestRenderHTMLDeterministic(t *testing.T) {
+	first := renderHTMLBytes(t, htmlFixtureBoard())
+	for i := 0; i < 5; i++ {
+		// Maps iterate in a new order every time; the page must not show it.
+		if again := renderHTMLBytes(t, htmlFixtureBoard()); !bytes.Equal(first, again) {
+			t.Fatal("two renderings of the same board differ")
+		}
+	}
+}
+
+// tag is a start tag of the page, with its attributes unescaped.
+type tag struct {
+	name  string
+	attrs [][2]string
+	text  string // the content of a script or style element
+}
+
+// scanTags reads the start tags of an HTML document the way a browser
+// tokenizes them: quoted attribute values may hold '>' and spaces, and the
+// content of script and style is raw text. It is enough for checking what
+// the page asks the browser to do.
+func scanTags(t *testing.T, s string) []tag {
+	t.Helper()
+	var tags []tag
+	for i := 0; i < len(s); {
+		lt := strings.IndexByte(s[i:], '<')
+		if lt < 0 {
+			break
+		}
+		i += lt + 1
+		switch {
+		case strings.HasPrefix(s[i:], "!--"):
+			end := strings.Index(s[i:], "-->")
+			if end < 0 {
+				t.Fatal("unterminated comment")
+			}
+			i += end + 3
+			continue
+		case strings.HasPrefix(s[i:], "!"), strings.HasPrefix(s[i:], "/"):
+			end := strings.IndexByte(s[i:], '>')
+			i += end + 1
+			continue
+		case i < len(s) && !isASCIILetter(s[i]):
+			continue // a '<' in text, which a browser shows as text
+		}
+		var tg tag
+		j := i
+		for j < len(s) && !isSpace(s[j]) && s[j] != '>' && s[j] != '/' {
+			j++
+		}
+		tg.name = strings.ToLower(s[i:j])
+		for {
+			for j < len(s) && (isSpace(s[j]) || s[j] == '/') {
+				j++
+			}
+			if j >= len(s) {
+				t.Fatalf("unterminated <%s", tg.name)
+			}
+			if s[j] == '>' {
+				j++
+				break
+			}
+			k := j
+			for k < len(s) && !isSpace(s[k]) && s[k] != '>' && s[k] != '=' && s[k] != '/' {
+				k++
+			}
+			name := strings.ToLower(s[j:k])
+			value := ""
+			j = k
+			if j < len(s) && s[j] == '=' {
+				j++
+				switch q := s[j]; q {
+				case '"', '\'':
+					end := strings.IndexByte(s[j+1:], q)
+					if end < 0 {
+						t.Fatalf("unterminated attribute %s of <%s", name, tg.name)
+					}
+					value = s[j+1 : j+1+end]
+					j += end + 2
+				default:
+					k := j
+					for k < len(s) && !isSpace(s[k]) && s[k] != '>' {
+						k++
+					}
+					value = s[j:k]
+					j = k
+				}
+			}
+			tg.attrs = append(tg.attrs, [2]string{name, html.UnescapeString(value)})
+		}
+		if tg.name == "script" || tg.name == "style" {
+			end := strings.Index(strings.ToLower(s[j:]), "</"+tg.name)
+			if end < 0 {
+				t.Fatalf("unterminated <%s>", tg.name)
+			}
+			tg.text = s[j : j+end]
+			j += end
+		}
+		tags = append(tags, tg)
+		i = j
+	}
+	return tags
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isSpace(c byte) bool       { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+func TestRenderHTMLSafe(t *testing.T) {
+	out := string(renderHTMLBytes(t, htmlFixtureBoard()))
+	tags := scanTags(t, out)
+	allowed := map[string]bool{}
+	for _, u := range contributorLinks {
+		allowed[u] = true
+	}
+	var scripts, styles []tag
+	var csp string
+	seenLinks := map[string]bool{}
+	for _, tg := range tags {
+		switch tg.name {
+		case "script":
+			scripts = append(scripts, tg)
+		case "style":
+			styles = append(styles, tg)
+		case "img", "iframe", "object", "embed", "link", "base", "form", "image", "use", "foreignobject":
+			t.Errorf("the page has a <%s> element", tg.name)
+		}
+		for _, a := range tg.attrs {
+			name, value := a[0], a[1]
+			switch {
+			case strings.HasPrefix(name, "on"):
+				t.Errorf("<%s> has an event handler attribute %s=%q", tg.name, name, value)
+			case name == "style":
+				t.Errorf("<%s> has a style attribute, which the page's policy blocks", tg.name)
+			case name == "src" || name == "srcset" || name == "poster" || name == "action" || name == "formaction" || name == "background" || strings.HasSuffix(name, ":href"):
+				t.Errorf("<%s> loads %s=%q", tg.name, name, value)
+			case name == "href":
+				switch {
+				case strings.HasPrefix(value, "#"):
+				case allowed[value]:
+					seenLinks[value] = true
+					if rel := attr(tg, "rel"); tg.name == "a" && rel != "nofollow noopener noreferrer" {
+						t.Errorf("link to %s has rel=%q", value, rel)
+					}
+				default:
+					t.Errorf("<%s> points outside the page: href=%q", tg.name, value)
+				}
+			case name == "http-equiv" && strings.EqualFold(value, "content-security-policy"):
+				csp = attr(tg, "content")
+			}
+		}
+	}
+	for _, u := range contributorLinks {
+		if !seenLinks[u] {
+			t.Errorf("the contributor link %s is not a link on the page", u)
+		}
+	}
+	if len(scripts) != 1 || len(styles) != 1 {
+		t.Fatalf("want the page's own script and style only; got %d scripts and %d styles", len(scripts), len(styles))
+	}
+	if scripts[0].text != pageScript || styles[0].text != pageStyle || len(scripts[0].attrs) != 0 {
+		t.Error("the script or style element is not exactly the embedded file")
+	}
+	// The policy allows exactly the page's own script and style.
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	for _, want := range []string{"default-src 'none'", "script-src " + hash(scripts[0].text), "style-src " + hash(styles[0].text), "base-uri 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") || strings.Contains(csp, "http") {
+		t.Errorf("Content-Security-Policy %q allows more than the page itself", csp)
+	}
+	lower := strings.ToLower(out)
+	for _, bad := range []string{"javascript:alert", "javascript:parent"} {
+		for _, tg := range tags {
+			for _, a := range tg.attrs {
+				if strings.Contains(strings.ToLower(a[1]), bad) && a[0] != "data-sort" && a[0] != "data-model" {
+					t.Errorf("<%s %s=%q> carries a script URL", tg.name, a[0], a[1])
+				}
+			}
+		}
+	}
+	for _, bad := range []string{"evil.example", "data:text/html", "<svg onload", "<img"} {
+		if strings.Contains(lower, bad) {
+			t.Errorf("the page contains %q", bad)
+		}
+	}
+	// The hostile strings are shown, as text.
+	for _, s := range []string{hostileModel, hostileSubmitter, hostileContact, hostileReason, hostileUnknown, hostileHarness} {
+		if !strings.Contains(out, html.EscapeString(s)) && !strings.Contains(out, templateEscape(s)) {
+			t.Errorf("%q is not shown as text", s)
+		}
+	}
+	// Notes: markdown kept, raw HTML dropped, an image as its alt text, a
+	// link that is not http(s) as its text.
+	for _, want := range []string{
+		"<p>Ran with temperature 0.</p>",
+		"<p>Inline  raw HTML.</p>",
+		"<p>x and y and z</p>", // links to javascript: and data: as their text
+		"<p>i</p>",             // the image as its alt text
+		"<code>code</code>",
+		`<a href="https://example.org/report?a=1&amp;b=2" rel="nofollow noopener noreferrer">report</a>`,
+		`<p class="note-heading"><strong>A heading</strong></p>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the notes lack %q", want)
+		}
+	}
+}
+
+func attr(tg tag, name string) string {
+	for _, a := range tg.attrs {
+		if a[0] == name {
+			return a[1]
+		}
+	}
+	return ""
+}
+
+// templateEscape is how html/template escapes text: like html.EscapeString
+// but with numeric references for quotes and a few more characters.
+func templateEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
+}
+
+var chartCount = regexp.MustCompile(`<svg class="chart rank-chart"[^>]*data-bench="([^"]*)" data-track="([^"]*)" data-entries="(\d+)"`)
+
+func TestRenderHTMLCharts(t *testing.T) {
+	b := htmlFixtureBoard()
+	out := string(renderHTMLBytes(t, b))
+	got := map[string]string{}
+	for _, m := range chartCount.FindAllStringSubmatch(out, -1) {
+		got[m[1]+"/"+m[2]] = m[3]
+	}
+	want := map[string]string{
+		"mcq-mini/model-benchmark": "3", "mcq-mini/harness-benchmark": "1",
+		"essay-rubric/model-benchmark": "2", "essay-rubric/harness-benchmark": "1",
+	}
+	if len(got) != len(want) {
+		t.Errorf("charts %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("chart %s has %s entries, want %s", k, got[k], v)
+		}
+	}
+	// Scores versus price: every entry of the benchmark with both prices.
+	for _, w := range []string{`data-bench="mcq-mini" data-points="3"`, `data-bench="essay-rubric" data-points="1"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no scatter chart with %s", w)
+		}
+	}
+	if !strings.Contains(out, "1 entry gives only one of them") {
+		t.Error("the entry with only an input price is not mentioned")
+	}
+	if !strings.Contains(out, templateEscape(PriceFormula)) {
+		t.Error("the price formula is not stated")
+	}
+	// The rubric axis runs to the rubric's maximum.
+	if !strings.Contains(out, "Mean points per question (0–4)") {
+		t.Error("the rubric axis does not state its maximum")
+	}
+}
+
+func TestWebURL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"https://github.com/a/b":   true,
+		"http://example.org/x?y=1": true,
+		"HTTPS://EXAMPLE.ORG":      true,
+		"javascript:alert(1)":      false,
+		" https://example.org":     false,
+		"https://":                 false,
+		"//example.org":            false,
+		"ftp://example.org":        false,
+		"mailto:a@example.org":     false,
+		"a@example.org":            false,
+		"https://exa mple.org":     false,
+		"https://example.org/\"x":  false,
+		"data:text/html,hi":        false,
+		"java\tscript:alert(1)":    false,
+	} {
+		if _, got := webURL(s); got != want {
+			t.Errorf("webURL(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestRenderHTMLEmptyBoard(t *testing.T) {
+	b := &Board{Method: Method{Confidence: 0.95, Resamples: 10000, Seed: DefaultSeed, Alpha: 0.05}, Benchmarks: []Benchmark{{Key: "k", Label: "K", Kind: "mcq", Entries: []Entry{}, Excluded: []Excluded{}}}}
+	out := string(renderHTMLBytes(t, b))
+	if !strings.Contains(out, "No submission has passed verification yet.") {
+		t.Error("an empty benchmark does not say so")
+	}
+	if strings.Contains(out, "As of") {
+		t.Error("a board without a date shows one")
+	}
+}
