@@ -9,9 +9,11 @@ import (
 	"html/template"
 	"io"
 	"net/url"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The page's template, style and script live in files of their own so that
@@ -54,8 +56,31 @@ const PriceFormula = "(3 × input price + output price) / 4"
 // details of each submission and the submissions that are not ranked. It
 // loads nothing from anywhere, and the same board gives the same bytes.
 func RenderHTML(w io.Writer, b *Board) error {
+	v := newPageView(b)
+	// Each benchmark's section is rendered on its own, in parallel: a board
+	// of many submissions is mostly these sections.
+	v.Sections = make([]template.HTML, len(v.Benchmarks))
+	errs := make([]error, len(v.Benchmarks))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range v.Benchmarks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			var sb bytes.Buffer
+			errs[i] = pageTmpl.ExecuteTemplate(&sb, "bench", &v.Benchmarks[i])
+			v.Sections[i] = template.HTML(sb.String())
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, newPageView(b)); err != nil {
+	if err := pageTmpl.Execute(&buf, v); err != nil {
 		return err
 	}
 	_, err := w.Write(buf.Bytes())
@@ -71,6 +96,7 @@ type pageView struct {
 	PriceFormula string
 	HasPrices    bool
 	Benchmarks   []benchView
+	Sections     []template.HTML // Benchmarks, rendered
 	Rows         []rowView
 	Tracks       []option
 	Unmatched    []excludedView
@@ -87,6 +113,7 @@ type benchView struct {
 	Scatter              *scatterChart
 	Unpriced             int // entries with prices that give only one of the two
 	Excluded             []excludedView
+	PriceFormula         string
 }
 
 type trackView struct {
@@ -151,7 +178,7 @@ func newPageView(b *Board) pageView {
 	}
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
-		bv := benchView{
+		bv := benchView{PriceFormula: PriceFormula,
 			ID:        ids.make("bench-" + bm.Key),
 			Key:       bm.Key,
 			Label:     benchLabel(bm),
