@@ -57,20 +57,30 @@ const PriceFormula = "(3 × input price + output price) / 4"
 // loads nothing from anywhere, and the same board gives the same bytes.
 func RenderHTML(w io.Writer, b *Board) error {
 	v := newPageView(b)
-	// Each benchmark's section is rendered on its own, in parallel: a board
-	// of many submissions is mostly these sections.
+	// A board of many submissions is mostly the rows of the table and the
+	// benchmarks' sections: they are rendered on their own, in parallel.
+	const rowsPerChunk = 200
+	var jobs []func() error
 	v.Sections = make([]template.HTML, len(v.Benchmarks))
-	errs := make([]error, len(v.Benchmarks))
+	for i := range v.Benchmarks {
+		jobs = append(jobs, func() error {
+			return execute(&v.Sections[i], "bench", &v.Benchmarks[i])
+		})
+	}
+	v.RowChunks = make([]template.HTML, (len(v.Rows)+rowsPerChunk-1)/rowsPerChunk)
+	for i := range v.RowChunks {
+		rows := v.Rows[i*rowsPerChunk : min(len(v.Rows), (i+1)*rowsPerChunk)]
+		jobs = append(jobs, func() error { return execute(&v.RowChunks[i], "rows", rows) })
+	}
+	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i := range v.Benchmarks {
+	for i, job := range jobs {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			var sb bytes.Buffer
-			errs[i] = pageTmpl.ExecuteTemplate(&sb, "bench", &v.Benchmarks[i])
-			v.Sections[i] = template.HTML(sb.String())
+			errs[i] = job()
 		}()
 	}
 	wg.Wait()
@@ -87,6 +97,16 @@ func RenderHTML(w io.Writer, b *Board) error {
 	return err
 }
 
+// execute renders one named part of the page into dst.
+func execute(dst *template.HTML, name string, data any) error {
+	var sb bytes.Buffer
+	if err := pageTmpl.ExecuteTemplate(&sb, name, data); err != nil {
+		return err
+	}
+	*dst = template.HTML(sb.String())
+	return nil
+}
+
 type pageView struct {
 	CSP          string
 	Style        template.CSS
@@ -97,6 +117,7 @@ type pageView struct {
 	HasPrices    bool
 	Benchmarks   []benchView
 	Sections     []template.HTML // Benchmarks, rendered
+	RowChunks    []template.HTML // Rows, rendered
 	Rows         []rowView
 	Tracks       []option
 	Unmatched    []excludedView
