@@ -80,8 +80,8 @@ type MCQDetail struct {
 	Sources        int              `json:"sources"`
 	ByDifficulty   map[string]Count `json:"by_difficulty,omitempty"`
 	ByDomain       map[string]Count `json:"by_domain,omitempty"`
-	Letters        map[string]int   `json:"letters"` // chosen letters; "none" for no answer
-	LongestPicked  *float64         `json:"longest_pick_rate,omitempty"`
+	Letters        map[string]int   `json:"letters"`                     // chosen letters; "none" for no answer
+	LongestPicked  *float64         `json:"longest_pick_rate,omitempty"` // questions where the model chose the uniquely longest choice, of all questions
 	ParseFailures  int              `json:"parse_failures"`
 	EmptyResponses int              `json:"empty_responses"`
 	LengthFinishes int              `json:"length_finishes"`

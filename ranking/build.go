@@ -421,8 +421,11 @@ func mcqDetail(r verify.Result, x *mcqIndex) *MCQDetail {
 		d.MacroBySource = &macro
 		d.Sources = len(x.sources)
 	}
+	// Over all questions, like the benchmark's own rate of keys that are
+	// the longest choice: a model with no length bias that answers every
+	// question right matches that rate; one drawn to long answers exceeds it.
 	if uniqueLongest > 0 {
-		rate := float64(pickedLongest) / float64(uniqueLongest)
+		rate := float64(pickedLongest) / float64(len(o.Correct))
 		d.LongestPicked = &rate
 	}
 	return d
