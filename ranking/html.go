@@ -247,7 +247,7 @@ func newPageView(b *Board) pageView {
 // methodText follows the wording of LEADERBOARD.md.
 func methodText(m Method) string {
 	return "Every number is computed by benchgate from the merged submissions that passed verification. " +
-		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%d resamples, seed %d) for rubric means. ", 100*m.Confidence, m.Resamples, m.Seed) +
+		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%s resamples, seed %d) for rubric means, where an unscored answer counts as 0. ", 100*m.Confidence, thousands(m.Resamples), m.Seed) +
 		"The rank range is the span of ranks a model holds in the central share of bootstrap resamples. " +
 		fmt.Sprintf("Models share a tier when a paired test cannot tell them from their neighbour (exact McNemar for accuracy, sign-flip permutation for rubric scores; Holm-corrected, α = %g).", m.Alpha)
 }
@@ -264,7 +264,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 		RankRange:  rankRange(e),
 		RankSort:   fmt.Sprintf("%d.%04d", e.RankLow, e.RankHigh),
 		Model:      e.ModelName,
-		Harness:    e.HarnessName,
+		Harness:    harnessSuffix(e),
 		Match:      strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName)),
 		Anchor:     anchor,
 		Submitter:  e.Submitter,
@@ -281,7 +281,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 }
 
 func newEntryView(id string, bm *Benchmark, e Entry) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, Tier: e.Tier, Model: e.ModelName, Harness: e.HarnessName, RankRange: rankRange(e)}
+	ev := entryView{ID: id, Rank: e.Rank, Tier: e.Tier, Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
 	ev.Score, ev.CI = scoreText(bm, e)
 	add := func(label, text string) {
 		if text != "" {
@@ -599,4 +599,13 @@ func (s idSet) make(from string) string {
 	}
 	s[id] = true
 	return id
+}
+
+// harnessSuffix is the harness to show after the model's name, unless the
+// name already says it.
+func harnessSuffix(e Entry) string {
+	if displayName(e) == e.ModelName {
+		return ""
+	}
+	return e.HarnessName
 }
