@@ -182,6 +182,9 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []ver
 		return nil, nil
 	}
 	q := b.Questions()
+	if q == 0 {
+		return nil, fmt.Errorf("benchmark %q has no questions to rank on", e.Key)
+	}
 	maxScore := 1
 	if b.Rubric != nil {
 		maxScore = b.Rubric.TotalPoints
