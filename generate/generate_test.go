@@ -1,0 +1,241 @@
+package generate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// fakeLLM answers from a function of the request, counting calls.
+type fakeLLM struct {
+	calls atomic.Int64
+	reply func(req llm.Request) (llm.Response, error)
+	mu    sync.Mutex
+	seen  []llm.Request
+}
+
+func (f *fakeLLM) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	f.calls.Add(1)
+	f.mu.Lock()
+	f.seen = append(f.seen, req)
+	f.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	return f.reply(req)
+}
+
+// exampleBenchmark loads one of the repository's example benchmarks.
+func exampleBenchmark(t *testing.T, key string) *benchmark.Benchmark {
+	t.Helper()
+	fsys := os.DirFS(fixtures.Root(t))
+	reg, fs := benchmark.LoadRegistry(fsys)
+	if reg == nil {
+		t.Fatal(fs)
+	}
+	e, _ := reg.Lookup(key)
+	b, fs := benchmark.Load(fsys, e)
+	if b == nil {
+		t.Fatal(fs)
+	}
+	return b
+}
+
+func cost(c float64) *float64 { return &c }
+
+func TestMCQRun(t *testing.T) {
+	b := exampleBenchmark(t, "reservoir-mcq")
+	out := filepath.Join(t.TempDir(), "scores.json")
+	fail := map[string]bool{"rq-003": true}
+	f := &fakeLLM{reply: func(req llm.Request) (llm.Response, error) {
+		switch {
+		case fail[req.QuestionID]:
+			return llm.Response{Attempts: 5}, errors.New("HTTP 503 after 5 attempts")
+		case req.QuestionID == "rq-004":
+			return llm.Response{Content: "Let me think about the porosity", FinishReason: "length", CompletionTokens: 64}, nil
+		case req.QuestionID == "rq-005":
+			return llm.Response{Content: "", FinishReason: "stop"}, nil
+		}
+		qi, _ := b.Index(req.QuestionID)
+		return llm.Response{Content: "Reasoning.\nANSWER: " + b.Items[qi].Key(), FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: cost(0.001), Latency: 120 * time.Millisecond}, nil
+	}}
+	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Workers: 8, Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Questions != 40 || sum.Done != 39 || sum.Failed != 1 || sum.Skipped != 0 || fmt.Sprintf("%.3f", sum.SpendUSD) != "0.037" {
+		t.Errorf("summary %+v", sum)
+	}
+	rows := readMCQ(t, out)
+	if len(rows) != 40 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	byID := map[string]MCQRow{}
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	if r := byID["rq-003"]; r.FinishReason != "error" || r.Error == "" || r.Answer != nil {
+		t.Errorf("failed call: %+v", r)
+	}
+	if r := byID["rq-004"]; r.FinishReason != "length" || r.Answer != nil || r.Correct {
+		t.Errorf("length: %+v", r)
+	}
+	if r := byID["rq-005"]; r.FinishReason != "empty" {
+		t.Errorf("empty: %+v", r)
+	}
+	if r := byID["rq-001"]; !r.Correct || *r.Answer != "D" || *r.Pattern != "answer_statement" || *r.LatencyMS != 120 {
+		t.Errorf("answered: %+v", r)
+	}
+	// The prompt is the UpstreamBench form the registry names.
+	if p := f.seen[0].Messages[1].Content; !strings.Contains(p, "ANSWER: <letter>") || !strings.Contains(p, "A) ") || f.seen[0].Temperature != 0 || f.seen[0].Kind != "candidate" {
+		t.Errorf("request: %+v", f.seen[0])
+	}
+
+	// Resume: only the failed question is asked again.
+	delete(fail, "rq-003")
+	before := f.calls.Load()
+	sum, err = Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.calls.Load() - before; got != 1 || sum.Skipped != 39 || sum.Done != 1 {
+		t.Errorf("resume made %d calls, summary %+v", got, sum)
+	}
+	if r := readByID(t, out)["rq-003"]; r.FinishReason != "stop" || !r.Correct {
+		t.Errorf("retried row: %+v", r)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*tmp"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+func readMCQ(t *testing.T, path string) []MCQRow {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []MCQRow
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func readByID(t *testing.T, path string) map[string]MCQRow {
+	m := map[string]MCQRow{}
+	for _, r := range readMCQ(t, path) {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// An interrupted run keeps what it received, and the next run goes on.
+func TestInterruptAndResume(t *testing.T) {
+	b := exampleBenchmark(t, "reservoir-mcq")
+	out := filepath.Join(t.TempDir(), "scores.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	var n atomic.Int64
+	f := &fakeLLM{reply: func(req llm.Request) (llm.Response, error) {
+		if n.Add(1) == 10 {
+			cancel()
+		}
+		return llm.Response{Content: "ANSWER: A", FinishReason: "stop"}, nil
+	}}
+	sum, err := Run(ctx, Config{Bench: b, LLM: f, Model: "m", Workers: 1, Output: out})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("err = %v", err)
+	}
+	saved := len(readMCQ(t, out))
+	if saved != sum.Done || saved < 9 || saved > 10 {
+		t.Errorf("saved %d rows, summary %+v", saved, sum)
+	}
+	sum, err = Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Workers: 4, Output: out})
+	if err != nil || sum.Skipped != saved || sum.Done != 40-saved || len(readMCQ(t, out)) != 40 {
+		t.Errorf("second run: %v %+v", err, sum)
+	}
+}
+
+func TestRubricRun(t *testing.T) {
+	b := exampleBenchmark(t, "basin-analysis")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "answers.json")
+	f := &fakeLLM{reply: func(req llm.Request) (llm.Response, error) {
+		if req.QuestionID == "Q3" {
+			return llm.Response{Attempts: 5}, errors.New("HTTP 500 after 5 attempts")
+		}
+		return llm.Response{Content: "## Answer\n\n**Vitrinite** reflectance rises with `maturity`.\n- point one"}, nil
+	}}
+	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Output: out})
+	if err != nil || sum.Done != 4 || sum.Failed != 1 {
+		t.Fatalf("%v %+v", err, sum)
+	}
+	data, _ := os.ReadFile(out)
+	var rows []AnswerRow
+	if err := json.Unmarshal(data, &rows); err != nil || len(rows) != 4 {
+		t.Fatalf("%v, %d rows", err, len(rows))
+	}
+	if rows[0].ID != "Q1" || rows[0].Question != b.Rubric.Questions[0].Text || rows[0].AnswerClean != "Answer\n\nVitrinite reflectance rises with maturity.\npoint one" {
+		t.Errorf("row: %+v", rows[0])
+	}
+	errs, _ := os.ReadFile(out + ".errors.jsonl")
+	if !strings.Contains(string(errs), `"id":"Q3"`) || !strings.Contains(string(errs), "HTTP 500") {
+		t.Errorf("errors file: %s", errs)
+	}
+	// The failed question is asked on the next run; a changed question
+	// text is asked again too.
+	rows[1].Question = "an older wording"
+	data, _ = json.Marshal(rows)
+	os.WriteFile(out, data, 0o644)
+	f.reply = func(req llm.Request) (llm.Response, error) { return llm.Response{Content: "answer"}, nil }
+	sum, err = Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Output: out})
+	if err != nil || sum.Skipped != 3 || sum.Done != 2 {
+		t.Errorf("resume: %v %+v", err, sum)
+	}
+}
+
+func TestResumeRefusesForeignFile(t *testing.T) {
+	b := exampleBenchmark(t, "reservoir-mcq")
+	out := filepath.Join(t.TempDir(), "scores.json")
+	os.WriteFile(out, []byte("not json"), 0o644)
+	_, err := Run(context.Background(), Config{Bench: b, LLM: &fakeLLM{}, Model: "m", Output: out})
+	if err == nil || !strings.Contains(err.Error(), "cannot resume") {
+		t.Errorf("err = %v", err)
+	}
+	if data, _ := os.ReadFile(out); string(data) != "not json" {
+		t.Error("the file was overwritten")
+	}
+}
+
+func TestPrompts(t *testing.T) {
+	it := &benchmark.Item{ID: "x", Question: "Which rock?", Choices: [4]string{"Shale", "Sandstone", "Granite", "Basalt"}}
+	fe := MCQMessages(PromptFormationEval, it)
+	if !strings.Contains(fe[0].Content, "multiple-choice exam on Oil & Gas geoscience") || !strings.HasSuffix(fe[1].Content, "D) Basalt\n\nAnswer:") {
+		t.Errorf("formationeval prompt: %q", fe)
+	}
+	if PromptForm(benchmark.Entry{Extraction: "formationeval-v0.1"}) != PromptFormationEval || PromptForm(benchmark.Entry{Extraction: "flexible"}) != PromptAnswerLine || PromptForm(benchmark.Entry{Prompt: "formationeval"}) != PromptFormationEval {
+		t.Error("PromptForm")
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	if got := progressLine(50, 200, 2, 0.25, 10*time.Second, false, false); got != "50/200 (25%), 2 failed, 5.0/s, ETA 30s, $0.2500\n" {
+		t.Errorf("plain: %q", got)
+	}
+	if got := progressLine(200, 200, 0, 0, 10*time.Second, true, true); !strings.HasPrefix(got, "\r\033[K[########################] 200/200 (100%)") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("terminal: %q", got)
+	}
+}

@@ -1,0 +1,376 @@
+package generate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// Config describes one generation run.
+type Config struct {
+	Bench       *benchmark.Benchmark
+	LLM         llm.Completer
+	Model       string
+	Workers     int     // concurrent calls; 0 means 4
+	Temperature float64 // 0 by default
+	MaxTokens   int     // 0 means the endpoint's default
+	Output      string  // the file written (and resumed from)
+	// ErrorsFile receives one JSON line per failed call of a rubric run,
+	// whose answers array has no place for errors; "" means Output with
+	// ".errors.jsonl" added.
+	ErrorsFile string
+	Progress   io.Writer // nil means no progress
+	Terminal   bool      // Progress is a terminal: redraw one line
+	// FlushEvery is how often the output is rewritten during the run; 0
+	// means every 2 s. It is always written at the end, also after an
+	// interruption.
+	FlushEvery time.Duration
+}
+
+// Summary says what a run did.
+type Summary struct {
+	Questions int     // in the benchmark
+	Skipped   int     // already done in the output being resumed
+	Done      int     // answered in this run
+	Failed    int     // calls that failed in this run (recorded, to retry on the next)
+	SpendUSD  float64 // reported or computed cost of this run's calls
+	Unpriced  int     // calls whose cost is unknown
+}
+
+// MCQRow is one row of a multiple-choice scores.json, as benchgate verify
+// reads it.
+type MCQRow struct {
+	ID               string   `json:"id"`
+	Response         string   `json:"response"`
+	Answer           *string  `json:"answer"`
+	Correct          bool     `json:"correct"`
+	Pattern          *string  `json:"pattern,omitempty"`
+	FinishReason     string   `json:"finish_reason"`
+	Error            string   `json:"error,omitempty"`
+	LatencyMS        *float64 `json:"latency_ms,omitempty"`
+	PromptTokens     *int     `json:"prompt_tokens,omitempty"`
+	CompletionTokens *int     `json:"completion_tokens,omitempty"`
+}
+
+// AnswerRow is one row of a rubric benchmark's answers array, the
+// Groundtruth format that `benchgate score` grades.
+type AnswerRow struct {
+	ID          string `json:"id"`
+	Question    string `json:"question"`
+	Answer      string `json:"answer_b"`
+	AnswerClean string `json:"answer_b_clean"`
+}
+
+// errorLine is one line of a rubric run's errors file.
+type errorLine struct {
+	Time     string `json:"time"`
+	ID       string `json:"id"`
+	Error    string `json:"error"`
+	Attempts int    `json:"attempts,omitempty"`
+}
+
+// Run asks every question not yet answered in cfg.Output and writes the
+// file as it goes. Rerunning with the same output skips what is done and
+// retries what failed. Interrupting (cancelling ctx) keeps every answer
+// received so far.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if cfg.Bench == nil || cfg.LLM == nil || cfg.Model == "" || cfg.Output == "" {
+		return Summary{}, errors.New("generate: a benchmark, an endpoint, a model and an output file are required")
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4
+	}
+	if cfg.FlushEvery <= 0 {
+		cfg.FlushEvery = 2 * time.Second
+	}
+	if cfg.ErrorsFile == "" {
+		cfg.ErrorsFile = cfg.Output + ".errors.jsonl"
+	}
+	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions()}
+	if r.b.Rubric == nil {
+		p, err := extract.Lookup(r.b.Entry.Extraction)
+		if err != nil {
+			return Summary{}, err
+		}
+		r.policy, r.form = p, PromptForm(r.b.Entry)
+		r.mcq = make([]*MCQRow, r.n)
+	} else {
+		r.ans = make([]*AnswerRow, r.n)
+	}
+	if err := r.resume(); err != nil {
+		return Summary{}, err
+	}
+	return r.run(ctx)
+}
+
+type runner struct {
+	cfg    Config
+	b      *benchmark.Benchmark
+	n      int
+	policy extract.Policy
+	form   string
+
+	mu    sync.Mutex
+	mcq   []*MCQRow    // mcq kind, by question
+	ans   []*AnswerRow // rubric kind, by question
+	sum   Summary
+	dirty bool
+}
+
+// resume loads the rows of an earlier run of the same output.
+func (r *runner) resume() error {
+	data, err := os.ReadFile(r.cfg.Output)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	bad := func(err error) error {
+		return fmt.Errorf("cannot resume from %s, which is not a file this command wrote (%v); move it away or choose another --output", r.cfg.Output, err)
+	}
+	if r.mcq != nil {
+		var rows []MCQRow
+		if err := json.Unmarshal(data, &rows); err != nil {
+			return bad(err)
+		}
+		for i := range rows {
+			row := rows[i]
+			// A failed call is retried; an answered one is kept.
+			if qi, ok := r.b.Index(row.ID); ok && row.FinishReason != "error" && r.mcq[qi] == nil {
+				r.mcq[qi] = &row
+				r.sum.Skipped++
+			}
+		}
+		return nil
+	}
+	var rows []AnswerRow
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return bad(err)
+	}
+	for i := range rows {
+		row := rows[i]
+		// A changed question text means another version of the
+		// benchmark: ask again.
+		if qi, ok := r.b.Index(row.ID); ok && r.ans[qi] == nil && row.Question == r.b.Rubric.Questions[qi].Text && strings.TrimSpace(row.Answer) != "" {
+			r.ans[qi] = &row
+			r.sum.Skipped++
+		}
+	}
+	return nil
+}
+
+func (r *runner) pending() []int {
+	var todo []int
+	for i := 0; i < r.n; i++ {
+		if (r.mcq != nil && r.mcq[i] == nil) || (r.ans != nil && r.ans[i] == nil) {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+func (r *runner) run(ctx context.Context) (Summary, error) {
+	r.sum.Questions = r.n
+	todo := r.pending()
+	start := time.Now()
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < r.cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r.ask(ctx, i)
+			}
+		}()
+	}
+	stopProgress := r.progress(start, len(todo))
+	flushErr := make(chan error, 1)
+	stopFlush := make(chan struct{})
+	go func() {
+		t := time.NewTicker(r.cfg.FlushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				if err := r.flush(); err != nil {
+					flushErr <- err
+					return
+				}
+			case <-stopFlush:
+				flushErr <- nil
+				return
+			}
+		}
+	}()
+dispatch:
+	for _, i := range todo {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break dispatch
+		}
+	}
+	close(work)
+	wg.Wait()
+	close(stopFlush)
+	err := <-flushErr
+	stopProgress()
+	if ferr := r.flush(); err == nil {
+		err = ferr
+	}
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+	}
+	return r.sum, err
+}
+
+// ask makes one call and records its row.
+func (r *runner) ask(ctx context.Context, i int) {
+	req := llm.Request{Model: r.cfg.Model, Temperature: r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: "candidate"}
+	if r.mcq != nil {
+		it := &r.b.Items[i]
+		req.Messages, req.QuestionID = MCQMessages(r.form, it), it.ID
+	} else {
+		q := &r.b.Rubric.Questions[i]
+		req.Messages, req.QuestionID = RubricMessages(r.b.Rubric, q), q.ID
+	}
+	resp, err := r.cfg.LLM.Complete(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		return // interrupted: not a failure of the model, asked again next run
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dirty = true
+	if resp.CostUSD != nil {
+		r.sum.SpendUSD += *resp.CostUSD
+	} else if err == nil {
+		r.sum.Unpriced++
+	}
+	if err != nil {
+		r.sum.Failed++
+	} else {
+		r.sum.Done++
+	}
+	if r.mcq != nil {
+		r.mcq[i] = r.mcqRow(&r.b.Items[i], resp, err)
+		return
+	}
+	if err != nil {
+		r.logError(req.QuestionID, err, resp.Attempts)
+		return
+	}
+	q := &r.b.Rubric.Questions[i]
+	r.ans[i] = &AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: CleanAnswer(resp.Content)}
+}
+
+func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *MCQRow {
+	row := &MCQRow{ID: it.ID}
+	if err != nil {
+		row.FinishReason, row.Error = "error", err.Error()
+		return row
+	}
+	row.Response = resp.Content
+	lat := float64(resp.Latency.Microseconds()) / 1000
+	pt, ct := resp.PromptTokens, resp.CompletionTokens
+	row.LatencyMS, row.PromptTokens, row.CompletionTokens = &lat, &pt, &ct
+	switch {
+	case strings.TrimSpace(resp.Content) == "":
+		row.FinishReason = "empty"
+	case resp.FinishReason == "length":
+		row.FinishReason = "length"
+	default:
+		row.FinishReason = "stop"
+	}
+	if got := r.policy.Extract(resp.Content); got.Letter != "" {
+		l, p := got.Letter, got.Pattern
+		row.Answer, row.Pattern = &l, &p
+		row.Correct = l == it.Key()
+	}
+	return row
+}
+
+func (r *runner) logError(id string, err error, attempts int) {
+	f, ferr := os.OpenFile(r.cfg.ErrorsFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	line, _ := json.Marshal(errorLine{Time: time.Now().UTC().Format(time.RFC3339), ID: id, Error: err.Error(), Attempts: attempts})
+	f.Write(append(line, '\n'))
+}
+
+// flush rewrites the output with every row so far, atomically.
+func (r *runner) flush() error {
+	r.mu.Lock()
+	if !r.dirty {
+		r.mu.Unlock()
+		return nil
+	}
+	var rows any
+	if r.mcq != nil {
+		list := []*MCQRow{}
+		for _, row := range r.mcq {
+			if row != nil {
+				list = append(list, row)
+			}
+		}
+		rows = list
+	} else {
+		list := []*AnswerRow{}
+		for _, row := range r.ans {
+			if row != nil {
+				list = append(list, row)
+			}
+		}
+		rows = list
+	}
+	data, err := json.MarshalIndent(rows, "", "  ")
+	r.dirty = false
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(r.cfg.Output, append(data, '\n'))
+}
+
+// WriteAtomic replaces a file with data so that no reader, and no crash,
+// ever sees half of it.
+func WriteAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
