@@ -37,6 +37,7 @@ var commands = []command{
 	{"verify", "check submissions against their benchmarks", runVerify},
 	{"lint-benchmark", "check a benchmark file (by registry key or path)", runLintBenchmark},
 	{"leaderboard", "rank the verified submissions and write the published leaderboard", runLeaderboard},
+	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 }
 
 func main() {

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// optionalFloat is a flag that may be left unset.
+type optionalFloat struct{ v *float64 }
+
+func (o *optionalFloat) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*o.v, 'g', -1, 64)
+}
+
+func (o *optionalFloat) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	o.v = &f
+	return nil
+}
+
+// optionalBool is a boolean flag that may be left unset.
+type optionalBool struct{ v *bool }
+
+func (o *optionalBool) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return strconv.FormatBool(*o.v)
+}
+
+func (o *optionalBool) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	o.v = &b
+	return nil
+}
+
+func runSubmit(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("submit", "--rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (a clone of it)")
+	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
+	slug := fl.String("slug", "", "the submission folder's name: "+submission.SlugPattern)
+	scores := fl.String("scores", "", "the scores.json of the run (copied unchanged)")
+	track := fl.String("track", "model", "model (a model answering directly) or harness (a harness around the benchmark's pinned model)")
+	m := &submission.Meta{}
+	fl.StringVar(&m.ModelName, "model-name", "", "display name of the model")
+	fl.StringVar(&m.CandidateModelID, "model-id", "", "the model's id at its provider, e.g. qwen/qwen3-32b")
+	fl.StringVar(&m.Submitter, "submitter", "", "your handle or organisation")
+	fl.StringVar(&m.ContactOrRepo, "contact", "", "a repository URL or a contact address")
+	fl.StringVar(&m.Date, "date", time.Now().UTC().Format(time.DateOnly), "the date of the run, YYYY-MM-DD")
+	fl.StringVar(&m.HarnessName, "harness-name", "", "the harness (harness track)")
+	fl.StringVar(&m.HarnessRepo, "harness-repo", "", "the harness's repository (harness track)")
+	fl.StringVar(&m.Notes, "notes", "", "what a reader needs to reproduce the run")
+	var open optionalBool
+	var priceIn, priceOut, temp optionalFloat
+	fl.Var(&open, "open-weights", "true when the model's weights are openly available")
+	fl.Var(&priceIn, "price-input", "USD per million input tokens")
+	fl.Var(&priceOut, "price-output", "USD per million output tokens")
+	fl.Var(&temp, "temperature", "the sampling temperature of the run")
+	maxTokens := fl.Int("max-tokens", 0, "the max tokens of the run (0: not reported)")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 {
+		fmt.Fprintf(stderr, "benchgate submit: unexpected argument %q\n", pos[0])
+		return exitUsage
+	}
+	m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature = open.v, priceIn.v, priceOut.v, temp.v
+	if *maxTokens > 0 {
+		m.MaxTokens = maxTokens
+	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"rubric", *key}, {"slug", *slug}, {"scores", *scores}, {"model-name", m.ModelName}, {"model-id", m.CandidateModelID}, {"submitter", m.Submitter}, {"contact", m.ContactOrRepo}} {
+		if f.v == "" {
+			missing = append(missing, "--"+f.name)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "benchgate submit: missing %v\n", missing)
+		fl.Usage()
+		return exitUsage
+	}
+	if *track != "model" && *track != "harness" {
+		fmt.Fprintf(stderr, "benchgate submit: --track is model or harness, not %q\n", *track)
+		return exitUsage
+	}
+	if !submission.ValidSlug(*slug) {
+		fmt.Fprintf(stderr, "benchgate submit: slug %q does not match %s (lower-case letters, digits, '.', '_', '-')\n", *slug, submission.SlugPattern)
+		return exitUsage
+	}
+	reg, fs := benchmark.LoadRegistry(os.DirFS(*root))
+	if reg == nil {
+		fmt.Fprintf(stderr, "benchgate submit: %v\n", fs)
+		return exitUsage
+	}
+	e, ok := reg.Lookup(*key)
+	if !ok {
+		fmt.Fprintf(stderr, "benchgate submit: no benchmark %q in %s; known: %v\n", *key, benchmark.RegistryFile, reg.Keys())
+		return exitUsage
+	}
+	m.RubricKey = e.Key
+	if e.Kind == benchmark.KindRubric {
+		m.JudgeModel = e.JudgeModel
+	}
+	data, err := os.ReadFile(*scores)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
+		return exitUsage
+	}
+	rel := path.Join(submission.Dir, *track+"-benchmark", *slug)
+	dir := filepath.Join(*root, filepath.FromSlash(rel))
+	if _, err := os.Stat(dir); err == nil {
+		fmt.Fprintf(stderr, "benchgate submit: %s already exists; choose another --slug, or remove it to replace it\n", dir)
+		return exitUsage
+	}
+	meta, err := json.MarshalIndent(metaJSON(m), "", "  ")
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = generate.WriteAtomic(filepath.Join(dir, submission.MetaFile), append(meta, '\n'))
+	}
+	if err == nil {
+		err = generate.WriteAtomic(filepath.Join(dir, submission.ScoresFile), data)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	v, err := verify.New(os.DirFS(*root), verify.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
+		return exitUsage
+	}
+	report := verify.NewReport([]verify.Result{v.Verify(rel)})
+	verify.Render(stdout, "text", report)
+	if report.Failed > 0 {
+		fmt.Fprintf(stdout, "\nThe submission does not pass yet: fix what is listed above, then run `benchgate verify %s` again.\n", rel)
+		return exitFail
+	}
+	branch := "submit/" + *slug
+	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
+		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
+	return exitOK
+}
+
+// metaJSON is meta.json as the schema spells it, optional fields omitted.
+func metaJSON(m *submission.Meta) any {
+	type meta struct {
+		ModelName        string   `json:"model_name"`
+		CandidateModelID string   `json:"candidate_model_id"`
+		Submitter        string   `json:"submitter"`
+		ContactOrRepo    string   `json:"contact_or_repo"`
+		RubricKey        string   `json:"rubric_key"`
+		Date             string   `json:"date"`
+		JudgeModel       string   `json:"judge_model,omitempty"`
+		HarnessName      string   `json:"harness_name,omitempty"`
+		HarnessRepo      string   `json:"harness_repo,omitempty"`
+		Notes            string   `json:"notes,omitempty"`
+		OpenWeights      *bool    `json:"open_weights,omitempty"`
+		PriceInput       *float64 `json:"price_input_per_mtok,omitempty"`
+		PriceOutput      *float64 `json:"price_output_per_mtok,omitempty"`
+		Temperature      *float64 `json:"temperature,omitempty"`
+		MaxTokens        *int     `json:"max_tokens,omitempty"`
+	}
+	return meta{m.ModelName, m.CandidateModelID, m.Submitter, m.ContactOrRepo, m.RubricKey, m.Date, m.JudgeModel,
+		m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens}
+}
