@@ -230,12 +230,3 @@ func TestPrompts(t *testing.T) {
 		t.Error("PromptForm")
 	}
 }
-
-func TestProgressLine(t *testing.T) {
-	if got := progressLine(50, 200, 2, 0.25, 10*time.Second, false, false); got != "50/200 (25%), 2 failed, 5.0/s, ETA 30s, $0.2500\n" {
-		t.Errorf("plain: %q", got)
-	}
-	if got := progressLine(200, 200, 0, 0, 10*time.Second, true, true); !strings.HasPrefix(got, "\r\033[K[########################] 200/200 (100%)") || !strings.HasSuffix(got, "\n") {
-		t.Errorf("terminal: %q", got)
-	}
-}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/llm"
 )
 
@@ -126,6 +127,7 @@ type runner struct {
 	ans   []*AnswerRow // rubric kind, by question
 	sum   Summary
 	dirty bool
+	track *progress.Tracker
 }
 
 // resume loads the rows of an earlier run of the same output.
@@ -184,7 +186,6 @@ func (r *runner) pending() []int {
 func (r *runner) run(ctx context.Context) (Summary, error) {
 	r.sum.Questions = r.n
 	todo := r.pending()
-	start := time.Now()
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < r.cfg.Workers; w++ {
@@ -196,7 +197,7 @@ func (r *runner) run(ctx context.Context) (Summary, error) {
 			}
 		}()
 	}
-	stopProgress := r.progress(start, len(todo))
+	r.track = progress.Start(r.cfg.Progress, r.cfg.Terminal, len(todo))
 	flushErr := make(chan error, 1)
 	stopFlush := make(chan struct{})
 	go func() {
@@ -227,7 +228,7 @@ dispatch:
 	wg.Wait()
 	close(stopFlush)
 	err := <-flushErr
-	stopProgress()
+	r.track.Stop()
 	if ferr := r.flush(); err == nil {
 		err = ferr
 	}
@@ -251,6 +252,11 @@ func (r *runner) ask(ctx context.Context, i int) {
 	if err != nil && ctx.Err() != nil {
 		return // interrupted: not a failure of the model, asked again next run
 	}
+	var c float64
+	if resp.CostUSD != nil {
+		c = *resp.CostUSD
+	}
+	r.track.Add(err != nil, c)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dirty = true

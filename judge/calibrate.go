@@ -1,0 +1,107 @@
+package judge
+
+import (
+	"context"
+
+	"github.com/benchgate/benchgate/benchmark"
+)
+
+// DefaultMinAgreement is the calibration agreement (see
+// Calibration.Agreement) below which a judge is not trusted with a rubric.
+const DefaultMinAgreement = 0.8
+
+// FixtureResult compares the judge's grade of one calibration fixture with
+// the grade the rubric's authors expect.
+type FixtureResult struct {
+	QuestionID    string `json:"question_id"`
+	FixtureID     string `json:"fixture_id"`
+	ExpectedGate  bool   `json:"expected_gate_passed"`
+	ExpectedTotal int    `json:"expected_total"`
+	Scored        bool   `json:"scored"`
+	// GotGate, GotTotal and Diff (GotTotal − ExpectedTotal) mean something
+	// only when Scored.
+	GotGate  bool     `json:"got_gate_passed"`
+	GotTotal int      `json:"got_total"`
+	Diff     int      `json:"diff"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Calibration is how closely a judge reproduces a rubric's calibration
+// fixtures.
+type Calibration struct {
+	Fixtures []FixtureResult `json:"fixtures"`
+	Scored   int             `json:"scored"`
+	Unscored int             `json:"unscored"`
+	// GateAgreement is the share of all fixtures whose gate decision the
+	// judge matched, and WithinOne the share whose total it matched within
+	// ±1 point. Both count an unscored fixture as a miss: a judge that
+	// cannot grade a fixture has not agreed with it.
+	GateAgreement float64 `json:"gate_agreement"`
+	WithinOne     float64 `json:"within_one"`
+	// MeanAbsDiff is the mean of |Diff| over the scored fixtures, 0 when
+	// none was scored.
+	MeanAbsDiff float64 `json:"mean_abs_diff"`
+	Usage       Usage   `json:"usage"`
+}
+
+// Agreement is the figure a judge must reach to be used with a rubric: the
+// share of fixtures graded within ±1 point of the expected total. One point
+// of slack admits the honest disagreement of two careful graders on one
+// component; a wrong gate decision moves a total by at least the gate's
+// points, so it falls outside. With no fixtures it is 0: a judge that was
+// not checked has not agreed with anything.
+func (c Calibration) Agreement() float64 { return c.WithinOne }
+
+// Calibrate grades every calibration fixture of every question of r and
+// compares the grades with the expected ones. The error is only for a
+// failed call; the calibration then holds the fixtures graded so far.
+func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric) (Calibration, error) {
+	var c Calibration
+	var gateOK, within, absSum int
+	for qi := range r.Questions {
+		q := &r.Questions[qi]
+		for _, f := range q.Calibration {
+			res, err := j.Grade(ctx, r, q, f.Response)
+			c.Usage.merge(res.Usage)
+			if err != nil {
+				c.summarise(gateOK, within, absSum)
+				return c, err
+			}
+			fr := FixtureResult{QuestionID: q.ID, FixtureID: f.ID, ExpectedGate: f.GatePassed, ExpectedTotal: f.Total, Scored: res.Scored, Problems: res.Problems}
+			if res.Scored {
+				c.Scored++
+				fr.GotGate, fr.GotTotal = res.Verdict.GatePassed, res.Total()
+				fr.Diff = fr.GotTotal - fr.ExpectedTotal
+				if fr.GotGate == fr.ExpectedGate {
+					gateOK++
+				}
+				if abs(fr.Diff) <= 1 {
+					within++
+				}
+				absSum += abs(fr.Diff)
+			} else {
+				c.Unscored++
+			}
+			c.Fixtures = append(c.Fixtures, fr)
+		}
+	}
+	c.summarise(gateOK, within, absSum)
+	return c, nil
+}
+
+func (c *Calibration) summarise(gateOK, within, absSum int) {
+	if n := len(c.Fixtures); n > 0 {
+		c.GateAgreement = float64(gateOK) / float64(n)
+		c.WithinOne = float64(within) / float64(n)
+	}
+	if c.Scored > 0 {
+		c.MeanAbsDiff = float64(absSum) / float64(c.Scored)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,266 @@
+// Package judge grades open answers against a schema 2.0 rubric with a
+// fixed LLM judge, compares two answers pairwise, and checks a judge on the
+// rubric's calibration fixtures. It is a pure core: it reaches the model
+// only through llm.Completer and stores nothing but cache entries, through
+// Store. It never guesses a grade: a verdict that breaks the rubric's
+// arithmetic is sent back to the judge, and after a few refusals the answer
+// is left unscored for a person.
+package judge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// Store keeps computed results between runs; internal/filecache.Dir is one.
+// A failed Put is not an error: the result is computed again next time.
+type Store interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
+}
+
+// DefaultRetries is how many times a broken verdict is sent back to the
+// judge when Judge.Retries is 0.
+const DefaultRetries = 3
+
+// Judge grades answers with one fixed model and fixed sampling parameters.
+// It holds no state of its own, so it is safe for concurrent use when its
+// LLM and Cache are.
+type Judge struct {
+	LLM       llm.Completer
+	Model     string // the judge model id, as the benchmark registry fixes it
+	Cache     Store  // optional
+	Seed      *int   // sent when set, for endpoints that honour it
+	MaxTokens int    // 0 means the endpoint's default
+	// Retries is how many times a verdict that cannot be parsed or breaks
+	// the rubric is sent back with the problems quoted: 0 means
+	// DefaultRetries, a negative value means none.
+	Retries int
+}
+
+func (j *Judge) retries() int {
+	switch {
+	case j.Retries == 0:
+		return DefaultRetries
+	case j.Retries < 0:
+		return 0
+	}
+	return j.Retries
+}
+
+// request returns the call every grading makes: greedy decoding (a fixed
+// judge should give the same grade twice) and, for grading, JSON mode.
+func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMode bool) llm.Request {
+	return llm.Request{
+		Model:       j.Model,
+		Messages:    msgs,
+		Temperature: 0,
+		TopP:        1,
+		MaxTokens:   j.MaxTokens,
+		Seed:        j.Seed,
+		JSON:        jsonMode,
+		Kind:        "judge",
+		QuestionID:  q.ID,
+	}
+}
+
+// Usage is what calls to the judge cost.
+type Usage struct {
+	Calls            int      `json:"calls"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	CostUSD          *float64 `json:"cost_usd,omitempty"` // nil when no call reported a cost
+}
+
+func (u *Usage) add(r llm.Response) {
+	u.merge(Usage{Calls: 1, PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, CostUSD: r.CostUSD})
+}
+
+func (u *Usage) merge(o Usage) {
+	u.Calls += o.Calls
+	u.PromptTokens += o.PromptTokens
+	u.CompletionTokens += o.CompletionTokens
+	if o.CostUSD != nil {
+		c := *o.CostUSD
+		if u.CostUSD != nil {
+			c += *u.CostUSD
+		}
+		u.CostUSD = &c
+	}
+}
+
+// Result is the outcome of grading one answer.
+type Result struct {
+	// Scored reports whether Verdict holds a grade that passed Check.
+	// When false the answer is unscored and Problems says why.
+	Scored  bool    `json:"scored"`
+	Verdict Verdict `json:"verdict"`
+	// Problems are what was wrong with the judge's last reply, when the
+	// answer is unscored.
+	Problems []string `json:"problems,omitempty"`
+	// LastReply is the judge's last reply of an unscored answer, kept for
+	// the person who grades it instead.
+	LastReply string `json:"last_reply,omitempty"`
+	// Injection lists the answer's attempts to instruct the grader (see
+	// InjectionMarkers); they call for a person's review whatever the grade.
+	Injection []string `json:"injection,omitempty"`
+	// Usage counts the calls made by this Grade: zero for a cached result,
+	// so that adding up a run's usage counts each call once.
+	Usage Usage `json:"usage"`
+	// Cached reports that the result was read from the cache.
+	Cached bool `json:"cached"`
+}
+
+// Total returns the awarded points of a scored result.
+func (r Result) Total() int { return int(r.Verdict.Total) }
+
+// Grade grades answer against question q of rubric r. A reply that cannot
+// be parsed or breaks the rubric's contract (see Verdict.Check) is sent
+// back with the problems quoted, up to Retries times; if the judge still
+// fails, the result is unscored with the reasons. The error is only for a
+// call that failed (the endpoint, or ctx); the result then holds the usage
+// so far. Scored results are cached under CacheKey.
+func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.RubricQuestion, answer string) (Result, error) {
+	res := Result{Injection: InjectionMarkers(answer)}
+	key := j.CacheKey(r, q, answer)
+	if j.Cache != nil {
+		if data, ok := j.Cache.Get(key); ok {
+			var c Result
+			// An entry that no longer reads as a valid grade is a miss.
+			if json.Unmarshal(data, &c) == nil && c.Scored && len(c.Verdict.Check(q)) == 0 {
+				res.Scored, res.Verdict, res.Cached = true, c.Verdict, true
+				return res, nil
+			}
+		}
+	}
+
+	msgs := BuildPrompt(r, q, answer, boundaryFor(answer))
+	for attempt := 0; ; attempt++ {
+		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, true))
+		if err != nil {
+			return res, fmt.Errorf("judge %s, question %s: %w", j.Model, q.ID, err)
+		}
+		res.Usage.add(resp)
+		v, problems := j.read(q, resp)
+		if len(problems) == 0 {
+			res.Scored, res.Verdict, res.Problems, res.LastReply = true, v, nil, ""
+			break
+		}
+		res.Problems, res.LastReply = problems, resp.Content
+		if attempt >= j.retries() {
+			break
+		}
+		msgs = append(msgs,
+			llm.Message{Role: "assistant", Content: resp.Content},
+			llm.Message{Role: "user", Content: reask(problems)})
+	}
+	if res.Scored && j.Cache != nil {
+		stored := Result{Scored: true, Verdict: res.Verdict, Injection: res.Injection, Usage: res.Usage}
+		if data, err := json.Marshal(stored); err == nil {
+			j.Cache.Put(key, data)
+		}
+	}
+	return res, nil
+}
+
+// read parses and checks one reply, returning the problems to quote back.
+func (j *Judge) read(q *benchmark.RubricQuestion, resp llm.Response) (Verdict, []string) {
+	v, err := ParseVerdict(resp.Content)
+	var problems []string
+	switch {
+	case err != nil:
+		if fe := (*FormatError)(nil); errors.As(err, &fe) {
+			problems = fe.Problems
+		} else {
+			problems = []string{err.Error()}
+		}
+	default:
+		problems = v.Check(q)
+	}
+	if len(problems) > 0 && resp.FinishReason == "length" {
+		problems = append(problems, "the reply was cut off at the token limit; keep the reasons short")
+	}
+	return v, problems
+}
+
+// reask is the follow-up that sends a broken verdict back. It quotes each
+// problem so that the judge fixes what is wrong instead of guessing, and
+// asks for the whole verdict again so that the last reply stands alone.
+func reask(problems []string) string {
+	var b strings.Builder
+	b.WriteString("Your verdict cannot be recorded, because:\n")
+	for _, p := range problems {
+		b.WriteString("- " + p + "\n")
+	}
+	b.WriteString("\nGrade the same candidate answer against the same rubric and reply with the complete corrected verdict: one JSON object in the required shape, every component exactly once with its rubric maximum, integer awards, and a total equal to their sum. Nothing else.\n")
+	return b.String()
+}
+
+// CacheKey returns the key under which the grade of answer to q is
+// cached: a SHA-256 over everything the grade depends on — the prompt
+// version, the judge model, the sampling parameters, the question as the
+// prompt shows it, the global variants, the scoring model and the answer.
+// The random boundary is left out: it changes every call but not what is
+// asked. Calibration fixtures and source line numbers are left out too;
+// they are not in the prompt.
+func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answer string) string {
+	type params struct {
+		Temperature float64 `json:"temperature"`
+		TopP        float64 `json:"top_p"`
+		Seed        *int    `json:"seed"`
+		MaxTokens   int     `json:"max_tokens"`
+		JSON        bool    `json:"json"`
+	}
+	type question struct {
+		ID               string                `json:"id"`
+		Text             string                `json:"question"`
+		Title            string                `json:"title"`
+		ModelAnswer      string                `json:"model_answer"`
+		Principle        string                `json:"principle"`
+		Gate             benchmark.Gate        `json:"gate"`
+		Components       []benchmark.Component `json:"components"`
+		RequiredConcepts []string              `json:"required_concepts"`
+		IndicativeTerms  []string              `json:"indicative_terms"`
+		DoNotCredit      []string              `json:"do_not_credit"`
+		AcceptedVariants []benchmark.Variant   `json:"accepted_variants"`
+	}
+	doc := struct {
+		Version        string              `json:"prompt_version"`
+		Model          string              `json:"judge_model"`
+		Params         params              `json:"params"`
+		Question       question            `json:"question"`
+		GlobalVariants []benchmark.Variant `json:"global_variants"`
+		TotalPoints    int                 `json:"total_points"`
+		GateFailScore  int                 `json:"gate_failure_score"`
+		Answer         []byte              `json:"answer"` // base64: exact even for invalid UTF-8
+	}{
+		Version: PromptVersion,
+		Model:   j.Model,
+		Params:  params{Temperature: 0, TopP: 1, Seed: j.Seed, MaxTokens: j.MaxTokens, JSON: true},
+		Question: question{
+			ID: q.ID, Text: q.Text, Title: q.Title, ModelAnswer: q.ModelAnswer, Principle: q.Principle,
+			Gate: q.Gate, Components: q.Components, RequiredConcepts: q.RequiredConcepts,
+			IndicativeTerms: q.IndicativeTerms, DoNotCredit: q.DoNotCredit, AcceptedVariants: q.AcceptedVariants,
+		},
+		GlobalVariants: r.GlobalVariants,
+		TotalPoints:    r.TotalPoints,
+		GateFailScore:  r.GateFailScore,
+		Answer:         []byte(answer),
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		// Every field is a string, number or list of them: Marshal cannot
+		// fail, and a key that ignored its input would be worse than a panic.
+		panic(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
