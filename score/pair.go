@@ -1,0 +1,94 @@
+package score
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/progress"
+	"github.com/benchgate/benchgate/judge"
+)
+
+// PairResult is one question judged pairwise.
+type PairResult struct {
+	ID      string        `json:"id"`
+	Outcome judge.Outcome `json:"outcome"`
+	Mean    float64       `json:"mean"`
+	Pair    judge.Pair    `json:"pair"`
+}
+
+// PairReport is a pairwise comparison of two answers files: A's wins, ties
+// and losses against B, with a two-sided sign test.
+type PairReport struct {
+	Questions []PairResult `json:"questions"`
+	Wins      int          `json:"wins"`
+	Ties      int          `json:"ties"`
+	Losses    int          `json:"losses"`
+	Undecided int          `json:"undecided"`
+	PValue    float64      `json:"sign_test_p"`
+	Calls     int          `json:"calls"`
+	SpendUSD  float64      `json:"spend_usd"`
+}
+
+// Compare judges the questions answered in both files, each twice with the
+// order swapped.
+func Compare(ctx context.Context, cfg Config, a, b []generate.AnswerRow) (PairReport, error) {
+	bench := cfg.Bench
+	if bench == nil || bench.Rubric == nil || cfg.Judge == nil {
+		return PairReport{}, errors.New("score: a rubric benchmark and a judge are required")
+	}
+	other := map[string]generate.AnswerRow{}
+	for _, row := range b {
+		other[row.ID] = row
+	}
+	type job struct {
+		qi   int
+		a, b generate.AnswerRow
+	}
+	var jobs []job
+	for _, row := range a {
+		qi, ok := bench.Index(row.ID)
+		if !ok {
+			return PairReport{}, fmt.Errorf("answer %q is to no question of benchmark %q", row.ID, bench.Entry.Key)
+		}
+		if ob, ok := other[row.ID]; ok {
+			jobs = append(jobs, job{qi, row, ob})
+		}
+	}
+	if len(jobs) == 0 {
+		return PairReport{}, errors.New("the two answers files share no question")
+	}
+	sort.Slice(jobs, func(i, j int) bool { return jobs[i].qi < jobs[j].qi })
+	text := func(r generate.AnswerRow) string {
+		if r.AnswerClean != "" {
+			return r.AnswerClean
+		}
+		return r.Answer
+	}
+	track := progress.Start(cfg.Progress, cfg.Terminal, len(jobs))
+	rep := PairReport{Questions: make([]PairResult, len(jobs))}
+	var tally judge.Tally
+	for i, jb := range jobs {
+		q := &bench.Rubric.Questions[jb.qi]
+		p, err := cfg.Judge.Compare(ctx, bench.Rubric, q, text(jb.a), text(jb.b))
+		if err != nil {
+			track.Stop()
+			return PairReport{}, fmt.Errorf("comparing %s: %w", q.ID, err)
+		}
+		c := 0.0
+		if p.Usage.CostUSD != nil {
+			c = *p.Usage.CostUSD
+			rep.SpendUSD += c
+		}
+		rep.Calls += p.Usage.Calls
+		track.Add(false, c)
+		tally.Add(p)
+		rep.Questions[i] = PairResult{ID: q.ID, Outcome: p.Outcome, Mean: p.Mean, Pair: p}
+	}
+	track.Stop()
+	rep.Wins, rep.Ties, rep.Losses, rep.Undecided = tally.Wins, tally.Ties, tally.Losses, tally.Undecided
+	rep.PValue = tally.PValue()
+	return rep, nil
+}
