@@ -37,6 +37,9 @@ var commands = []command{
 	{"verify", "check submissions against their benchmarks", runVerify},
 	{"lint-benchmark", "check a benchmark file (by registry key or path)", runLintBenchmark},
 	{"leaderboard", "rank the verified submissions and write the published leaderboard", runLeaderboard},
+	{"generate", "ask a candidate model every question of a benchmark", runGenerate},
+	{"score", "grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)", runScore},
+	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 }
 

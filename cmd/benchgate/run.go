@@ -1,0 +1,414 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/filecache"
+	"github.com/benchgate/benchgate/internal/progress"
+	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/score"
+)
+
+// endpointFlags are the flags that name an OpenAI-compatible endpoint.
+type endpointFlags struct {
+	baseURL, keyEnv         string
+	workers                 int
+	rps                     float64
+	timeout                 time.Duration
+	attempts                int
+	priceInput, priceOutput optionalFloat
+	azureVersion            string
+}
+
+func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
+	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
+	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
+	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
+	fl.DurationVar(&e.timeout, "timeout", 120*time.Second, "time limit of each attempt")
+	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429 and 5xx are retried with backoff, honouring Retry-After)")
+	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
+	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
+	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
+}
+
+// client builds the client. A local endpoint may take no key; any other
+// needs one, and the error names the variable, never a value.
+func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, error) {
+	key, err := llm.KeyFromEnv(e.keyEnv)
+	if err != nil && !isLocal(e.baseURL) {
+		return nil, err
+	}
+	if e.workers < 1 {
+		return nil, errors.New("--workers must be at least 1")
+	}
+	return llm.New(llm.Config{
+		BaseURL: e.baseURL, APIKey: key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
+		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
+	})
+}
+
+func isLocal(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+}
+
+func newRunID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// openLedger opens the cost ledger for appending.
+func openLedger(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+}
+
+// loadBenchmark loads a registry key of the leaderboard in root.
+func loadBenchmark(root, key string) (*benchmark.Benchmark, error) {
+	fsys := os.DirFS(root)
+	reg, fs := benchmark.LoadRegistry(fsys)
+	if reg == nil {
+		return nil, fmt.Errorf("the benchmark registry cannot be used: %v", fs)
+	}
+	e, ok := reg.Lookup(key)
+	if !ok {
+		return nil, fmt.Errorf("no benchmark %q in %s (known: %s)", key, filepath.Join(root, benchmark.RegistryFile), strings.Join(reg.Keys(), ", "))
+	}
+	b, fs := benchmark.Load(fsys, e)
+	if b == nil {
+		errs, _ := fs.Split()
+		return nil, fmt.Errorf("benchmark %q cannot be used: %v", key, errs)
+	}
+	return b, nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func runGenerate(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("generate", "--rubric KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
+	model := fl.String("model", "", "the candidate model's id at the endpoint")
+	output := fl.String("output", "", "the file to write and resume (default: KEY.MODEL.json; an mcq run writes scores.json rows, a rubric run the answers to score)")
+	ledgerPath := fl.String("ledger", "", "cost ledger, one JSON line per billed call (default: the output with .ledger.jsonl added)")
+	maxTokens := fl.Int("max-tokens", 0, "max tokens per answer (0: the endpoint's default)")
+	temperature := fl.Float64("temperature", 0, "sampling temperature")
+	var ep endpointFlags
+	ep.register(fl, "", "candidate model")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 || *key == "" || *model == "" {
+		fmt.Fprintln(stderr, "benchgate generate: --rubric and --model are required, and nothing else")
+		fl.Usage()
+		return exitUsage
+	}
+	b, err := loadBenchmark(*root, *key)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
+		return exitUsage
+	}
+	if *output == "" {
+		*output = *key + "." + unsafeName.ReplaceAllString(*model, "_") + ".json"
+	}
+	if *ledgerPath == "" {
+		*ledgerPath = *output + ".ledger.jsonl"
+	}
+	ledger, err := openLedger(*ledgerPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
+		return exitUsage
+	}
+	defer ledger.Close()
+	client, err := ep.client(ledger, newRunID())
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, err := generate.Run(ctx, generate.Config{
+		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: *temperature, MaxTokens: *maxTokens,
+		Output: *output, Progress: stderr, Terminal: isTerminal(stderr),
+	})
+	fmt.Fprintf(stdout, "%s: %d questions, %d already done, %d answered now, %d failed; spend $%.4f", *output, sum.Questions, sum.Skipped, sum.Done, sum.Failed, sum.SpendUSD)
+	if sum.Unpriced > 0 {
+		fmt.Fprintf(stdout, " (+%d calls of unknown cost)", sum.Unpriced)
+	}
+	fmt.Fprintln(stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
+		return exitFail
+	}
+	switch {
+	case sum.Failed > 0:
+		fmt.Fprintf(stdout, "%d calls failed; run the same command again to retry them.\n", sum.Failed)
+		return exitFail
+	case b.Rubric != nil:
+		fmt.Fprintf(stdout, "next: benchgate score %s --rubric %s\n", *output, *key)
+	default:
+		fmt.Fprintf(stdout, "next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)\n", *key, *output)
+	}
+	return exitOK
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && progress.IsTerminal(f)
+}
+
+// judgeCache is where judge results are kept between runs.
+func judgeCache() judge.Store {
+	dir := os.Getenv("BENCHGATE_CACHE_DIR")
+	if dir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			dir = filepath.Join(d, "benchgate")
+		}
+	}
+	if dir == "" {
+		return nil
+	}
+	return filecache.Dir(filepath.Join(dir, "judge"))
+}
+
+func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed int) (*judge.Judge, error) {
+	client, err := ep.client(ledger, newRunID())
+	if err != nil {
+		return nil, err
+	}
+	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache()}
+	if seed >= 0 {
+		j.Seed = &seed
+	}
+	return j, nil
+}
+
+func runScore(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("score", "ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
+	output := fl.String("output", "scores.json", "the scores.json to write")
+	pair := fl.String("pair", "", "another answers file: compare the two pairwise instead of scoring")
+	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
+	format := fl.String("format", "text", "pairwise report format: text or json")
+	var ep endpointFlags
+	ep.register(fl, "judge-", "judge")
+	pos, err := parseInterleaved(fl, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(pos) != 1 {
+		fl.Usage()
+		return exitUsage
+	}
+	answers, err := score.ReadAnswers(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitUsage
+	}
+	if *key == "" {
+		if *key, err = guessRubric(*root, answers); err != nil {
+			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+			return exitUsage
+		}
+	}
+	b, err := loadBenchmark(*root, *key)
+	if err == nil && b.Rubric == nil {
+		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitUsage
+	}
+	ledger, err := openLedger(*ledgerPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitUsage
+	}
+	defer ledger.Close()
+	j, err := newJudge(b, &ep, ledger, *seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := score.Config{Bench: b, Judge: j, Workers: ep.workers, Progress: stderr, Terminal: isTerminal(stderr)}
+	if *pair != "" {
+		other, err := score.ReadAnswers(*pair)
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+			return exitUsage
+		}
+		rep, err := score.Compare(ctx, cfg, answers, other)
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+			return exitFail
+		}
+		return writePairReport(stdout, stderr, *format, pos[0], *pair, rep)
+	}
+	rows, sum, err := score.Grade(ctx, cfg, answers)
+	if err == nil {
+		err = score.Write(*output, rows)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
+		*output, sum.Answers, sum.Scored, sum.Unscored, sum.Flagged, sum.Calls, sum.Cached, sum.SpendUSD)
+	if sum.Unscored > 0 {
+		fmt.Fprintf(stdout, "the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", sum.Unscored)
+	}
+	return exitOK
+}
+
+func writePairReport(stdout, stderr io.Writer, format, a, b string, rep score.PairReport) int {
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, q := range rep.Questions {
+		out := string(q.Outcome)
+		if out == "" {
+			out = "undecided"
+		}
+		fmt.Fprintf(stdout, "%-12s %-9s (forward %s, swapped %s)\n", q.ID, out, q.Pair.Forward.Token, q.Pair.Swapped.Token)
+	}
+	fmt.Fprintf(stdout, "A = %s, B = %s: %d wins, %d ties, %d losses for A", a, b, rep.Wins, rep.Ties, rep.Losses)
+	if rep.Undecided > 0 {
+		fmt.Fprintf(stdout, ", %d undecided", rep.Undecided)
+	}
+	fmt.Fprintf(stdout, "; sign test p = %.4g; %d judge calls, $%.4f\n", rep.PValue, rep.Calls, rep.SpendUSD)
+	return exitOK
+}
+
+// guessRubric finds the one rubric benchmark that the answers answer.
+func guessRubric(root string, answers []generate.AnswerRow) (string, error) {
+	fsys := os.DirFS(root)
+	reg, fs := benchmark.LoadRegistry(fsys)
+	if reg == nil {
+		return "", fmt.Errorf("the benchmark registry cannot be used: %v", fs)
+	}
+	var found []string
+	for _, e := range reg.Entries {
+		if e.Kind != benchmark.KindRubric {
+			continue
+		}
+		b, _ := benchmark.Load(fsys, e)
+		if b == nil {
+			continue
+		}
+		all := len(answers) > 0
+		for _, a := range answers {
+			qi, ok := b.Index(a.ID)
+			all = all && ok && b.Rubric.Questions[qi].Text == a.Question
+		}
+		if all {
+			found = append(found, e.Key)
+		}
+	}
+	if len(found) != 1 {
+		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --rubric", len(found), found)
+	}
+	return found[0], nil
+}
+
+func runCalibrate(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("calibrate", "--rubric KEY [--min-agreement 0.8]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the rubric benchmark's key")
+	minAgree := fl.Float64("min-agreement", judge.DefaultMinAgreement, "least share of fixtures the judge must grade within ±1 point of the expected total")
+	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
+	format := fl.String("format", "text", "output format: text or json")
+	var ep endpointFlags
+	ep.register(fl, "judge-", "judge")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 || *key == "" {
+		fl.Usage()
+		return exitUsage
+	}
+	b, err := loadBenchmark(*root, *key)
+	if err == nil && b.Rubric == nil {
+		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
+		return exitUsage
+	}
+	ledger, err := openLedger(*ledgerPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
+		return exitUsage
+	}
+	defer ledger.Close()
+	j, err := newJudge(b, &ep, ledger, *seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cal, err := j.Calibrate(ctx, b.Rubric)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
+		return exitFail
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(cal)
+	} else {
+		fmt.Fprintf(stdout, "%-8s %-10s %-14s %-14s %s\n", "question", "fixture", "gate exp/got", "total exp/got", "diff")
+		for _, f := range cal.Fixtures {
+			got := "unscored"
+			if f.Scored {
+				got = fmt.Sprintf("%t/%t", f.ExpectedGate, f.GotGate)
+			}
+			diff, total := "–", fmt.Sprintf("%d/–", f.ExpectedTotal)
+			if f.Scored {
+				diff, total = fmt.Sprintf("%+d", f.Diff), fmt.Sprintf("%d/%d", f.ExpectedTotal, f.GotTotal)
+			}
+			fmt.Fprintf(stdout, "%-8s %-10s %-14s %-14s %s\n", f.QuestionID, f.FixtureID, got, total, diff)
+		}
+		fmt.Fprintf(stdout, "judge %s on %s: gate agreement %.0f%%, within ±1 point %.0f%% (need %.0f%%), mean |diff| %.2f, %d unscored; %d calls\n",
+			b.Entry.JudgeModel, *key, 100*cal.GateAgreement, 100*cal.WithinOne, 100**minAgree, cal.MeanAbsDiff, cal.Unscored, cal.Usage.Calls)
+	}
+	if cal.Agreement() < *minAgree {
+		fmt.Fprintf(stderr, "benchgate calibrate: agreement %.2f is below --min-agreement %.2f: the judge does not reproduce the rubric's fixtures\n", cal.Agreement(), *minAgree)
+		return exitFail
+	}
+	return exitOK
+}
