@@ -169,9 +169,13 @@ func TestCalibrateCommand(t *testing.T) {
 func TestEndpointErrors(t *testing.T) {
 	root := copyBoard(t)
 	t.Setenv("BENCHGATE_UNSET_KEY", "")
-	code, _, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", "https://api.example.org/v1", "--api-key-env", "BENCHGATE_UNSET_KEY")
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", "https://api.example.org/v1", "--api-key-env", "BENCHGATE_UNSET_KEY", "--output", filepath.Join(dir, "o.json"))
 	if code != exitUsage || !strings.Contains(stderr, "BENCHGATE_UNSET_KEY") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if files, _ := os.ReadDir(dir); len(files) > 0 {
+		t.Errorf("a run that cannot start wrote %v", files)
 	}
 	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey})
 	t.Setenv("BENCHGATE_WRONG_KEY", "sk-wrong-key-value")

@@ -35,6 +35,7 @@ type endpointFlags struct {
 	attempts                int
 	priceInput, priceOutput optionalFloat
 	azureVersion            string
+	key                     string // read by check
 }
 
 func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
@@ -49,18 +50,25 @@ func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
 }
 
-// client builds the client. A local endpoint may take no key; any other
-// needs one, and the error names the variable, never a value.
-func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, error) {
+// check reads the key before anything is written: a local endpoint may
+// take no key; any other needs one, and the error names the variable,
+// never a value.
+func (e *endpointFlags) check() error {
 	key, err := llm.KeyFromEnv(e.keyEnv)
 	if err != nil && !isLocal(e.baseURL) {
-		return nil, err
+		return err
 	}
 	if e.workers < 1 {
-		return nil, errors.New("--workers must be at least 1")
+		return errors.New("--workers must be at least 1")
 	}
+	e.key = key
+	return nil
+}
+
+// client builds the client; check must have succeeded.
+func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, error) {
 	return llm.New(llm.Config{
-		BaseURL: e.baseURL, APIKey: key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
+		BaseURL: e.baseURL, APIKey: e.key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
 		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
 	})
 }
@@ -137,6 +145,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	}
 	if *ledgerPath == "" {
 		*ledgerPath = *output + ".ledger.jsonl"
+	}
+	if err := ep.check(); err != nil {
+		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
+		return exitUsage
 	}
 	ledger, err := openLedger(*ledgerPath)
 	if err != nil {
@@ -242,6 +254,10 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
 	}
 	if err != nil {
+		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
+		return exitUsage
+	}
+	if err := ep.check(); err != nil {
 		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
 		return exitUsage
 	}
@@ -365,6 +381,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
 	}
 	if err != nil {
+		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
+		return exitUsage
+	}
+	if err := ep.check(); err != nil {
 		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
 		return exitUsage
 	}
