@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -186,5 +187,90 @@ func TestEndpointErrors(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(out); strings.Contains(string(data), "sk-wrong-key-value") || !strings.Contains(string(data), "401") {
 		t.Errorf("rows of a rejected key: %.300s", data)
+	}
+}
+
+// TestMisbehavingEndpoints: a judge that answers malformed JSON, breaks the
+// rubric's arithmetic or hangs, and a candidate cut at its token limit.
+func TestMisbehavingEndpoints(t *testing.T) {
+	root := copyBoard(t)
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	fsys := os.DirFS(root)
+	reg, _ := benchmark.LoadRegistry(fsys)
+	e, _ := reg.Lookup("basin-analysis")
+	rub, _ := benchmark.Load(fsys, e)
+	var q1Calls atomic.Int32
+	srv := fakeopenai.New(t, fakeopenai.Options{
+		Key: testKey,
+		Fail: func(call int, req fakeopenai.Request) *fakeopenai.Failure {
+			if call == 3 {
+				return &fakeopenai.Failure{Hang: true} // past the client's timeout: retried
+			}
+			return nil
+		},
+		Reply: func(req fakeopenai.Request) fakeopenai.Reply {
+			user := req.Messages[len(req.Messages)-1].Content
+			if req.ResponseFormat != "json_object" {
+				// The candidate: Q5's answer is cut at the token limit.
+				for _, q := range rub.Rubric.Questions {
+					if strings.Contains(user, q.Text) {
+						if q.ID == "Q5" {
+							return fakeopenai.Reply{Content: "Archie's equation assumes that", FinishReason: "length"}
+						}
+						return fakeopenai.Reply{Content: "An answer to " + q.ID + "."}
+					}
+				}
+			}
+			for i := range rub.Rubric.Questions {
+				q := &rub.Rubric.Questions[i]
+				if !strings.Contains(req.Messages[1].Content, q.Text) {
+					continue
+				}
+				maxFor := func(points int) int { return points }
+				switch q.ID {
+				case "Q1":
+					if q1Calls.Add(1) == 1 {
+						return fakeopenai.Reply{Content: "I think this deserves a 7 {\"gate_passed\": tru"}
+					}
+				case "Q4":
+					maxFor = func(points int) int { return points + 1 } // always the wrong maximum
+				}
+				var comps []map[string]any
+				for _, c := range q.Components {
+					comps = append(comps, map[string]any{"id": c.ID, "awarded": 1, "maximum": maxFor(c.Points), "reason": "r"})
+				}
+				v, _ := json.Marshal(map[string]any{"gate_passed": true, "gate_reason": "ok", "components": comps, "total": len(q.Components), "adjudication_required": false, "adjudication_note": ""})
+				return fakeopenai.Reply{Content: string(v)}
+			}
+			return fakeopenai.Reply{Content: "{}"}
+		},
+	})
+	work := t.TempDir()
+	answers := filepath.Join(work, "answers.json")
+	code, out, stderr := runCLI(t, "generate", "--root", root, "--rubric", "basin-analysis", "--model", "m", "--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--output", answers, "--workers", "1", "--timeout", "300ms")
+	if code != exitOK || !strings.Contains(out, "5 answered now, 0 failed") {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, stderr)
+	}
+	scores := filepath.Join(work, "scores.json")
+	code, out, stderr = runCLI(t, "score", answers, "--root", root, "--output", scores, "--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--workers", "1")
+	if code != exitOK || !strings.Contains(out, "5 answers, 4 scored, 1 unscored") {
+		t.Fatalf("score: exit %d\n%s%s", code, out, stderr)
+	}
+	var rows []map[string]any
+	data, _ := os.ReadFile(scores)
+	json.Unmarshal(data, &rows)
+	if rows[0]["score_b"] == nil || rows[3]["score_b"] != nil || rows[3]["score_b_adjudication_required"] != true {
+		t.Errorf("rows: Q1 %v, Q4 %v / %v", rows[0]["score_b"], rows[3]["score_b"], rows[3]["score_b_adjudication_required"])
+	}
+	// One unscored answer of five is more than 5%: the submission needs a
+	// person, so it verifies as review, not pass.
+	code, out, _ = runCLI(t, "submit", "--root", root, "--rubric", "basin-analysis", "--slug", "m-basin", "--scores", scores,
+		"--model-name", "M", "--model-id", "o/m", "--submitter", "s", "--contact", "https://example.org")
+	if code != exitOK || !strings.Contains(out, "REVIEW submissions/model-benchmark/m-basin") {
+		t.Errorf("submit: exit %d\n%s", code, out)
+	}
+	if calls, status := srv.Stats(); status[200] < 10 || calls < 12 {
+		t.Errorf("server saw %d calls, statuses %v", calls, status)
 	}
 }
