@@ -40,6 +40,7 @@ var commands = []command{
 	{"generate", "ask a candidate model every question of a benchmark", runGenerate},
 	{"score", "grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)", runScore},
 	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
+	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 }
 

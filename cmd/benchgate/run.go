@@ -39,14 +39,20 @@ type endpointFlags struct {
 }
 
 func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
-	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
-	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
+	e.registerEndpoint(fl, prefix, what)
 	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
 	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
 	fl.DurationVar(&e.timeout, "timeout", 120*time.Second, "time limit of each attempt")
 	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429 and 5xx are retried with backoff, honouring Retry-After)")
 	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
 	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
+}
+
+// registerEndpoint registers only the flags that name the endpoint, for a
+// second endpoint sharing the first one's limits.
+func (e *endpointFlags) registerEndpoint(fl *flag.FlagSet, prefix, what string) {
+	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
 	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
 }
 

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/benchgate/benchgate/rerun"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// exitInconclusive is rerun's exit code when a maintainer must decide.
+const exitInconclusive = 3
+
+func runRerun(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository")
+	maxCalls := fl.Int("max-calls", 0, "stop after this many model calls (0: no limit); a check stopped early is inconclusive")
+	maxUSD := fl.Float64("max-usd", 0, "stop once this much has been spent (0: no limit)")
+	format := fl.String("format", "text", "output format: text, json or markdown (what the App posts)")
+	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
+	sample := fl.Int("sample", 20, "mcq: questions re-asked of the candidate when --candidate-base-url is set")
+	candModel := fl.String("candidate-model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
+	var judgeEP, candEP endpointFlags
+	judgeEP.register(fl, "judge-", "judge")
+	candEP.registerEndpoint(fl, "candidate-", "candidate model (mcq, optional)")
+	pos, err := parseInterleaved(fl, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(pos) != 1 {
+		fl.Usage()
+		return exitUsage
+	}
+	if err := oneOf(*format, rerun.Formats); err != nil {
+		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+		return exitUsage
+	}
+	v, err := verify.New(os.DirFS(*root), verify.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+		return exitUsage
+	}
+	dirs, err := selectSubmissions(*root, pos, nil)
+	if err != nil || len(dirs) != 1 {
+		fmt.Fprintf(stderr, "benchgate rerun: name one submission folder (%v)\n", err)
+		return exitUsage
+	}
+	dir := dirs[0]
+	res := v.Verify(dir)
+	cfg := rerun.Config{MaxCalls: *maxCalls, MaxUSD: *maxUSD, Sample: *sample}
+	if s := os.Getenv("BENCHGATE_RERUN_SECRET"); s != "" {
+		cfg.Secret = []byte(s)
+	}
+	ledger, err := openLedger(*ledgerPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+		return exitUsage
+	}
+	defer ledger.Close()
+	if b, _ := v.Benchmark(res.RubricKey); b != nil && b.Rubric != nil {
+		judgeEP.workers = max(judgeEP.workers, 1)
+		if err := judgeEP.check(); err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+			return exitUsage
+		}
+		if cfg.Judge, err = newJudge(b, &judgeEP, ledger, *seed); err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+			return exitUsage
+		}
+	} else if candEP.baseURL != "" {
+		candEP.workers, candEP.timeout, candEP.attempts, candEP.rps = 1, judgeEP.timeout, judgeEP.attempts, judgeEP.rps
+		if err := candEP.check(); err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+			return exitUsage
+		}
+		client, err := candEP.client(ledger, newRunID())
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+			return exitUsage
+		}
+		cfg.Candidate, cfg.CandidateModel = client, *candModel
+		if cfg.CandidateModel == "" && res.Meta != nil {
+			cfg.CandidateModel = res.Meta.CandidateModelID
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := rerun.Check(ctx, v, os.DirFS(*root), dir, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+		return exitUsage
+	}
+	if err := rerun.Render(stdout, *format, rep); err != nil {
+		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
+		return exitUsage
+	}
+	switch rep.Verdict {
+	case rerun.VerdictConsistent:
+		return exitOK
+	case rerun.VerdictInconsistent:
+		return exitFail
+	}
+	return exitInconclusive
+}

@@ -1,0 +1,132 @@
+package rerun
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchgate/benchgate/internal/mdtext"
+)
+
+// Formats lists the output formats of Render.
+var Formats = []string{"text", "json", "markdown"}
+
+// Render writes a report in one of Formats; markdown is what the App posts
+// on a pull request.
+func Render(w io.Writer, format string, r Report) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "markdown", "md":
+		_, err := io.WriteString(w, markdown(r))
+		return err
+	case "text", "":
+		_, err := io.WriteString(w, text(r))
+		return err
+	}
+	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+}
+
+func ptrInt(p *int) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprint(*p)
+}
+
+func ptrBool(p *bool) string {
+	switch {
+	case p == nil:
+		return "–"
+	case *p:
+		return "pass"
+	}
+	return "fail"
+}
+
+func text(r Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s  [%s, %s]\n", strings.ToUpper(r.Verdict), r.Path, r.RubricKey, r.Kind)
+	fmt.Fprintf(&b, "  %s\n", r.Reason)
+	keyed := "keyed with the leaderboard's secret"
+	if !r.SeedKeyed {
+		keyed = "not keyed"
+	}
+	fmt.Fprintf(&b, "  seed %s (%s); %d calls, $%.4f\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
+	if len(r.Questions) > 0 {
+		if r.Kind == "mcq" {
+			fmt.Fprintf(&b, "  %-28s %-9s %-8s %s\n", "question", "submitted", "re-asked", "note")
+			for _, q := range r.Questions {
+				fmt.Fprintf(&b, "  %-28s %-9s %-8s %s\n", q.ID, orDash(q.Submitted), orDash(q.ReAsked), q.Fault)
+			}
+		} else {
+			fmt.Fprintf(&b, "  %-10s %-8s %-6s %-5s %-14s %s\n", "question", "reported", "judged", "diff", "gate rep/judge", "note")
+			for _, q := range r.Questions {
+				note := q.Fault
+				if q.GateFlip {
+					note = "reported gate pass, judge fails it"
+				}
+				fmt.Fprintf(&b, "  %-10s %-8s %-6s %-5s %-14s %s\n", q.ID, ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate)+"/"+ptrBool(q.JudgedGate), note)
+			}
+		}
+	}
+	for _, l := range r.Leaks {
+		fmt.Fprintf(&b, "  leak: question %s repeats %d words of %s: %q\n", l.QuestionID, l.Words, l.Source, l.Excerpt)
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+var verdictIcon = map[string]string{VerdictConsistent: "✅", VerdictInconsistent: "❌", VerdictInconclusive: "⚠️"}
+
+func markdown(r Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## benchgate rerun: %s %s\n\n", verdictIcon[r.Verdict], r.Verdict)
+	fmt.Fprintf(&b, "`%s` (`%s`, %s). %s\n\n", mdtext.Code(r.Path), mdtext.Code(r.RubricKey), r.Kind, mdtext.Escape(r.Reason))
+	keyed := "keyed with the leaderboard's secret, so the sample could not be foreseen"
+	if !r.SeedKeyed {
+		keyed = "**not keyed**: no secret is configured"
+	}
+	fmt.Fprintf(&b, "Seed `%s` (%s). %d calls, $%.4f.\n\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	if len(r.Questions) > 0 {
+		if r.Kind == "mcq" {
+			b.WriteString("| Question | Submitted | Re-asked | Note |\n|---|---|---|---|\n")
+			for _, q := range r.Questions {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", mdtext.Code(q.ID), orDash(q.Submitted), orDash(q.ReAsked), mdtext.Escape(q.Fault))
+			}
+		} else {
+			b.WriteString("| Question | Reported | Judged | Diff | Gate (reported/judge) | Note |\n|---|---:|---:|---:|---|---|\n")
+			for _, q := range r.Questions {
+				note := mdtext.Escape(q.Fault)
+				if q.GateFlip {
+					note = "reported gate pass, judge fails it"
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s/%s | %s |\n", mdtext.Code(q.ID), ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate), ptrBool(q.JudgedGate), note)
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Leaks) > 0 {
+		b.WriteString("**Answers that reproduce the grading key:**\n\n")
+		for _, l := range r.Leaks {
+			fmt.Fprintf(&b, "- question `%s` repeats %d words of %s: %s\n", mdtext.Code(l.QuestionID), l.Words, mdtext.Escape(l.Source), mdtext.Escape(l.Excerpt))
+		}
+		b.WriteString("\n")
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "> %s\n", mdtext.Escape(w))
+	}
+	return b.String()
+}

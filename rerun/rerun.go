@@ -1,0 +1,360 @@
+// Package rerun spot-checks a submission's self-reported scores. For a
+// rubric benchmark it re-grades answers with the benchmark's fixed judge,
+// one at a time in an order nobody can predict before the submission is
+// final, and stops as soon as the evidence decides (a sequential test, see
+// Rule); it also looks, without a judge, for answers that copy the grading
+// key. For a multiple-choice benchmark it relies on re-extracting every
+// letter, and may re-ask the candidate a sample of questions.
+package rerun
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"path"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/jsondoc"
+	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// The verdicts.
+const (
+	VerdictConsistent   = "consistent"   // the judge agrees with the reported scores
+	VerdictInconsistent = "inconsistent" // the reported scores are higher than the judge's beyond noise
+	VerdictInconclusive = "inconclusive" // a maintainer decides
+)
+
+// Config describes one spot-check.
+type Config struct {
+	// Judge re-grades rubric answers; its Model must be the benchmark's
+	// judge_model.
+	Judge *judge.Judge
+	// Candidate, when set, re-asks a sample of a multiple-choice
+	// submission's questions at temperature 0.
+	Candidate      llm.Completer
+	CandidateModel string
+	Sample         int // questions re-asked of the candidate; 0 means 20
+
+	// Secret keys the sample's seed (an HMAC of the submission's content),
+	// so that the sample is reproducible by whoever holds it and
+	// unpredictable to the submitter. Without one the seed is a plain hash
+	// of the content, which the submitter can compute too.
+	Secret []byte
+
+	MaxCalls int     // stop after this many model calls; 0 means no limit
+	MaxUSD   float64 // stop once this much is spent; 0 means no limit
+	Rule     Rule    // the sequential test; zero means DefaultRule()
+	// MaxFaults is how many judge faults (errors, unusable verdicts) end
+	// the check as inconclusive; 0 means 5.
+	MaxFaults int
+}
+
+// Report is the outcome of a spot-check.
+type Report struct {
+	Path      string          `json:"path"`
+	RubricKey string          `json:"rubric_key"`
+	Kind      string          `json:"kind"`
+	Verdict   string          `json:"verdict"`
+	Reason    string          `json:"reason"`
+	Seed      string          `json:"seed"`       // hex; the sample order follows from it
+	SeedKeyed bool            `json:"seed_keyed"` // made with the leaderboard's secret
+	Sample    []string        `json:"sample"`     // question ids, in the order checked
+	Questions []QuestionCheck `json:"questions"`
+	Calls     int             `json:"calls"`
+	SpendUSD  float64         `json:"spend_usd"`
+	Warnings  []string        `json:"warnings,omitempty"`
+
+	// Rubric kind.
+	Leaks          []Leak  `json:"leaks,omitempty"`
+	Checked        int     `json:"checked,omitempty"`
+	MeanDiff       float64 `json:"mean_diff,omitempty"` // reported − judged, points per question
+	LLR            float64 `json:"llr,omitempty"`
+	Contradictions int     `json:"gate_contradictions,omitempty"`
+	JudgeFaults    int     `json:"judge_faults,omitempty"`
+
+	// Multiple-choice kind.
+	Disputes     int      `json:"disputes,omitempty"`
+	Unverifiable int      `json:"unverifiable,omitempty"`
+	Agreement    *float64 `json:"agreement,omitempty"` // of re-asked answers with the submitted letters
+}
+
+// QuestionCheck is one question re-checked.
+type QuestionCheck struct {
+	ID           string `json:"id"`
+	Reported     *int   `json:"reported,omitempty"`
+	Judged       *int   `json:"judged,omitempty"`
+	Diff         *int   `json:"diff,omitempty"` // reported − judged
+	ReportedGate *bool  `json:"reported_gate,omitempty"`
+	JudgedGate   *bool  `json:"judged_gate,omitempty"`
+	GateFlip     bool   `json:"gate_flip,omitempty"` // reported a pass the judge fails
+	// Multiple choice: the submitted and the re-asked letter.
+	Submitted string `json:"submitted,omitempty"`
+	ReAsked   string `json:"reasked,omitempty"`
+	Fault     string `json:"fault,omitempty"` // why this question is no evidence
+	Cached    bool   `json:"cached,omitempty"`
+}
+
+// Check spot-checks the submission in folder dir (relative to the root of
+// fsys, the leaderboard repository verified by v).
+func Check(ctx context.Context, v *verify.Verifier, fsys fs.FS, dir string, cfg Config) (Report, error) {
+	if cfg.Rule == (Rule{}) {
+		cfg.Rule = DefaultRule()
+	}
+	if cfg.MaxFaults <= 0 {
+		cfg.MaxFaults = 5
+	}
+	if cfg.Sample <= 0 {
+		cfg.Sample = 20
+	}
+	res := v.Verify(dir)
+	rep := Report{Path: dir, RubricKey: res.RubricKey, Kind: res.Kind, Questions: []QuestionCheck{}, Sample: []string{}}
+	if res.Status == verify.Fail {
+		rep.Verdict, rep.Reason = VerdictInconclusive, fmt.Sprintf("the submission does not pass verification (%d errors); a spot-check compares scores that are at least well-formed", len(res.Errors))
+		return rep, nil
+	}
+	b, _ := v.Benchmark(res.RubricKey)
+	if b == nil {
+		return rep, errors.New("the submission's benchmark cannot be loaded")
+	}
+	meta, err := jsondoc.ReadFile(fsys, path.Join(dir, submission.MetaFile), 0)
+	if err != nil {
+		return rep, err
+	}
+	scores, err := jsondoc.ReadFile(fsys, path.Join(dir, submission.ScoresFile), 0)
+	if err != nil {
+		return rep, err
+	}
+	seed, seedHex := sampleSeed(cfg.Secret, meta, scores)
+	rep.Seed, rep.SeedKeyed = seedHex, cfg.Secret != nil
+	if cfg.Secret == nil {
+		rep.Warnings = append(rep.Warnings, "no BENCHGATE_RERUN_SECRET: the sample follows from a plain hash of the submission, which its author can compute; set a secret to make the sample unpredictable")
+	}
+	order := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.Questions())
+	doc, err := jsondoc.Parse(scores, jsondoc.Limits{})
+	if err != nil {
+		return rep, err
+	}
+	if b.Rubric != nil {
+		rows, fs := submission.ParseRubricScores(path.Join(dir, submission.ScoresFile), doc)
+		if rows == nil {
+			return rep, fmt.Errorf("scores.json: %v", fs)
+		}
+		return checkRubric(ctx, b, rows, order, cfg, rep)
+	}
+	rows, fs := submission.ParseMCQScores(path.Join(dir, submission.ScoresFile), doc)
+	if rows == nil {
+		return rep, fmt.Errorf("scores.json: %v", fs)
+	}
+	return checkMCQ(ctx, b, res, rows, order, cfg, rep)
+}
+
+// sampleSeed derives the sample's seed from the submission's content: an
+// HMAC under the secret, or a plain hash without one.
+func sampleSeed(secret, meta, scores []byte) (uint64, string) {
+	content := sha256.New()
+	content.Write(meta)
+	content.Write([]byte{0})
+	content.Write(scores)
+	sum := content.Sum(nil)
+	if secret != nil {
+		mac := hmac.New(sha256.New, secret)
+		mac.Write(sum)
+		sum = mac.Sum(nil)
+	}
+	return binary.BigEndian.Uint64(sum[:8]), hex.EncodeToString(sum)
+}
+
+func (rep *Report) spend(u judge.Usage) {
+	rep.Calls += u.Calls
+	if u.CostUSD != nil {
+		rep.SpendUSD += *u.CostUSD
+	}
+}
+
+func overBudget(cfg Config, rep *Report) bool {
+	return (cfg.MaxCalls > 0 && rep.Calls >= cfg.MaxCalls) || (cfg.MaxUSD > 0 && rep.SpendUSD >= cfg.MaxUSD)
+}
+
+func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, cfg Config, rep Report) (Report, error) {
+	if cfg.Judge == nil {
+		return rep, errors.New("a rubric benchmark is spot-checked with its judge: configure the judge endpoint")
+	}
+	if cfg.Judge.Model != b.Entry.JudgeModel {
+		return rep, fmt.Errorf("the judge must be the benchmark's fixed judge %q, not %q", b.Entry.JudgeModel, cfg.Judge.Model)
+	}
+	byQ := make(map[int]*submission.RubricRow, len(rows))
+	answers := make(map[string]string, len(rows))
+	for i := range rows {
+		if qi, ok := b.Index(rows[i].ID); ok {
+			byQ[qi] = &rows[i]
+			answers[rows[i].ID] = answerText(&rows[i])
+		}
+	}
+	rep.Leaks = FindLeaks(b.Rubric, answers)
+
+	test := cfg.Rule.Start()
+	decision := Continue
+	stop := ""
+	for _, qi := range order {
+		if decision != Continue {
+			break
+		}
+		if test.N() >= cfg.Rule.MaxN {
+			stop = fmt.Sprintf("the test reached its cap of %d questions without deciding", cfg.Rule.MaxN)
+			break
+		}
+		if overBudget(cfg, &rep) {
+			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f)", rep.Calls, rep.SpendUSD)
+			break
+		}
+		if rep.JudgeFaults >= cfg.MaxFaults {
+			stop = fmt.Sprintf("the judge failed on %d questions; its faults are never held against the submission", rep.JudgeFaults)
+			break
+		}
+		row := byQ[qi]
+		q := &b.Rubric.Questions[qi]
+		qc := QuestionCheck{ID: q.ID}
+		rep.Sample = append(rep.Sample, q.ID)
+		if row == nil || row.Score == nil {
+			qc.Fault = "unscored in the submission: nothing to compare"
+			rep.Questions = append(rep.Questions, qc)
+			continue
+		}
+		reported64, _ := row.Score.Int()
+		reported := int(reported64)
+		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
+		got, err := cfg.Judge.Grade(ctx, b.Rubric, q, answerText(row))
+		rep.spend(got.Usage)
+		qc.Cached = got.Cached
+		switch {
+		case ctx.Err() != nil:
+			return rep, ctx.Err()
+		case err != nil:
+			qc.Fault = "the judge call failed: " + err.Error()
+			rep.JudgeFaults++
+		case !got.Scored:
+			qc.Fault = "the judge gave no valid verdict"
+			rep.JudgeFaults++
+		default:
+			judged := got.Total()
+			gate := got.Verdict.GatePassed
+			diff := reported - judged
+			qc.Judged, qc.JudgedGate, qc.Diff = &judged, &gate, &diff
+			rg := row.GatePassed != nil && *row.GatePassed
+			qc.GateFlip = rg && !gate
+			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
+		}
+		rep.Questions = append(rep.Questions, qc)
+	}
+	rep.Checked, rep.MeanDiff, rep.LLR, rep.Contradictions = test.N(), test.MeanDiff(), test.LLR(), test.Contradictions()
+	switch decision {
+	case Inconsistent:
+		rep.Verdict = VerdictInconsistent
+		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores exceed the judge's by %.2f points per question on average (%d reported gate passes the judge fails); the sequential test rejects honest noise", rep.Checked, rep.MeanDiff, rep.Contradictions)
+	case Consistent:
+		rep.Verdict = VerdictConsistent
+		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores agree with the judge's within its noise (mean difference %+.2f points)", rep.Checked, rep.MeanDiff)
+	default:
+		rep.Verdict = VerdictInconclusive
+		if stop == "" {
+			stop = "every question was checked without a decision"
+		}
+		rep.Reason = stop
+	}
+	if len(rep.Leaks) > 0 && rep.Verdict == VerdictConsistent {
+		rep.Verdict = VerdictInconclusive
+		rep.Reason = fmt.Sprintf("%d answers reproduce long passages of the grading key (see leaks); the scores agree with the judge, but a maintainer must decide whether the answers were written from the key", len(rep.Leaks))
+	}
+	return rep, nil
+}
+
+func answerText(r *submission.RubricRow) string {
+	if r.AnswerClean != "" {
+		return r.AnswerClean
+	}
+	return r.Answer
+}
+
+func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, rows []submission.MCQRow, order []int, cfg Config, rep Report) (Report, error) {
+	if res.Summary.Disputes != nil {
+		rep.Disputes = *res.Summary.Disputes
+	}
+	if res.Summary.Unverifiable != nil {
+		rep.Unverifiable = *res.Summary.Unverifiable
+	}
+	switch {
+	case rep.Disputes > 0:
+		rep.Verdict, rep.Reason = VerdictInconsistent, fmt.Sprintf("%d answers are not what the benchmark's extraction reads in their responses", rep.Disputes)
+	case res.Status == verify.Review:
+		rep.Verdict, rep.Reason = VerdictInconclusive, fmt.Sprintf("%d responses were stored truncated and cannot be re-read", rep.Unverifiable)
+	default:
+		rep.Verdict, rep.Reason = VerdictConsistent, "every answer is what the benchmark's extraction reads in its response, and every verdict follows from its answer"
+	}
+	if cfg.Candidate == nil || rep.Verdict != VerdictConsistent {
+		return rep, nil
+	}
+	// Re-ask a sample: a model at temperature 0 should mostly repeat itself;
+	// a low agreement means the responses may not be this model's.
+	policy, err := extract.Lookup(b.Entry.Extraction)
+	if err != nil {
+		return rep, err
+	}
+	byID := map[string]*submission.MCQRow{}
+	for i := range rows {
+		byID[rows[i].ID] = &rows[i]
+	}
+	agree, asked := 0, 0
+	for _, qi := range order {
+		if asked >= cfg.Sample || overBudget(cfg, &rep) {
+			break
+		}
+		it := &b.Items[qi]
+		row := byID[it.ID]
+		if row == nil || row.FinishReason == "error" {
+			continue
+		}
+		rep.Sample = append(rep.Sample, it.ID)
+		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it), Kind: "candidate", QuestionID: it.ID})
+		rep.Calls += resp.Attempts
+		if resp.CostUSD != nil {
+			rep.SpendUSD += *resp.CostUSD
+		}
+		qc := QuestionCheck{ID: it.ID, Submitted: row.Answer}
+		if err != nil {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			qc.Fault = "the candidate call failed: " + err.Error()
+		} else {
+			asked++
+			qc.ReAsked = policy.Extract(resp.Content).Letter
+			if qc.ReAsked == row.Answer {
+				agree++
+			}
+		}
+		rep.Questions = append(rep.Questions, qc)
+	}
+	if asked > 0 {
+		a := float64(agree) / float64(asked)
+		rep.Agreement = &a
+		if a < 0.8 {
+			rep.Verdict = VerdictInconclusive
+			rep.Reason = fmt.Sprintf("re-asked at temperature 0, the candidate gave the submitted letter on only %d of %d questions; a maintainer should look at how the responses were produced", agree, asked)
+		} else {
+			rep.Reason += fmt.Sprintf("; re-asked, the candidate repeated %d of %d answers", agree, asked)
+		}
+	}
+	return rep, nil
+}
