@@ -72,6 +72,7 @@ func text(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
+				note = joinNote(note, componentNote(q.Components))
 				fmt.Fprintf(&b, "  %-10s %-8s %-6s %-5s %-14s %s\n", q.ID, ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate)+"/"+ptrBool(q.JudgedGate), note)
 			}
 		}
@@ -113,6 +114,7 @@ func markdown(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
+				note = joinNote(note, mdtext.Escape(componentNote(q.Components)))
 				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s/%s | %s |\n", mdtext.Code(q.ID), ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate), ptrBool(q.JudgedGate), note)
 			}
 		}
@@ -129,4 +131,23 @@ func markdown(r Report) string {
 		fmt.Fprintf(&b, "> %s\n", mdtext.Escape(w))
 	}
 	return b.String()
+}
+
+// componentNote says which components were awarded differently.
+func componentNote(cs []ComponentDiff) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s %d→%d", c.ID, c.Reported, c.Judged)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

@@ -99,11 +99,43 @@ type QuestionCheck struct {
 	ReportedGate *bool  `json:"reported_gate,omitempty"`
 	JudgedGate   *bool  `json:"judged_gate,omitempty"`
 	GateFlip     bool   `json:"gate_flip,omitempty"` // reported a pass the judge fails
+	// Components lists the components on which the reported and the
+	// judged awards differ.
+	Components []ComponentDiff `json:"components,omitempty"`
 	// Multiple choice: the submitted and the re-asked letter.
 	Submitted string `json:"submitted,omitempty"`
 	ReAsked   string `json:"reasked,omitempty"`
 	Fault     string `json:"fault,omitempty"` // why this question is no evidence
 	Cached    bool   `json:"cached,omitempty"`
+}
+
+// ComponentDiff is one rubric component awarded differently by the
+// submission and the judge.
+type ComponentDiff struct {
+	ID       string `json:"id"`
+	Reported int    `json:"reported"`
+	Judged   int    `json:"judged"`
+}
+
+// componentDiffs compares a reported row's awards with a verdict's.
+func componentDiffs(q *benchmark.RubricQuestion, row *submission.RubricRow, v judge.Verdict) []ComponentDiff {
+	reported := map[string]int{}
+	for _, c := range row.Components {
+		if a, ok := c.Awarded.Int(); ok {
+			reported[c.ID] = int(a)
+		}
+	}
+	judged := map[string]int{}
+	for _, c := range v.Components {
+		judged[c.ID] = int(c.Awarded)
+	}
+	var out []ComponentDiff
+	for _, c := range q.Components {
+		if reported[c.ID] != judged[c.ID] {
+			out = append(out, ComponentDiff{ID: c.ID, Reported: reported[c.ID], Judged: judged[c.ID]})
+		}
+	}
+	return out
 }
 
 // Check spot-checks the submission in folder dir (relative to the root of
@@ -254,6 +286,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			qc.Judged, qc.JudgedGate, qc.Diff = &judged, &gate, &diff
 			rg := row.GatePassed != nil && *row.GatePassed
 			qc.GateFlip = rg && !gate
+			qc.Components = componentDiffs(q, row, got.Verdict)
 			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
 		}
 		rep.Questions = append(rep.Questions, qc)

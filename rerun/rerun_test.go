@@ -195,6 +195,11 @@ func TestVerdicts(t *testing.T) {
 			if rep.Calls != rep.Checked || rep.Calls > DefaultRule().MaxN || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
 				t.Errorf("%d calls, %d checked, %d sampled, $%.2f", rep.Calls, rep.Checked, len(rep.Sample), rep.SpendUSD)
 			}
+			for _, q := range rep.Questions {
+				if q.Diff != nil && *q.Diff != 0 && len(q.Components) == 0 {
+					t.Errorf("question %s differs by %d but names no component", q.ID, *q.Diff)
+				}
+			}
 			t.Logf("%s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 		})
 	}
