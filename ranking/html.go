@@ -525,10 +525,14 @@ func trackShortName(t string) string {
 
 // tierNoteText is the tier note of LEADERBOARD.md as plain text; the page's
 // template escapes it.
-func tierNoteText(es []Entry) string {
+func tierNoteText(es []Entry) string { return tierNoteFor(es, func(s string) string { return s }) }
+
+// tierNoteFor says in words which models cannot be told apart, each name
+// passed through escape.
+func tierNoteFor(es []Entry, escape func(string) string) string {
 	byTier := map[int][]string{}
 	for _, e := range es {
-		byTier[e.Tier] = append(byTier[e.Tier], e.ModelName)
+		byTier[e.Tier] = append(byTier[e.Tier], escape(e.ModelName))
 	}
 	tiers := make([]int, 0, len(byTier))
 	for t := range byTier {

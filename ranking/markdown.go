@@ -3,7 +3,6 @@ package ranking
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/benchgate/benchgate/internal/mdtext"
@@ -95,31 +94,9 @@ func writeExcludedMD(s *strings.Builder, xs []Excluded) {
 	}
 }
 
-// tierNote says in words which models cannot be told apart.
-func tierNote(es []Entry) string {
-	byTier := map[int][]string{}
-	for _, e := range es {
-		byTier[e.Tier] = append(byTier[e.Tier], mdtext.Escape(e.ModelName))
-	}
-	tiers := make([]int, 0, len(byTier))
-	for t := range byTier {
-		tiers = append(tiers, t)
-	}
-	sort.Ints(tiers)
-	var parts []string
-	for _, t := range tiers {
-		if names := byTier[t]; len(names) > 1 {
-			parts = append(parts, fmt.Sprintf("tier %d (%s)", t, strings.Join(names, ", ")))
-		}
-	}
-	if len(parts) == 0 {
-		if len(es) == 1 {
-			return "One entry so far."
-		}
-		return "Every neighbour in this ranking differs significantly."
-	}
-	return "Within " + strings.Join(parts, "; ") + " the models cannot be told apart on these questions: their order there is not evidence that one is better."
-}
+// tierNote says in words which models cannot be told apart, with names
+// escaped for markdown.
+func tierNote(es []Entry) string { return tierNoteFor(es, mdtext.Escape) }
 
 func rankRange(e Entry) string {
 	if e.RankLow == e.RankHigh {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/verify"
@@ -79,7 +80,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		path := filepath.Join(*out, o.file)
-		if err := writeAtomic(path, buf.Bytes()); err != nil {
+		if err := generate.WriteAtomic(path, buf.Bytes()); err != nil {
 			fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
 			return exitUsage
 		}
@@ -91,28 +92,6 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d submission(s): %d ranked, %d not ranked (%d failed, %d need review)\n", len(report.Submissions), ranked, len(report.Submissions)-ranked, report.Failed, report.Review)
 	return exitOK
-}
-
-// writeAtomic replaces a file so that a reader never sees half of it.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // defaultCacheDir keeps cached results out of the repository.
