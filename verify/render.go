@@ -10,8 +10,9 @@ import (
 	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
-// Formats lists the output formats of Render.
-var Formats = []string{"text", "json", "markdown"}
+// Formats lists the output formats of Render; "github" is workflow
+// commands for GitHub Actions.
+var Formats = []string{"text", "json", "markdown", "github"}
 
 // Render writes a report in one of Formats.
 func Render(w io.Writer, format string, r Report) error {
@@ -25,6 +26,8 @@ func Render(w io.Writer, format string, r Report) error {
 		return enc.Encode(r)
 	case "markdown", "md":
 		return renderMarkdown(w, r)
+	case "github":
+		return renderGitHub(w, r)
 	}
 	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
 }

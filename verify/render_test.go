@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,35 @@ func TestRenderGolden(t *testing.T) {
 func TestRenderUnknownFormat(t *testing.T) {
 	if err := Render(&bytes.Buffer{}, "yaml", Report{}); err == nil {
 		t.Error("no error for an unknown format")
+	}
+}
+
+func TestRenderGitHub(t *testing.T) {
+	rep := goldenReport(t)
+	var buf bytes.Buffer
+	if err := Render(&buf, "github", rep); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{
+		"::error file=submissions/model-benchmark/y-mc/scores.json,line=10,title=benchgate mcq.dispute::question m2: answer is B but the answer-line policy reads C",
+		"::warning file=submissions/model-benchmark/z-review/scores.json,title=benchgate arith.unscored::1 of 2 answers are unscored",
+		"::notice title=benchgate verify::4 submission(s): 1 passed, 2 failed, 1 need review\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// Contributor text cannot end the command or start another one.
+	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+		if !strings.HasPrefix(line, "::") || strings.Count(line, "::") < 2 {
+			t.Errorf("a line is not one workflow command: %q", line)
+		}
+	}
+	if got := escapeData("a\nb%c\r::error::x"); got != "a%0Ab%25c%0D::error::x" {
+		t.Errorf("escapeData = %q", got)
+	}
+	if got := escapeProperty("a:b,c\n"); got != "a%3Ab%2Cc%0A" {
+		t.Errorf("escapeProperty = %q", got)
 	}
 }

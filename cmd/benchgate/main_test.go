@@ -145,3 +145,15 @@ func TestLintBenchmark(t *testing.T) {
 		})
 	}
 }
+
+func TestVerifyGitHubFormat(t *testing.T) {
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	code, out, _ := runCLI(t, "verify", "--root", repoRoot, "--format", "github")
+	if code != exitOK || !strings.Contains(out, "::notice title=benchgate verify::5 submission(s): 5 passed") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if data, err := os.ReadFile(summary); err != nil || !strings.Contains(string(data), "## benchgate verify") {
+		t.Errorf("job summary: %v %s", err, data)
+	}
+}

@@ -16,7 +16,7 @@ import (
 func runVerify(args []string, stdout, stderr io.Writer) int {
 	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown] [PATH...]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
-	format := fl.String("format", "text", "output format: text, json or markdown (what a PR comment shows)")
+	format := fl.String("format", "text", "output format: text, json, markdown (what a PR comment shows) or github (GitHub Actions annotations; the markdown goes to $GITHUB_STEP_SUMMARY)")
 	maxBytes := fl.Int64("max-file-bytes", 64<<20, "size cap for each submission file")
 	paths, err := parseInterleaved(fl, args)
 	if err != nil {
@@ -48,6 +48,12 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	if err := verify.Render(stdout, *format, report); err != nil {
 		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
 		return exitUsage
+	}
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); *format == "github" && summary != "" {
+		if err := appendSummary(summary, report); err != nil {
+			fmt.Fprintf(stderr, "benchgate verify: writing the job summary: %v\n", err)
+			return exitUsage
+		}
 	}
 	if report.Failed > 0 {
 		return exitFail
@@ -109,4 +115,17 @@ func selectSubmissions(root string, paths, all []string) ([]string, error) {
 		add(rel)
 	}
 	return dirs, nil
+}
+
+// appendSummary adds the markdown report to a GitHub Actions job summary.
+func appendSummary(path string, report verify.Report) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := verify.Render(f, "markdown", report); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
