@@ -1,0 +1,316 @@
+// Package bot is the benchgate GitHub App: it receives webhooks, queues
+// durable jobs, and runs the same verifier, spot-check and leaderboard as
+// the CLI against pull requests and merges. This file is the front door:
+// authenticate a delivery, decide what it asks for, and queue it before
+// replying.
+package bot
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+)
+
+// MaxWebhookBytes bounds a delivery's body; GitHub caps payloads at 25 MB.
+const MaxWebhookBytes = 25 << 20
+
+// Job is the work a delivery asks for.
+type Job struct {
+	Kind           string // KindVerify, KindRerun or KindRegenerate
+	DeliveryID     string
+	Repo           string // owner/name
+	PR             int
+	HeadSHA        string
+	CommentID      int64  // rerun: the comment that asked
+	Commenter      string // rerun: who asked; permission is checked by the job
+	AfterSHA       string // regenerate: the pushed commit
+	InstallationID int64
+}
+
+// The kinds of job.
+const (
+	KindVerify     = "verify"
+	KindRerun      = "rerun"
+	KindRegenerate = "regenerate"
+)
+
+// Enqueuer stores jobs durably. It reports false when the job is a
+// duplicate (a redelivery, or the same work already queued).
+type Enqueuer interface {
+	Enqueue(ctx context.Context, j Job) (inserted bool, err error)
+}
+
+// Webhook is the http.Handler of POST /webhook.
+type Webhook struct {
+	// Secrets are the webhook secrets; any one of them may have signed a
+	// delivery, so that a secret can be rotated without downtime.
+	Secrets [][]byte
+	Queue   Enqueuer
+	Log     *slog.Logger
+	// Observe, when set, is told each delivery's event and outcome (for
+	// metrics).
+	Observe func(event, outcome string)
+}
+
+func (h *Webhook) observe(event, outcome string) {
+	if h.Observe != nil {
+		h.Observe(event, outcome)
+	}
+}
+
+func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	event, delivery := r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")
+	log := h.Log.With("delivery", delivery, "event", event)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.observe(event, "too_large")
+			http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "cannot read the body", http.StatusBadRequest)
+		return
+	}
+	// Nothing is parsed or done before the signature holds.
+	if !h.signed(body, r.Header.Get("X-Hub-Signature-256")) {
+		h.observe(event, "bad_signature")
+		log.Warn("webhook refused: missing or bad signature")
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}
+	if event == "" || delivery == "" {
+		h.observe(event, "bad_request")
+		http.Error(w, "X-GitHub-Event and X-GitHub-Delivery are required", http.StatusBadRequest)
+		return
+	}
+	jobs, err := Route(event, delivery, body)
+	if err != nil {
+		h.observe(event, "bad_payload")
+		log.Warn("webhook payload not understood", "err", err)
+		http.Error(w, "payload not understood", http.StatusBadRequest)
+		return
+	}
+	outcome := "ignored"
+	for _, j := range jobs {
+		inserted, err := h.Queue.Enqueue(r.Context(), j)
+		if err != nil {
+			// Not acknowledged: GitHub shows the failure and the delivery
+			// can be redelivered; nothing was half-done.
+			h.observe(event, "error")
+			log.Error("cannot queue the delivery", "err", err, "repo", j.Repo, "pr", j.PR)
+			http.Error(w, "cannot queue the delivery", http.StatusInternalServerError)
+			return
+		}
+		outcome = "duplicate"
+		if inserted {
+			outcome = "queued"
+		}
+		log.Info("webhook", "outcome", outcome, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA)
+	}
+	h.observe(event, outcome)
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// signed checks X-Hub-Signature-256 ("sha256=" and the hex HMAC-SHA256 of
+// the raw body) against every secret, in constant time.
+func (h *Webhook) signed(body []byte, header string) bool {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok {
+		return false
+	}
+	sig, err := hex.DecodeString(hexSig)
+	if err != nil || len(sig) != sha256.Size {
+		return false
+	}
+	valid := false
+	for _, s := range h.Secrets {
+		mac := hmac.New(sha256.New, s)
+		mac.Write(body)
+		// Every secret is tried, so the time taken says nothing of which.
+		if hmac.Equal(mac.Sum(nil), sig) {
+			valid = true
+		}
+	}
+	return valid
+}
+
+// Sign returns the X-Hub-Signature-256 value of body under secret, as
+// GitHub computes it (for tests and tools).
+func Sign(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// The parts of GitHub's webhook payloads that routing reads.
+type (
+	repoRef struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+	}
+	installationRef struct {
+		ID int64 `json:"id"`
+	}
+	payload struct {
+		Action       string          `json:"action"`
+		Repository   repoRef         `json:"repository"`
+		Installation installationRef `json:"installation"`
+		PullRequest  *struct {
+			Number int  `json:"number"`
+			Draft  bool `json:"draft"`
+			Head   struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_request"`
+		Issue *struct {
+			Number      int       `json:"number"`
+			PullRequest *struct{} `json:"pull_request"`
+		} `json:"issue"`
+		Comment *struct {
+			ID   int64  `json:"id"`
+			Body string `json:"body"`
+			User struct {
+				Login string `json:"login"`
+				Type  string `json:"type"`
+			} `json:"user"`
+		} `json:"comment"`
+		CheckRun *struct {
+			HeadSHA      string `json:"head_sha"`
+			PullRequests []struct {
+				Number int `json:"number"`
+			} `json:"pull_requests"`
+		} `json:"check_run"`
+		CheckSuite *struct {
+			HeadSHA      string `json:"head_sha"`
+			PullRequests []struct {
+				Number int `json:"number"`
+			} `json:"pull_requests"`
+		} `json:"check_suite"`
+		// push
+		Ref     string `json:"ref"`
+		After   string `json:"after"`
+		Commits []struct {
+			Added    []string `json:"added"`
+			Removed  []string `json:"removed"`
+			Modified []string `json:"modified"`
+		} `json:"commits"`
+	}
+)
+
+// Route decides what a delivery asks for: no job for events benchgate
+// does not act on. It is pure, so every rule is tested without a server.
+func Route(event, delivery string, body []byte) ([]Job, error) {
+	var p payload
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, err
+	}
+	base := Job{DeliveryID: delivery, Repo: p.Repository.FullName, InstallationID: p.Installation.ID}
+	switch event {
+	case "pull_request":
+		switch p.Action {
+		case "opened", "synchronize", "reopened", "ready_for_review":
+		default:
+			return nil, nil
+		}
+		if p.PullRequest == nil {
+			return nil, errors.New("pull_request event without a pull request")
+		}
+		j := base
+		j.Kind, j.PR, j.HeadSHA = KindVerify, p.PullRequest.Number, p.PullRequest.Head.SHA
+		return []Job{j}, nil
+	case "check_run", "check_suite":
+		if p.Action != "rerequested" {
+			return nil, nil
+		}
+		var sha string
+		var prs []int
+		if p.CheckRun != nil {
+			sha = p.CheckRun.HeadSHA
+			for _, pr := range p.CheckRun.PullRequests {
+				prs = append(prs, pr.Number)
+			}
+		} else if p.CheckSuite != nil {
+			sha = p.CheckSuite.HeadSHA
+			for _, pr := range p.CheckSuite.PullRequests {
+				prs = append(prs, pr.Number)
+			}
+		}
+		var jobs []Job
+		for _, n := range prs {
+			j := base
+			j.Kind, j.PR, j.HeadSHA = KindVerify, n, sha
+			jobs = append(jobs, j)
+		}
+		return jobs, nil
+	case "issue_comment":
+		if p.Action != "created" || p.Issue == nil || p.Issue.PullRequest == nil || p.Comment == nil {
+			return nil, nil
+		}
+		// The App's own comments never command it.
+		if p.Comment.User.Type == "Bot" {
+			return nil, nil
+		}
+		cmd := Command(p.Comment.Body)
+		if cmd == "" {
+			return nil, nil
+		}
+		j := base
+		j.Kind, j.PR, j.CommentID, j.Commenter = cmd, p.Issue.Number, p.Comment.ID, p.Comment.User.Login
+		return []Job{j}, nil
+	case "push":
+		if p.Repository.DefaultBranch == "" || p.Ref != "refs/heads/"+p.Repository.DefaultBranch || p.After == "" || strings.Trim(p.After, "0") == "" {
+			return nil, nil
+		}
+		if !touchesBoard(p) {
+			return nil, nil
+		}
+		j := base
+		j.Kind, j.AfterSHA = KindRegenerate, p.After
+		return []Job{j}, nil
+	}
+	return nil, nil
+}
+
+// touchesBoard reports whether a push changed submissions or benchmarks.
+func touchesBoard(p payload) bool {
+	for _, c := range p.Commits {
+		for _, list := range [][]string{c.Added, c.Removed, c.Modified} {
+			for _, f := range list {
+				if strings.HasPrefix(f, "submissions/") || strings.HasPrefix(f, "rubrics/") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Command returns the job a comment asks for: "/benchgate rerun" or
+// "/benchgate verify" on a line of its own; "" for anything else.
+func Command(body string) string {
+	for _, line := range strings.Split(body, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "/benchgate" {
+			switch f[1] {
+			case "rerun":
+				return KindRerun
+			case "verify":
+				return KindVerify
+			}
+		}
+	}
+	return ""
+}

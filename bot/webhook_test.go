@@ -1,0 +1,171 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type memQueue struct {
+	mu   sync.Mutex
+	jobs []Job
+	seen map[string]bool
+	err  error
+}
+
+func (q *memQueue) Enqueue(ctx context.Context, j Job) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil {
+		return false, q.err
+	}
+	if q.seen == nil {
+		q.seen = map[string]bool{}
+	}
+	if q.seen[j.DeliveryID] {
+		return false, nil
+	}
+	q.seen[j.DeliveryID] = true
+	q.jobs = append(q.jobs, j)
+	return true, nil
+}
+
+var secret = []byte("It's a Secret to Everybody")
+
+func deliver(t *testing.T, h http.Handler, event, delivery, body, sig string) int {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	if sig != "" {
+		req.Header.Set("X-Hub-Signature-256", sig)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+const prOpened = `{"action": "opened", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},
+ "pull_request": {"number": 12, "head": {"sha": "abc123"}}}`
+
+func TestWebhookSignature(t *testing.T) {
+	q := &memQueue{}
+	h := &Webhook{Secrets: [][]byte{[]byte("old secret"), secret}, Queue: q, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	tests := []struct {
+		name string
+		sig  string
+		want int
+	}{
+		{"GitHub's documented example secret", Sign(secret, []byte(prOpened)), http.StatusAccepted},
+		{"the rotated-out secret still accepted", Sign([]byte("old secret"), []byte(prOpened)), http.StatusAccepted},
+		{"missing", "", http.StatusUnauthorized},
+		{"sha1 form", "sha1=0000", http.StatusUnauthorized},
+		{"not hex", "sha256=zz", http.StatusUnauthorized},
+		{"another secret", Sign([]byte("guess"), []byte(prOpened)), http.StatusUnauthorized},
+		{"signature of another body", Sign(secret, []byte(prOpened+" ")), http.StatusUnauthorized},
+	}
+	for i, tt := range tests {
+		if got := deliver(t, h, "pull_request", "d"+string(rune('a'+i)), prOpened, tt.sig); got != tt.want {
+			t.Errorf("%s: status %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	if len(q.jobs) != 2 {
+		t.Errorf("%d jobs queued, want 2 (refused deliveries queue nothing)", len(q.jobs))
+	}
+}
+
+// GitHub's documentation gives this example: secret "It's a Secret to
+// Everybody", payload "Hello, World!".
+func TestSignMatchesGitHubExample(t *testing.T) {
+	if got := Sign(secret, []byte("Hello, World!")); got != "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17" {
+		t.Errorf("Sign = %s", got)
+	}
+}
+
+func TestWebhookResponses(t *testing.T) {
+	q := &memQueue{}
+	h := &Webhook{Secrets: [][]byte{secret}, Queue: q, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	sign := func(b string) string { return Sign(secret, []byte(b)) }
+	if got := deliver(t, h, "pull_request", "one", prOpened, sign(prOpened)); got != http.StatusAccepted {
+		t.Fatalf("status %d", got)
+	}
+	// A redelivery is acknowledged and queues nothing.
+	if got := deliver(t, h, "pull_request", "one", prOpened, sign(prOpened)); got != http.StatusAccepted || len(q.jobs) != 1 {
+		t.Errorf("redelivery: status %d, %d jobs", got, len(q.jobs))
+	}
+	if got := deliver(t, h, "pull_request", "", prOpened, sign(prOpened)); got != http.StatusBadRequest {
+		t.Errorf("no delivery id: %d", got)
+	}
+	if got := deliver(t, h, "pull_request", "two", "{", sign("{")); got != http.StatusBadRequest {
+		t.Errorf("bad JSON: %d", got)
+	}
+	big := `{"x": "` + strings.Repeat("a", MaxWebhookBytes) + `"}`
+	if got := deliver(t, h, "pull_request", "three", big, sign(big)); got != http.StatusRequestEntityTooLarge {
+		t.Errorf("too large: %d", got)
+	}
+	q.err = errors.New("disk full")
+	if got := deliver(t, h, "pull_request", "four", prOpened, sign(prOpened)); got != http.StatusInternalServerError {
+		t.Errorf("queue failure: %d", got)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/webhook", nil))
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("GET: %d", rec.Code)
+	}
+}
+
+func TestRoute(t *testing.T) {
+	repo := `"repository": {"full_name": "geo/board", "default_branch": "main"}, "installation": {"id": 7}`
+	tests := []struct {
+		name, event, body string
+		want              string // kind:pr:head or "" for no job
+	}{
+		{"opened", "pull_request", prOpened, "verify:12:abc123"},
+		{"synchronize", "pull_request", `{"action": "synchronize", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, "verify:3:s2"},
+		{"closed", "pull_request", `{"action": "closed", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, ""},
+		{"labeled", "pull_request", `{"action": "labeled", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, ""},
+		{"check run rerequested", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "verify:4:h"},
+		{"check suite rerequested", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}]}}`, "verify:5:h"},
+		{"check run completed", "check_run", `{"action": "completed", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, ""},
+		{"rerun comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 77, "body": "Looks odd.\n/benchgate rerun\n", "user": {"login": "maint", "type": "User"}}}`, "rerun:9:"},
+		{"verify comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 78, "body": "/benchgate verify", "user": {"login": "x", "type": "User"}}}`, "verify:9:"},
+		{"command inside a sentence", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 79, "body": "please /benchgate rerun this", "user": {"login": "x", "type": "User"}}}`, ""},
+		{"comment on an issue", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9}, "comment": {"id": 80, "body": "/benchgate rerun", "user": {"login": "x", "type": "User"}}}`, ""},
+		{"the bot's own comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 81, "body": "/benchgate rerun", "user": {"login": "benchgate[bot]", "type": "Bot"}}}`, ""},
+		{"edited comment", "issue_comment", `{"action": "edited", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 82, "body": "/benchgate rerun", "user": {"login": "x", "type": "User"}}}`, ""},
+		{"push touching submissions", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/model-benchmark/x/meta.json"]}]}`, "regenerate:0:"},
+		{"push touching rubrics", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["rubrics/rubrics.json"]}]}`, "regenerate:0:"},
+		{"push elsewhere", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["README.md"]}]}`, ""},
+		{"push to a branch", "push", `{"ref": "refs/heads/feature", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/a"]}]}`, ""},
+		{"branch deleted", "push", `{"ref": "refs/heads/main", "after": "0000000000000000000000000000000000000000", ` + repo + `, "commits": []}`, ""},
+		{"ping", "ping", `{"zen": "Keep it logically awesome.", "hook_id": 1}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs, err := Route(tt.event, "d", []byte(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			if len(jobs) == 1 {
+				j := jobs[0]
+				got = j.Kind + ":" + strconv.Itoa(j.PR) + ":" + j.HeadSHA
+				if j.Repo != "geo/board" || j.InstallationID != 7 || j.DeliveryID != "d" {
+					t.Errorf("job %+v", j)
+				}
+			} else if len(jobs) > 1 {
+				t.Fatalf("%d jobs", len(jobs))
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
