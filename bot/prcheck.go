@@ -1,0 +1,277 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"testing/fstest"
+	"unicode/utf8"
+
+	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/mdtext"
+	"github.com/benchgate/benchgate/jsondoc"
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// CheckName is the name of the check run that reports verification.
+const CheckName = "benchgate / verify"
+
+// StickyMarker is the hidden line that finds benchgate's one comment on a
+// pull request, to edit it in place. The App also checks that the comment
+// is its own, so that a marker pasted by someone else is ignored.
+const StickyMarker = "<!-- benchgate:sticky -->"
+
+// MaxSummaryBytes is GitHub's limit on a check run's summary.
+const MaxSummaryBytes = 65535
+
+// MaxAnnotationsPerRequest is GitHub's limit on annotations in one check
+// run request; more are sent in further updates.
+const MaxAnnotationsPerRequest = 50
+
+// ChangedFile is one file of a pull request, as its head has it.
+type ChangedFile struct {
+	Path    string
+	Status  string // added, modified, removed or renamed (GitHub's words)
+	Content []byte // nil for a removed file
+}
+
+// PRInfo is what the check needs to know of a pull request.
+type PRInfo struct {
+	Repo    string
+	Number  int
+	HeadSHA string
+	Author  string
+	// AuthorCanWrite is true when the author has write permission or more
+	// on the repository: a maintainer.
+	AuthorCanWrite bool
+}
+
+// Annotation is a check-run annotation, in GitHub's terms.
+type Annotation struct {
+	Path      string
+	StartLine int
+	EndLine   int
+	Level     string // notice, warning or failure
+	Title     string
+	Message   string
+}
+
+// CheckOutcome is everything a pull request's verification posts.
+type CheckOutcome struct {
+	Conclusion  string // success, failure, action_required or neutral
+	Title       string
+	Summary     string // markdown, at most MaxSummaryBytes
+	Annotations []Annotation
+	Comment     string // the sticky comment's body, marker included
+	Submission  string // the submission folder, when the PR is one
+	Report      *verify.Report
+}
+
+// CheckPR verifies a pull request with the same verifier as the CLI. base
+// is the base branch's tree (registry, rubrics and the submissions already
+// merged); files are the pull request's changed files. Nothing from the
+// pull request is run, and the rules come from base only.
+func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) CheckOutcome {
+	dir, problem, neutral := scope(base, pr, files)
+	if neutral {
+		return finish(CheckOutcome{Conclusion: "neutral", Title: "Not a submission", Summary: problem}, pr)
+	}
+	if problem != "" {
+		return finish(CheckOutcome{Conclusion: "failure", Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
+	}
+	fsys := overlay(base, dir, files)
+	v, err := verify.New(fsys, opts)
+	if err != nil {
+		return finish(CheckOutcome{Conclusion: "neutral", Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
+	}
+	rep := verify.NewReport([]verify.Result{v.Verify(dir)})
+	var md bytes.Buffer
+	verify.Render(&md, "markdown", rep)
+	res := rep.Submissions[0]
+	out := CheckOutcome{Submission: dir, Report: &rep, Summary: md.String(), Annotations: annotations(res)}
+	switch res.Status {
+	case verify.Pass:
+		out.Conclusion, out.Title = "success", "Submission verified"
+	case verify.Review:
+		out.Conclusion, out.Title = "action_required", "A maintainer must review this submission"
+	default:
+		out.Conclusion, out.Title = "failure", fmt.Sprintf("%d problem(s) to fix", len(res.Errors))
+	}
+	return finish(out, pr)
+}
+
+// finish caps the summary and writes the sticky comment.
+func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
+	o.Summary = capBytes(o.Summary, MaxSummaryBytes, "\n\n… (cut to GitHub's limit; run `benchgate verify` locally for everything)\n")
+	var b strings.Builder
+	b.WriteString(StickyMarker + "\n")
+	icon := map[string]string{"success": "✅", "failure": "❌", "action_required": "⚠️", "neutral": "ℹ️"}[o.Conclusion]
+	fmt.Fprintf(&b, "### %s benchgate: %s\n\n", icon, o.Title)
+	fmt.Fprintf(&b, "Head `%s`.\n\n", short(pr.HeadSHA))
+	b.WriteString(o.Summary)
+	if o.Conclusion == "failure" {
+		b.WriteString("\n\nPush a fix to this branch and benchgate verifies it again; run `benchgate verify` locally to check first.\n")
+	}
+	o.Comment = capBytes(b.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
+	return o
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// capBytes cuts s to at most max bytes, on a character boundary, ending
+// with tail.
+func capBytes(s string, max int, tail string) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(tail)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + tail
+}
+
+// scope decides whether the pull request is a submission: it must add or
+// change files under exactly one submissions/<track>/<slug>/ folder. It
+// returns that folder, and either a problem (a failure) or, for a pull
+// request that is not a submission at all, neutral.
+func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neutral bool) {
+	dirs := map[string]bool{}
+	var other []string
+	for _, f := range files {
+		parts := strings.Split(f.Path, "/")
+		if len(parts) >= 3 && parts[0] == submission.Dir && !strings.HasPrefix(parts[1], "_") {
+			dirs[path.Join(parts[0], parts[1], parts[2])] = true
+			continue
+		}
+		other = append(other, f.Path)
+	}
+	if len(other) > 0 {
+		sort.Strings(other)
+		list := other
+		if len(list) > 10 {
+			list = append(list[:10:10], fmt.Sprintf("and %d more", len(other)-10))
+		}
+		return "", fmt.Sprintf("This pull request changes files outside one submission folder (%s), so it is not a submission: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`).", mdtext.Escape(strings.Join(list, ", "))), true
+	}
+	if len(dirs) == 0 {
+		return "", "This pull request changes no submission.", true
+	}
+	if len(dirs) > 1 {
+		names := make([]string, 0, len(dirs))
+		for d := range dirs {
+			names = append(names, "`"+mdtext.Code(d)+"`")
+		}
+		sort.Strings(names)
+		return "", fmt.Sprintf("A submission pull request adds one submission; this one touches %d (%s). Open one pull request for each.", len(dirs), strings.Join(names, ", ")), false
+	}
+	for d := range dirs {
+		dir = d
+	}
+	existing := exists(base, dir)
+	for _, f := range files {
+		if f.Status == "removed" && !pr.AuthorCanWrite {
+			return dir, fmt.Sprintf("This pull request removes `%s`; only a maintainer may remove a submission's files.", mdtext.Code(f.Path)), false
+		}
+	}
+	if existing && !pr.AuthorCanWrite {
+		owner := submitterOf(base, dir)
+		if owner == "" || !strings.EqualFold(owner, pr.Author) {
+			return dir, fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner))), false
+		}
+	}
+	return dir, "", false
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "someone else"
+	}
+	return s
+}
+
+func exists(fsys fs.FS, dir string) bool {
+	info, err := fs.Stat(fsys, dir)
+	return err == nil && info.IsDir()
+}
+
+// submitterOf reads the submitter of a merged submission.
+func submitterOf(base fs.FS, dir string) string {
+	data, err := jsondoc.ReadFile(base, path.Join(dir, submission.MetaFile), 1<<20)
+	if err != nil {
+		return ""
+	}
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return ""
+	}
+	return doc.Root.GetString("submitter")
+}
+
+// overlay is what verification reads: the base tree's registry and
+// benchmarks (rubrics/) and its copy of the submission folder, with the
+// pull request's files on top. Only those folders are read, so that a base
+// tree served lazily through the API costs a few requests.
+func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
+	m := fstest.MapFS{}
+	for _, root := range []string{"rubrics", dir} {
+		fs.WalkDir(base, root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if data, err := fs.ReadFile(base, p); err == nil {
+				m[p] = &fstest.MapFile{Data: data}
+			}
+			return nil
+		})
+	}
+	for _, f := range files {
+		if f.Status == "removed" || f.Content == nil {
+			delete(m, f.Path)
+			continue
+		}
+		m[f.Path] = &fstest.MapFile{Data: f.Content}
+	}
+	return m
+}
+
+// annotations turns a result's findings into check-run annotations on the
+// lines they name.
+func annotations(r verify.Result) []Annotation {
+	var out []Annotation
+	add := func(list finding.List, level string) {
+		for _, f := range list {
+			line := max(f.Line, 1)
+			msg := f.Message
+			if f.Question != "" {
+				msg = "question " + f.Question + ": " + msg
+			}
+			out = append(out, Annotation{Path: f.File, StartLine: line, EndLine: line, Level: level, Title: f.Code, Message: msg})
+		}
+	}
+	add(r.Errors, "failure")
+	add(r.Warnings, "warning")
+	return out
+}
+
+// AnnotationBatches splits annotations into GitHub-sized requests.
+func AnnotationBatches(a []Annotation) [][]Annotation {
+	var out [][]Annotation
+	for len(a) > MaxAnnotationsPerRequest {
+		out = append(out, a[:MaxAnnotationsPerRequest])
+		a = a[MaxAnnotationsPerRequest:]
+	}
+	if len(a) > 0 {
+		out = append(out, a)
+	}
+	return out
+}
