@@ -1,0 +1,169 @@
+package bot
+
+import (
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Config is the App's configuration, read from the environment (the
+// names below); a value that is missing or wrong stops the start with a
+// message saying which and how to fix it.
+type Config struct {
+	AppID          int64    // BENCHGATE_APP_ID
+	PrivateKey     []byte   // BENCHGATE_PRIVATE_KEY_FILE, or BENCHGATE_PRIVATE_KEY (PEM)
+	WebhookSecrets [][]byte // BENCHGATE_WEBHOOK_SECRET, comma-separated for rotation
+	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH (default sqlite:benchgate.db) or postgres://…
+	Listen         string   // BENCHGATE_LISTEN (default :8080)
+	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL (default https://api.github.com/; GitHub Enterprise Server: https://HOST/api/v3/)
+	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
+	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
+	RerunPolicy    string   // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunSecret    []byte   // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
+	BoardDir       string   // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	BoardBranch    string   // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
+	PublishMode    string   // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	AuthorName     string   // BENCHGATE_COMMIT_NAME (default benchgate[bot])
+	AuthorEmail    string   // BENCHGATE_COMMIT_EMAIL
+}
+
+// String shows the configuration without its secrets.
+func (c Config) String() string {
+	set := func(b bool) string {
+		if b {
+			return "set"
+		}
+		return "unset"
+	}
+	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s)",
+		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode)
+}
+
+// redactURL hides a password in a database URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// LoadConfig reads the configuration through getenv, and the private key
+// file through readFile.
+func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
+	c := Config{
+		DatabaseURL:  or(getenv("BENCHGATE_DATABASE_URL"), "sqlite:benchgate.db"),
+		Listen:       or(getenv("BENCHGATE_LISTEN"), ":8080"),
+		GitHubAPIURL: or(getenv("BENCHGATE_GITHUB_API_URL"), "https://api.github.com/"),
+		JudgeBaseURL: getenv("BENCHGATE_JUDGE_BASE_URL"),
+		JudgeAPIKey:  strings.TrimSpace(getenv("BENCHGATE_JUDGE_API_KEY")),
+		RerunPolicy:  or(getenv("BENCHGATE_RERUN_POLICY"), "command"),
+		BoardDir:     or(getenv("BENCHGATE_LEADERBOARD_DIR"), "leaderboard"),
+		BoardBranch:  getenv("BENCHGATE_LEADERBOARD_BRANCH"),
+		PublishMode:  or(getenv("BENCHGATE_PUBLISH"), "push"),
+		AuthorName:   or(getenv("BENCHGATE_COMMIT_NAME"), "benchgate[bot]"),
+		AuthorEmail:  getenv("BENCHGATE_COMMIT_EMAIL"),
+	}
+	if s := getenv("BENCHGATE_RERUN_SECRET"); s != "" {
+		c.RerunSecret = []byte(s)
+	}
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	switch id := strings.TrimSpace(getenv("BENCHGATE_APP_ID")); {
+	case id == "":
+		bad("BENCHGATE_APP_ID is required: the App's numeric id, shown on its settings page")
+	default:
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n <= 0 {
+			bad("BENCHGATE_APP_ID %q is not a positive number", id)
+		}
+		c.AppID = n
+	}
+
+	switch file, inline := getenv("BENCHGATE_PRIVATE_KEY_FILE"), getenv("BENCHGATE_PRIVATE_KEY"); {
+	case file != "" && inline != "":
+		bad("set BENCHGATE_PRIVATE_KEY_FILE or BENCHGATE_PRIVATE_KEY, not both")
+	case file != "":
+		key, err := readFile(file)
+		if err != nil {
+			bad("BENCHGATE_PRIVATE_KEY_FILE: %v", err)
+		}
+		c.PrivateKey = key
+	case inline != "":
+		c.PrivateKey = []byte(strings.ReplaceAll(inline, `\n`, "\n"))
+	default:
+		bad("BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required: the App's private key, a PEM file generated on its settings page")
+	}
+	if len(c.PrivateKey) > 0 {
+		if err := checkPrivateKey(c.PrivateKey); err != nil {
+			bad("the private key: %v", err)
+		}
+	}
+
+	for _, s := range strings.Split(getenv("BENCHGATE_WEBHOOK_SECRET"), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.WebhookSecrets = append(c.WebhookSecrets, []byte(s))
+		}
+	}
+	if len(c.WebhookSecrets) == 0 {
+		bad("BENCHGATE_WEBHOOK_SECRET is required: without it anyone could forge deliveries, so benchgate does not start (several secrets, comma-separated, allow rotation)")
+	}
+
+	if !strings.HasPrefix(c.DatabaseURL, "sqlite:") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		bad("BENCHGATE_DATABASE_URL %q: use sqlite:PATH or postgres://…", redactURL(c.DatabaseURL))
+	}
+	if u, err := url.Parse(c.GitHubAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		bad("BENCHGATE_GITHUB_API_URL %q is not an http(s) URL", c.GitHubAPIURL)
+	} else if !strings.HasSuffix(c.GitHubAPIURL, "/") {
+		c.GitHubAPIURL += "/"
+	}
+	if c.RerunPolicy != "command" && c.RerunPolicy != "auto" {
+		bad("BENCHGATE_RERUN_POLICY is command or auto, not %q", c.RerunPolicy)
+	}
+	if c.PublishMode != "push" && c.PublishMode != "pr" {
+		bad("BENCHGATE_PUBLISH is push or pr, not %q", c.PublishMode)
+	}
+	if c.JudgeBaseURL == "" && c.RerunPolicy == "auto" {
+		bad("BENCHGATE_RERUN_POLICY=auto needs a judge: set BENCHGATE_JUDGE_BASE_URL (and BENCHGATE_JUDGE_API_KEY)")
+	}
+	if len(problems) > 0 {
+		return c, errors.New("benchgate serve cannot start:\n  " + strings.Join(problems, "\n  "))
+	}
+	return c, nil
+}
+
+func or(v, def string) string {
+	if v = strings.TrimSpace(v); v != "" {
+		return v
+	}
+	return def
+}
+
+// checkPrivateKey checks that key is an RSA private key in PEM, as GitHub
+// issues them.
+func checkPrivateKey(key []byte) error {
+	block, _ := pem.Decode(key)
+	if block == nil {
+		return errors.New("not PEM: expected a file starting with -----BEGIN RSA PRIVATE KEY-----")
+	}
+	if _, err := x509.ParsePKCS1PrivateKey(block.Bytes); err == nil {
+		return nil
+	}
+	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return errors.New("not an RSA private key")
+	}
+	if _, ok := k.(*rsa.PrivateKey); !ok {
+		return errors.New("not an RSA private key: GitHub Apps sign with RSA")
+	}
+	return nil
+}

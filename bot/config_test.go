@@ -1,0 +1,98 @@
+package bot
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func pemKey(t *testing.T) []byte {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 1024) // small: only parsed here
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+}
+
+func TestLoadConfig(t *testing.T) {
+	key := pemKey(t)
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ecDER, _ := x509.MarshalPKCS8PrivateKey(ec)
+	ecPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: ecDER})
+	files := map[string][]byte{"/keys/app.pem": key, "/keys/ec.pem": ecPEM, "/keys/junk.pem": []byte("hello")}
+	readFile := func(p string) ([]byte, error) {
+		if d, ok := files[p]; ok {
+			return d, nil
+		}
+		return nil, errors.New("open " + p + ": no such file or directory")
+	}
+	valid := map[string]string{"BENCHGATE_APP_ID": "12345", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "new, old"}
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string // fragments of the error; none for success
+	}{
+		{"valid, defaults", valid, nil},
+		{"nothing set", map[string]string{}, []string{"BENCHGATE_APP_ID is required", "BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required", "BENCHGATE_WEBHOOK_SECRET is required"}},
+		{"no webhook secret, no start", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": " , "}, []string{"BENCHGATE_WEBHOOK_SECRET is required"}},
+		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{`BENCHGATE_APP_ID "abc" is not a positive number`}},
+		{"missing key file", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/none.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"no such file"}},
+		{"not PEM", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/junk.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not PEM"}},
+		{"not RSA", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/ec.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not an RSA private key"}},
+		{"both key forms", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_PRIVATE_KEY": "x", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not both"}},
+		{"bad database", merge(valid, map[string]string{"BENCHGATE_DATABASE_URL": "mysql://x"}), []string{"use sqlite:PATH or postgres://"}},
+		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
+		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
+		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := LoadConfig(func(k string) string { return tt.env[k] }, readFile)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != "command" {
+					t.Errorf("config %v", c)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func merge(a, b map[string]string) map[string]string {
+	m := map[string]string{}
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
+}
+
+func TestConfigStringHidesSecrets(t *testing.T) {
+	c := Config{AppID: 1, PrivateKey: []byte("-----BEGIN RSA PRIVATE KEY-----secretkey"), WebhookSecrets: [][]byte{[]byte("hooksecret")}, JudgeAPIKey: "sk-judge", DatabaseURL: "postgres://u:dbpass@h/db"}
+	s := c.String()
+	for _, secret := range []string{"secretkey", "hooksecret", "sk-judge", "dbpass"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("String() shows %q: %s", secret, s)
+		}
+	}
+}
