@@ -1,0 +1,278 @@
+// Package publish regenerates files in a git repository and pushes the
+// result as the benchgate GitHub App, retrying when the push loses a race
+// with another writer.
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+)
+
+// CommitMessage is the message of every commit Publish makes.
+const CommitMessage = "Update leaderboard (benchgate)"
+
+// DefaultMaxAttempts is used when Config.MaxAttempts is not positive.
+const DefaultMaxAttempts = 5
+
+// Config says where and as whom to publish.
+type Config struct {
+	// RepoURL is the HTTPS clone URL of the repository.
+	RepoURL string
+	// Token is an installation access token, sent as HTTP basic auth with
+	// username "x-access-token".
+	Token string
+	// Branch is the branch to update, normally the default branch.
+	Branch string
+	// AuthorName and AuthorEmail identify the App in the commit.
+	AuthorName, AuthorEmail string
+	// OutDir is the slash-separated folder in the repository that the
+	// generated files live under, e.g. "leaderboard". Publish owns it:
+	// files there that Regenerate no longer returns are deleted.
+	OutDir string
+	// MaxAttempts bounds how many times Publish regenerates and pushes
+	// when pushes are rejected because the branch moved. Default 5.
+	MaxAttempts int
+}
+
+// Regenerate computes the generated files from a checked-out tree at
+// worktreeDir (a plain directory, readable with os.DirFS). It returns
+// slash-separated paths relative to Config.OutDir mapped to contents.
+// It is called again, on a fresh checkout, after every rejected push.
+type Regenerate func(ctx context.Context, worktreeDir string) (map[string][]byte, error)
+
+// ErrTooManyAttempts is returned, wrapped, when every attempt was rejected
+// because the branch kept moving.
+var ErrTooManyAttempts = errors.New("publish: branch kept moving; giving up")
+
+// Publish clones cfg.Branch of cfg.RepoURL, runs regen, writes its output
+// under cfg.OutDir and, if that changes the tree, commits as the App and
+// pushes. When the push is rejected because someone else pushed first, it
+// fetches the new head, resets onto it and regenerates from that tree, up to
+// cfg.MaxAttempts times. It returns the pushed commit hash, or "" when the
+// output already matched the branch. Errors never contain cfg.Token.
+func Publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) {
+	hash, err := publish(ctx, cfg, regen)
+	if err != nil {
+		return "", scrub(err, cfg.Token)
+	}
+	return hash, nil
+}
+
+func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) {
+	if cfg.RepoURL == "" || cfg.Branch == "" {
+		return "", errors.New("publish: RepoURL and Branch are required")
+	}
+	if cfg.AuthorName == "" || cfg.AuthorEmail == "" {
+		return "", errors.New("publish: AuthorName and AuthorEmail are required")
+	}
+	outDir := path.Clean(cfg.OutDir)
+	if cfg.OutDir == "" || outDir == "." || !filepath.IsLocal(filepath.FromSlash(outDir)) {
+		return "", fmt.Errorf("publish: OutDir %q must be a folder inside the repository", cfg.OutDir)
+	}
+	attempts := cfg.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+
+	dir, err := os.MkdirTemp("", "benchgate-publish-*")
+	if err != nil {
+		return "", fmt.Errorf("publish: %w", err)
+	}
+	defer os.RemoveAll(dir)
+
+	auth := &githttp.BasicAuth{Username: "x-access-token", Password: cfg.Token}
+	branch := plumbing.NewBranchReferenceName(cfg.Branch)
+	remoteBranch := plumbing.NewRemoteReferenceName("origin", cfg.Branch)
+
+	// Only the tip is needed to regenerate and to build a child commit on it.
+	repo, err := git.PlainCloneContext(ctx, dir, false, &git.CloneOptions{
+		URL:           cfg.RepoURL,
+		Auth:          auth,
+		ReferenceName: branch,
+		SingleBranch:  true,
+		Depth:         1,
+		Tags:          git.NoTags,
+	})
+	if err != nil {
+		return "", fmt.Errorf("publish: clone %s branch %s: %w", cfg.RepoURL, cfg.Branch, err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return "", fmt.Errorf("publish: %w", err)
+	}
+	head, err := repo.Reference(branch, true)
+	if err != nil {
+		return "", fmt.Errorf("publish: %w", err)
+	}
+	base := head.Hash()
+
+	for attempt := 1; ; attempt++ {
+		hash, err := commitOnce(ctx, cfg, regen, dir, outDir, wt)
+		if err != nil || hash == plumbing.ZeroHash {
+			return "", err
+		}
+
+		pushErr := repo.PushContext(ctx, &git.PushOptions{
+			RemoteName: "origin",
+			RefSpecs:   []config.RefSpec{config.RefSpec(branch + ":" + branch)},
+			Auth:       auth,
+		})
+		if pushErr == nil {
+			return hash.String(), nil
+		}
+
+		// go-git reports a lost race in several shapes (a client-side
+		// "non-fast-forward update", "object not found" for a remote head
+		// we never fetched, or the server's "fetch first"/"failed to update
+		// ref" status), so rather than parse messages we ask the server
+		// where the branch is now: if it moved off our base, it was a
+		// rejection and we rebuild on the new head.
+		current, lsErr := remoteHead(ctx, repo, auth, branch)
+		if lsErr != nil || current == base {
+			return "", fmt.Errorf("publish: push to %s: %w", cfg.RepoURL, pushErr)
+		}
+		if attempt >= attempts {
+			return "", fmt.Errorf("%w after %d attempts (last push error: %v)", ErrTooManyAttempts, attempt, pushErr)
+		}
+
+		err = repo.FetchContext(ctx, &git.FetchOptions{
+			RemoteName: "origin",
+			RefSpecs:   []config.RefSpec{config.RefSpec("+" + branch + ":" + remoteBranch)},
+			Auth:       auth,
+			Depth:      1,
+			Tags:       git.NoTags,
+			Force:      true,
+		})
+		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+			return "", fmt.Errorf("publish: fetch %s: %w", cfg.RepoURL, err)
+		}
+		ref, err := repo.Reference(remoteBranch, true)
+		if err != nil {
+			return "", fmt.Errorf("publish: after fetch: %w", err)
+		}
+		base = ref.Hash()
+		// Hard reset moves the local branch onto the new head and drops our
+		// unpushed commit; Clean removes files it left untracked.
+		if err := wt.Reset(&git.ResetOptions{Commit: base, Mode: git.HardReset}); err != nil {
+			return "", fmt.Errorf("publish: reset to %s: %w", base, err)
+		}
+		if err := wt.Clean(&git.CleanOptions{Dir: true}); err != nil {
+			return "", fmt.Errorf("publish: clean worktree: %w", err)
+		}
+	}
+}
+
+// commitOnce regenerates into the worktree and commits if anything changed,
+// returning the new commit or the zero hash when the tree is unchanged.
+func commitOnce(ctx context.Context, cfg Config, regen Regenerate, dir, outDir string, wt *git.Worktree) (plumbing.Hash, error) {
+	files, err := regen(ctx, dir)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("publish: regenerate: %w", err)
+	}
+	// Validate everything before touching the tree so a bad path cannot
+	// leave OutDir half written.
+	for p := range files {
+		if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) {
+			return plumbing.ZeroHash, fmt.Errorf("publish: regenerate returned invalid path %q", p)
+		}
+	}
+	outPath := filepath.Join(dir, filepath.FromSlash(outDir))
+	// Rewriting OutDir from scratch is what removes outputs that are no
+	// longer generated.
+	if err := os.RemoveAll(outPath); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
+	}
+	for p, data := range files {
+		full := filepath.Join(outPath, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
+		}
+	}
+
+	status, err := wt.Status()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("publish: status: %w", err)
+	}
+	changed := false
+	for p, st := range status {
+		if p != outDir && !strings.HasPrefix(p, outDir+"/") {
+			continue
+		}
+		switch st.Worktree {
+		case git.Unmodified:
+			continue
+		case git.Deleted:
+			_, err = wt.Remove(p)
+		default:
+			_, err = wt.Add(p)
+		}
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("publish: stage %s: %w", p, err)
+		}
+		changed = true
+	}
+	if !changed {
+		return plumbing.ZeroHash, nil
+	}
+	sig := &object.Signature{Name: cfg.AuthorName, Email: cfg.AuthorEmail, When: time.Now()}
+	hash, err := wt.Commit(CommitMessage, &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("publish: commit: %w", err)
+	}
+	return hash, nil
+}
+
+// remoteHead asks the server where branch points now.
+func remoteHead(ctx context.Context, repo *git.Repository, auth transport.AuthMethod, branch plumbing.ReferenceName) (plumbing.Hash, error) {
+	remote, err := repo.Remote("origin")
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: auth})
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for _, r := range refs {
+		if r.Name() == branch {
+			return r.Hash(), nil
+		}
+	}
+	return plumbing.ZeroHash, fmt.Errorf("branch %s not found on remote", branch.Short())
+}
+
+// scrubbedError hides the token from every rendering of an error while still
+// letting callers match sentinels such as transport.ErrAuthenticationRequired.
+// It deliberately has no Unwrap, which would hand out the raw message.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+
+// Is reports whether the hidden error matches target.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+func scrub(err error, token string) error {
+	msg := err.Error()
+	if token != "" {
+		msg = strings.ReplaceAll(msg, token, "[REDACTED]")
+	}
+	return &scrubbedError{msg: msg, err: err}
+}

@@ -1,0 +1,265 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/internal/gitserver"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+const (
+	token  = "ghs_testtoken0123456789"
+	branch = "main"
+	repo   = "leaderboard"
+)
+
+func setup(t *testing.T) (*gitserver.Server, Config) {
+	t.Helper()
+	s := gitserver.New(t, token)
+	s.CreateRepo(t, repo, map[string][]byte{
+		"README.md":             []byte("# Leaderboard\n"),
+		"submissions/alpha.txt": []byte("alpha 10\n"),
+	}, branch)
+	return s, Config{
+		RepoURL:     s.RepoURL(repo),
+		Token:       token,
+		Branch:      branch,
+		AuthorName:  "benchgate[bot]",
+		AuthorEmail: "123+benchgate[bot]@users.noreply.github.com",
+		OutDir:      "leaderboard",
+	}
+}
+
+// rankSubmissions is a stand-in generator: it lists submissions/ in the
+// checked-out tree, so its output depends on what the branch holds.
+func rankSubmissions(ctx context.Context, dir string) (map[string][]byte, error) {
+	entries, err := fs.ReadDir(os.DirFS(dir), "submissions")
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		data, err := fs.ReadFile(os.DirFS(dir), "submissions/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		b.Write(data)
+	}
+	return map[string][]byte{"index.md": []byte(b.String()), "data/count.txt": []byte{byte('0' + len(entries))}}, nil
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return c
+}
+
+func TestPublishWritesAndCommitsAsApp(t *testing.T) {
+	s, cfg := setup(t)
+	hash, err := Publish(ctx(t), cfg, rankSubmissions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := s.Files(t, repo, branch)
+	if got := string(files["leaderboard/index.md"]); got != "alpha 10\n" {
+		t.Errorf("leaderboard/index.md = %q", got)
+	}
+	if got := string(files["leaderboard/data/count.txt"]); got != "1" {
+		t.Errorf("leaderboard/data/count.txt = %q", got)
+	}
+	if string(files["README.md"]) != "# Leaderboard\n" {
+		t.Errorf("README.md changed: %q", files["README.md"])
+	}
+	log := s.Log(t, repo, branch)
+	if len(log) != 2 {
+		t.Fatalf("log has %d commits, want 2", len(log))
+	}
+	if log[0].Hash != hash || log[0].AuthorName != cfg.AuthorName || log[0].AuthorEmail != cfg.AuthorEmail || log[0].Message != CommitMessage {
+		t.Errorf("head commit = %+v, want %s by %s <%s>", log[0], hash, cfg.AuthorName, cfg.AuthorEmail)
+	}
+}
+
+func TestPublishUnchangedPushesNothing(t *testing.T) {
+	s, cfg := setup(t)
+	if _, err := Publish(ctx(t), cfg, rankSubmissions); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Log(t, repo, branch)
+	hash, err := Publish(ctx(t), cfg, rankSubmissions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hash != "" {
+		t.Errorf("second Publish returned %q, want \"\"", hash)
+	}
+	if after := s.Log(t, repo, branch); len(after) != len(before) || after[0].Hash != before[0].Hash {
+		t.Errorf("second Publish moved the branch: %+v", after)
+	}
+}
+
+func TestPublishRemovesStaleOutputs(t *testing.T) {
+	s, cfg := setup(t)
+	s.Commit(t, repo, branch, map[string][]byte{"leaderboard/old.md": []byte("stale")}, "old output")
+	if _, err := Publish(ctx(t), cfg, rankSubmissions); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Files(t, repo, branch)["leaderboard/old.md"]; ok {
+		t.Error("leaderboard/old.md survived regeneration")
+	}
+}
+
+func TestPublishWrongTokenDoesNotLeakIt(t *testing.T) {
+	s, cfg := setup(t)
+	cfg.Token = "ghs_wrongtoken_must_not_leak"
+	called := false
+	_, err := Publish(ctx(t), cfg, func(context.Context, string) (map[string][]byte, error) {
+		called = true
+		return nil, nil
+	})
+	if err == nil {
+		t.Fatal("Publish with a wrong token succeeded")
+	}
+	t.Logf("error: %v", err)
+	if strings.Contains(err.Error(), cfg.Token) {
+		t.Errorf("error leaks the token: %v", err)
+	}
+	if !errors.Is(err, transport.ErrAuthenticationRequired) && !errors.Is(err, transport.ErrAuthorizationFailed) {
+		t.Errorf("error %v is not an authentication error", err)
+	}
+	if !strings.Contains(err.Error(), "clone") {
+		t.Errorf("error %q does not say which step failed", err)
+	}
+	if called {
+		t.Error("regenerate ran without a checkout")
+	}
+	if len(s.Log(t, repo, branch)) != 1 {
+		t.Error("branch moved")
+	}
+}
+
+func TestPublishRetriesAfterSideCommit(t *testing.T) {
+	s, cfg := setup(t)
+	var calls atomic.Int32
+	regen := func(ctx context.Context, dir string) (map[string][]byte, error) {
+		out, err := rankSubmissions(ctx, dir)
+		// Another merge lands between our clone and our push.
+		if calls.Add(1) == 1 {
+			s.Commit(t, repo, branch, map[string][]byte{"submissions/beta.txt": []byte("beta 20\n")}, "Merge beta")
+		}
+		return out, err
+	}
+	hash, err := Publish(ctx(t), cfg, regen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("regenerate ran %d times, want 2 (one rejected push, one retry)", n)
+	}
+	files := s.Files(t, repo, branch)
+	if string(files["submissions/beta.txt"]) != "beta 20\n" {
+		t.Error("side commit lost")
+	}
+	if got := string(files["leaderboard/index.md"]); got != "alpha 10\nbeta 20\n" {
+		t.Errorf("leaderboard/index.md = %q, want it regenerated from the tree with beta", got)
+	}
+	log := s.Log(t, repo, branch)
+	if len(log) != 3 || log[0].Hash != hash || log[0].AuthorName != cfg.AuthorName || log[1].Message != "Merge beta" {
+		t.Errorf("log = %+v", log)
+	}
+}
+
+func TestPublishGivesUpAfterMaxAttempts(t *testing.T) {
+	s, cfg := setup(t)
+	cfg.MaxAttempts = 2
+	var calls atomic.Int32
+	regen := func(ctx context.Context, dir string) (map[string][]byte, error) {
+		n := calls.Add(1)
+		s.Commit(t, repo, branch, map[string][]byte{"submissions/x.txt": []byte{byte('0' + n)}}, "Merge")
+		return rankSubmissions(ctx, dir)
+	}
+	_, err := Publish(ctx(t), cfg, regen)
+	if !errors.Is(err, ErrTooManyAttempts) {
+		t.Fatalf("err = %v, want ErrTooManyAttempts", err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("regenerate ran %d times, want 2", n)
+	}
+}
+
+func TestPublishConcurrent(t *testing.T) {
+	s, cfg := setup(t)
+	// Each publisher appends its own line to the current leaderboard, so the
+	// final file shows whether the later one regenerated from a tree that
+	// included the earlier one's push.
+	var ready sync.WaitGroup
+	ready.Add(2)
+	appendLine := func(line string) Regenerate {
+		var first sync.Once
+		return func(ctx context.Context, dir string) (map[string][]byte, error) {
+			// Hold both publishers until both have cloned, which forces
+			// one of the two pushes to be rejected.
+			first.Do(func() { ready.Done(); ready.Wait() })
+			old, err := os.ReadFile(dir + "/leaderboard/log.txt")
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			return map[string][]byte{"log.txt": append(old, line+"\n"...)}, nil
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, line := range []string{"first", "second"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = Publish(ctx(t), cfg, appendLine(line))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := string(s.Files(t, repo, branch)["leaderboard/log.txt"])
+	if got != "first\nsecond\n" && got != "second\nfirst\n" {
+		t.Errorf("leaderboard/log.txt = %q, want both lines", got)
+	}
+	if log := s.Log(t, repo, branch); len(log) != 3 {
+		t.Errorf("log has %d commits, want 3: %+v", len(log), log)
+	}
+}
+
+func TestPublishRejectsPathsOutsideOutDir(t *testing.T) {
+	s, cfg := setup(t)
+	_, err := Publish(ctx(t), cfg, func(context.Context, string) (map[string][]byte, error) {
+		return map[string][]byte{"../README.md": []byte("pwned")}, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "invalid path") {
+		t.Fatalf("err = %v, want invalid path", err)
+	}
+	if string(s.Files(t, repo, branch)["README.md"]) != "# Leaderboard\n" {
+		t.Error("README.md overwritten")
+	}
+}
+
+func TestScrubHidesTokenKeepsSentinel(t *testing.T) {
+	err := scrub(errors.Join(transport.ErrAuthorizationFailed, errors.New("https://x-access-token:"+token+"@example.com")), token)
+	if strings.Contains(err.Error(), token) {
+		t.Errorf("token not scrubbed: %v", err)
+	}
+	if !errors.Is(err, transport.ErrAuthorizationFailed) {
+		t.Error("sentinel lost")
+	}
+	if errors.Unwrap(err) != nil {
+		t.Error("scrubbed error exposes the raw error")
+	}
+}

@@ -1,0 +1,217 @@
+// Package gitserver runs a real git smart-HTTP server for tests.
+//
+// It serves bare repositories through git's own `git http-backend`, so
+// clients under test talk to the same protocol implementation a hosted git
+// service uses, including its rejection of non-fast-forward pushes.
+package gitserver
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// Side-commit identity used by Commit and CreateRepo, distinct from any
+// identity a client under test would use so tests can tell them apart.
+const (
+	SideAuthorName  = "Side Author"
+	SideAuthorEmail = "side@example.com"
+)
+
+// Server is a git smart-HTTP server backed by a folder of bare repositories.
+type Server struct {
+	// URL is the server's base URL; repository name is served at
+	// URL + "/" + name + ".git".
+	URL string
+	// Root is the folder holding the bare repositories (name + ".git").
+	Root string
+
+	git string
+}
+
+// Commit describes one commit in a branch's history.
+type Commit struct {
+	Hash        string
+	AuthorName  string
+	AuthorEmail string
+	Message     string
+}
+
+// New starts a server that accepts only requests whose HTTP basic auth
+// password equals token (any username, as GitHub does for
+// "x-access-token"). The server is closed when the test ends. The test is
+// skipped when git is not installed.
+func New(t testing.TB, token string) *Server {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("gitserver: git executable not found in PATH; skipping test that needs a real git server")
+	}
+	s := &Server{Root: t.TempDir(), git: git}
+	backend := &cgi.Handler{
+		Path: git,
+		Args: []string{"http-backend"},
+		Dir:  s.Root,
+		Env: []string{
+			"GIT_PROJECT_ROOT=" + s.Root,
+			"GIT_HTTP_EXPORT_ALL=1",
+			// Keep the developer's own git configuration out of the server.
+			"GIT_CONFIG_NOSYSTEM=1",
+			"GIT_CONFIG_GLOBAL=" + os.DevNull,
+			"HOME=" + s.Root,
+		},
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, pass, ok := r.BasicAuth()
+		if !ok || subtle.ConstantTimeCompare([]byte(pass), []byte(token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Basic realm="gitserver"`)
+			http.Error(w, "authentication required", http.StatusUnauthorized)
+			return
+		}
+		backend.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
+}
+
+// RepoURL returns the clone URL of the named repository.
+func (s *Server) RepoURL(name string) string {
+	return s.URL + "/" + name + ".git"
+}
+
+func (s *Server) gitDir(name string) string {
+	return filepath.Join(s.Root, name+".git")
+}
+
+// run executes git against the named bare repository and returns stdout.
+func (s *Server) run(t testing.TB, name string, stdin []byte, extraEnv []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(s.git, append([]string{"--git-dir", s.gitDir(name)}, args...)...)
+	cmd.Env = append(os.Environ(),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME="+SideAuthorName,
+		"GIT_AUTHOR_EMAIL="+SideAuthorEmail,
+		"GIT_COMMITTER_NAME="+SideAuthorName,
+		"GIT_COMMITTER_EMAIL="+SideAuthorEmail,
+	)
+	cmd.Env = append(cmd.Env, extraEnv...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gitserver: git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// CreateRepo creates a bare repository whose branch holds one commit with
+// files (slash-separated path → contents).
+func (s *Server) CreateRepo(t testing.TB, name string, files map[string][]byte, branch string) {
+	t.Helper()
+	cmd := exec.Command(s.git, "init", "--quiet", "--bare", "--initial-branch="+branch, s.gitDir(name))
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gitserver: git init %s: %v\n%s", name, err, out)
+	}
+	// http-backend refuses pushes from unauthenticated CGI requests (no
+	// REMOTE_USER) unless receive-pack is enabled explicitly.
+	s.run(t, name, nil, nil, "config", "http.receivepack", "true")
+	s.commit(t, name, branch, "", files, "Initial commit")
+}
+
+// Commit adds a commit on branch that writes files over the branch's current
+// tree (a nil value deletes that path), as another merge would, and returns
+// its hash. The ref is moved with a compare-and-swap, exactly like a push.
+func (s *Server) Commit(t testing.TB, name, branch string, files map[string][]byte, message string) string {
+	t.Helper()
+	parent := strings.TrimSpace(s.run(t, name, nil, nil, "rev-parse", "--verify", "refs/heads/"+branch+"^{commit}"))
+	return s.commit(t, name, branch, parent, files, message)
+}
+
+func (s *Server) commit(t testing.TB, name, branch, parent string, files map[string][]byte, message string) string {
+	t.Helper()
+	// A private index file lets us build the tree inside the bare repository
+	// without a worktree.
+	index := filepath.Join(t.TempDir(), "index")
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if parent != "" {
+		s.run(t, name, nil, env, "read-tree", parent)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	// --index-info works without a worktree; mode 0 removes an entry.
+	var info bytes.Buffer
+	for _, p := range paths {
+		if files[p] == nil {
+			info.WriteString("0 0000000000000000000000000000000000000000\t" + p + "\x00")
+			continue
+		}
+		blob := strings.TrimSpace(s.run(t, name, files[p], nil, "hash-object", "-w", "--stdin"))
+		info.WriteString("100644 " + blob + "\t" + p + "\x00")
+	}
+	s.run(t, name, info.Bytes(), env, "update-index", "-z", "--index-info")
+	tree := strings.TrimSpace(s.run(t, name, nil, env, "write-tree"))
+	args := []string{"commit-tree", tree, "-m", message}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	hash := strings.TrimSpace(s.run(t, name, nil, nil, args...))
+	update := []string{"update-ref", "refs/heads/" + branch, hash}
+	if parent != "" {
+		update = append(update, parent)
+	}
+	s.run(t, name, nil, nil, update...)
+	return hash
+}
+
+// Files returns every file in the tree at branch (slash-separated path →
+// contents).
+func (s *Server) Files(t testing.TB, name, branch string) map[string][]byte {
+	t.Helper()
+	ref := "refs/heads/" + branch
+	out := s.run(t, name, nil, nil, "ls-tree", "-r", "-z", "--name-only", ref)
+	files := map[string][]byte{}
+	for _, p := range strings.Split(out, "\x00") {
+		if p == "" {
+			continue
+		}
+		files[p] = []byte(s.run(t, name, nil, nil, "cat-file", "blob", ref+":"+p))
+	}
+	return files
+}
+
+// Log returns the history of branch, newest first.
+func (s *Server) Log(t testing.TB, name, branch string) []Commit {
+	t.Helper()
+	// NUL separates fields and RS separates records because messages may
+	// contain newlines.
+	out := s.run(t, name, nil, nil, "log", "--format=%H%x00%an%x00%ae%x00%B%x1e", "refs/heads/"+branch)
+	var log []Commit
+	for _, rec := range strings.Split(out, "\x1e") {
+		rec = strings.TrimLeft(rec, "\n")
+		if rec == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\x00", 4)
+		if len(f) != 4 {
+			t.Fatalf("gitserver: unexpected log record %q", rec)
+		}
+		log = append(log, Commit{Hash: f[0], AuthorName: f[1], AuthorEmail: f[2], Message: strings.TrimRight(f[3], "\n")})
+	}
+	return log
+}

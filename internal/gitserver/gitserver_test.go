@@ -1,0 +1,76 @@
+package gitserver
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestRepoRoundTrip(t *testing.T) {
+	s := New(t, "secret")
+	s.CreateRepo(t, "lb", map[string][]byte{"README.md": []byte("hi\n"), "a/b.txt": []byte("b")}, "main")
+
+	files := s.Files(t, "lb", "main")
+	if len(files) != 2 || string(files["README.md"]) != "hi\n" || string(files["a/b.txt"]) != "b" {
+		t.Fatalf("Files after CreateRepo = %q", files)
+	}
+
+	hash := s.Commit(t, "lb", "main", map[string][]byte{"a/b.txt": nil, "c.txt": []byte("c")}, "Side change\n\nbody")
+	files = s.Files(t, "lb", "main")
+	if len(files) != 2 || string(files["c.txt"]) != "c" || files["a/b.txt"] != nil {
+		t.Fatalf("Files after Commit = %q", files)
+	}
+
+	log := s.Log(t, "lb", "main")
+	if len(log) != 2 {
+		t.Fatalf("Log has %d commits, want 2: %+v", len(log), log)
+	}
+	if log[0].Hash != hash || log[0].Message != "Side change\n\nbody" || log[0].AuthorName != SideAuthorName || log[0].AuthorEmail != SideAuthorEmail {
+		t.Fatalf("newest commit = %+v, want hash %s", log[0], hash)
+	}
+	if log[1].Message != "Initial commit" {
+		t.Fatalf("oldest commit = %+v", log[1])
+	}
+}
+
+func TestAuth(t *testing.T) {
+	s := New(t, "secret")
+	s.CreateRepo(t, "lb", map[string][]byte{"f": []byte("x")}, "main")
+	url := s.RepoURL("lb") + "/info/refs?service=git-upload-pack"
+
+	for _, tc := range []struct {
+		name     string
+		password string // empty: no auth header
+		want     int
+	}{
+		{"no auth", "", http.StatusUnauthorized},
+		{"wrong token", "nope", http.StatusUnauthorized},
+		{"right token", "secret", http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.password != "" {
+				req.SetBasicAuth("x-access-token", tc.password)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status = %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.want == http.StatusUnauthorized && resp.Header.Get("WWW-Authenticate") == "" {
+				t.Fatal("401 without WWW-Authenticate")
+			}
+			if tc.want == http.StatusOK && !strings.Contains(string(body), "refs/heads/main") {
+				t.Fatalf("advertisement lacks refs/heads/main: %q", body)
+			}
+		})
+	}
+}
