@@ -1,0 +1,441 @@
+// Package fakegithub is an in-process stand-in for the subset of GitHub's
+// REST API that benchgate's GitHub App uses, for end-to-end tests.
+//
+// It follows GitHub's documented paths, methods, JSON field names and status
+// codes closely enough that an unmodified go-github client (with
+// ghinstallation for App authentication) can talk to it: the App
+// authenticates with an RS256 JWT, exchanges it for an installation token,
+// and then every other call must carry that token. Rate-limit headers,
+// primary and secondary rate-limit refusals and gateway errors can be
+// provoked so that retry and back-off paths get exercised too.
+//
+// All state lives in memory behind one mutex; requests are served one at a
+// time, which keeps the fake simple and its behaviour deterministic.
+package fakegithub
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Documentation URLs echo GitHub's error bodies; go-github recognises a
+// secondary rate limit by the suffix of documentation_url, so that one
+// must end in "secondary-rate-limits".
+const (
+	docRateLimit          = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+	docSecondaryRateLimit = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+	docAppAuth            = "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app"
+	docAuth               = "https://docs.github.com/rest"
+	docNotFound           = "https://docs.github.com/rest"
+)
+
+// DefaultRateLimit is the hourly request budget of a fresh installation
+// token (GitHub's floor for installations on github.com).
+const DefaultRateLimit = 5000
+
+// Server is a running fake GitHub API.
+type Server struct {
+	// URL is the API base URL with a trailing slash, as go-github's
+	// BaseURL requires, e.g. "http://127.0.0.1:41234/".
+	URL string
+
+	// AppSlug names the App; its comments are authored by AppSlug+"[bot]".
+	// Set it before the first request if the default "benchgate" does not suit.
+	AppSlug string
+
+	appID int64
+	key   *rsa.PublicKey
+	ts    *httptest.Server
+	mux   *http.ServeMux
+
+	mu       sync.Mutex
+	now      func() time.Time
+	repos    map[string]*repo // key: lower-cased "owner/name"
+	tokens   map[string]token
+	issued   int
+	nextID   int64
+	requests []RequestLog
+	reqCount int
+	events   []CommentEvent
+
+	rateLimit int
+	remaining int
+	reset     time.Time
+
+	inject   func(r *http.Request, n int) *Fault
+	failNext []Fault
+}
+
+type token struct {
+	installation int64
+	expires      time.Time
+}
+
+// RequestLog is one served request, in arrival order.
+type RequestLog struct {
+	Method string
+	Path   string
+	Query  string
+	Status int
+}
+
+// Fault is an injected failure. Status is the HTTP status to answer with;
+// the other fields shape the answer like GitHub's:
+//
+//   - Status 403 or 429 with RetryAfter set: a secondary rate limit, with a
+//     Retry-After header and GitHub's secondary-limit message.
+//   - Status 403 or 429 with RateLimitReset set: the primary limit is
+//     exhausted, X-RateLimit-Remaining is 0 and X-RateLimit-Reset is
+//     RateLimitReset (the stored budget is left alone).
+//   - Anything else (e.g. 502): a bare error with Message, or the status text.
+type Fault struct {
+	Status         int
+	RetryAfter     string
+	RateLimitReset time.Time
+	Message        string
+}
+
+// New starts a fake for the App appID whose JWTs verify with key, and closes
+// it when the test ends.
+func New(t testing.TB, appID int64, key *rsa.PublicKey) *Server {
+	t.Helper()
+	s, err := NewServer(appID, key)
+	if err != nil {
+		t.Fatalf("fakegithub: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewServer starts a fake outside a test; call Close when done.
+func NewServer(appID int64, key *rsa.PublicKey) (*Server, error) {
+	if key == nil {
+		return nil, fmt.Errorf("nil App public key")
+	}
+	s := &Server{
+		AppSlug:   "benchgate",
+		appID:     appID,
+		key:       key,
+		now:       time.Now,
+		repos:     map[string]*repo{},
+		tokens:    map[string]token{},
+		nextID:    1000,
+		rateLimit: DefaultRateLimit,
+		remaining: DefaultRateLimit,
+	}
+	s.reset = s.now().Add(time.Hour)
+	s.mux = http.NewServeMux()
+	s.routes()
+	s.ts = httptest.NewServer(s)
+	s.URL = s.ts.URL + "/"
+	return s, nil
+}
+
+// Close shuts the server down.
+func (s *Server) Close() { s.ts.Close() }
+
+// Client returns an HTTP client suited to the server (no proxy, fresh pool).
+func (s *Server) Client() *http.Client { return s.ts.Client() }
+
+// TokensIssued counts installation tokens handed out, so tests can check
+// that the App caches its token instead of minting one per call.
+func (s *Server) TokensIssued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issued
+}
+
+// Requests returns every request served so far.
+func (s *Server) Requests() []RequestLog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]RequestLog(nil), s.requests...)
+}
+
+// Inject installs a hook consulted before every request is served; n is the
+// 1-based number of the request since the server started. Returning nil (or
+// a Fault with Status 0) lets the request through. Passing nil removes the
+// hook. The hook runs without the server's lock held, so it may call the
+// Server's methods.
+func (s *Server) Inject(f func(r *http.Request, n int) *Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inject = f
+}
+
+// FailNext makes the next n requests fail with status (see Fault for how
+// 403/429 are shaped: here they come out as a secondary rate limit with
+// Retry-After: 1 so that clients can recover quickly).
+func (s *Server) FailNext(n int, status int) {
+	f := Fault{Status: status}
+	if status == http.StatusForbidden || status == http.StatusTooManyRequests {
+		f.RetryAfter = "1"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 0; i < n; i++ {
+		s.failNext = append(s.failNext, f)
+	}
+}
+
+// SetRateLimit sets the primary budget left and when it refills. Once
+// remaining reaches zero every token-authenticated request is refused with
+// 403 until reset; after reset the budget returns to DefaultRateLimit.
+func (s *Server) SetRateLimit(remaining int, reset time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.remaining = remaining
+	s.reset = reset
+}
+
+// SetClock replaces the server's clock, e.g. to expire tokens or JWTs
+// without sleeping.
+func (s *Server) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+}
+
+// statusWriter remembers the status so the request log can record it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ServeHTTP applies what GitHub applies before any endpoint logic — fault
+// injection, routing, authentication, rate limiting — then dispatches.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &statusWriter{ResponseWriter: rw}
+
+	s.mu.Lock()
+	s.reqCount++
+	n := s.reqCount
+	hook := s.inject
+	var fault *Fault
+	if len(s.failNext) > 0 {
+		f := s.failNext[0]
+		s.failNext = s.failNext[1:]
+		fault = &f
+	}
+	s.mu.Unlock()
+	if fault == nil && hook != nil {
+		fault = hook(r, n)
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() {
+		s.requests = append(s.requests, RequestLog{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: w.status})
+	}()
+	w.Header().Set("X-GitHub-Request-Id", fmt.Sprintf("FAKE:%08X", n))
+	s.refillLocked()
+
+	if fault != nil && fault.Status != 0 {
+		s.writeFaultLocked(w, *fault)
+		return
+	}
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.rateHeadersLocked(w)
+		writeError(w, http.StatusNotFound, "Not Found", docNotFound)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/app/") {
+		// App (JWT) endpoints draw on the App's own budget, which the
+		// fake does not meter; report the installation budget anyway so
+		// every response carries the headers.
+		s.rateHeadersLocked(w)
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	inst, ok := s.authenticateLocked(w, r)
+	if !ok {
+		return
+	}
+	if s.remaining <= 0 {
+		s.rateHeadersLocked(w)
+		msg := fmt.Sprintf("API rate limit exceeded for installation ID %d. If you reach out to GitHub Support for help, please include the request ID %s.", inst, w.Header().Get("X-GitHub-Request-Id"))
+		writeError(w, http.StatusForbidden, msg, docRateLimit)
+		return
+	}
+	s.remaining--
+	s.rateHeadersLocked(w)
+	s.mux.ServeHTTP(w, r)
+}
+
+// refillLocked restores the budget once the reset time has passed, as
+// GitHub's rolling hourly window does.
+func (s *Server) refillLocked() {
+	if now := s.now(); !now.Before(s.reset) {
+		s.remaining = s.rateLimit
+		s.reset = now.Add(time.Hour)
+	}
+}
+
+func (s *Server) rateHeadersLocked(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(s.remaining, 0)))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.reset.Unix(), 10))
+	h.Set("X-RateLimit-Used", strconv.Itoa(s.rateLimit-max(s.remaining, 0)))
+	h.Set("X-RateLimit-Resource", "core")
+}
+
+func (s *Server) writeFaultLocked(w http.ResponseWriter, f Fault) {
+	s.rateHeadersLocked(w)
+	limited := f.Status == http.StatusForbidden || f.Status == http.StatusTooManyRequests
+	switch {
+	case limited && f.RetryAfter != "":
+		w.Header().Set("Retry-After", f.RetryAfter)
+		msg := f.Message
+		if msg == "" {
+			msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + w.Header().Get("X-GitHub-Request-Id") + "."
+		}
+		writeError(w, f.Status, msg, docSecondaryRateLimit)
+	case limited && !f.RateLimitReset.IsZero():
+		h := w.Header()
+		h.Set("X-RateLimit-Remaining", "0")
+		h.Set("X-RateLimit-Used", strconv.Itoa(s.rateLimit))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(f.RateLimitReset.Unix(), 10))
+		msg := f.Message
+		if msg == "" {
+			msg = "API rate limit exceeded. If you reach out to GitHub Support for help, please include the request ID " + w.Header().Get("X-GitHub-Request-Id") + "."
+		}
+		writeError(w, f.Status, msg, docRateLimit)
+	default:
+		msg := f.Message
+		if msg == "" {
+			msg = http.StatusText(f.Status)
+		}
+		writeError(w, f.Status, msg, "")
+	}
+}
+
+// authenticateLocked checks the installation token GitHub requires on
+// repository endpoints ("token X" or "Bearer X" are both accepted, as on
+// GitHub). It writes the 401 itself when the check fails.
+func (s *Server) authenticateLocked(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	s.rateHeadersLocked(w)
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		writeError(w, http.StatusUnauthorized, "Requires authentication", docAuth)
+		return 0, false
+	}
+	scheme, cred, _ := strings.Cut(auth, " ")
+	if !strings.EqualFold(scheme, "token") && !strings.EqualFold(scheme, "bearer") {
+		writeError(w, http.StatusUnauthorized, "Bad credentials", docAuth)
+		return 0, false
+	}
+	tok, ok := s.tokens[strings.TrimSpace(cred)]
+	if !ok || !s.now().Before(tok.expires) {
+		writeError(w, http.StatusUnauthorized, "Bad credentials", docAuth)
+		return 0, false
+	}
+	return tok.installation, true
+}
+
+// handleAccessToken implements POST /app/installations/{id}/access_tokens.
+func (s *Server) handleAccessToken(w http.ResponseWriter, r *http.Request) {
+	inst, err := strconv.ParseInt(r.PathValue("installation_id"), 10, 64)
+	if err != nil || inst <= 0 {
+		writeError(w, http.StatusNotFound, "Not Found", docAppAuth)
+		return
+	}
+	if msg := s.verifyJWTLocked(r.Header.Get("Authorization")); msg != "" {
+		writeError(w, http.StatusUnauthorized, msg, docAppAuth)
+		return
+	}
+	tok := "ghs_" + randomAlnum(36)
+	exp := s.now().Add(time.Hour).UTC().Truncate(time.Second)
+	s.tokens[tok] = token{installation: inst, expires: exp}
+	s.issued++
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"token":                tok,
+		"expires_at":           exp.Format(time.RFC3339),
+		"permissions":          map[string]string{"checks": "write", "contents": "read", "issues": "write", "metadata": "read", "pull_requests": "write"},
+		"repository_selection": "selected",
+	})
+}
+
+const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+func randomAlnum(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	for i := range b {
+		b[i] = alnum[int(b[i])%len(alnum)]
+	}
+	return string(b)
+}
+
+func (s *Server) newIDLocked() int64 {
+	s.nextID++
+	return s.nextID
+}
+
+// writeJSON answers with v as GitHub does: JSON with a charset.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// writeError answers with GitHub's error body shape.
+func writeError(w http.ResponseWriter, status int, msg, doc string) {
+	body := map[string]any{"message": msg, "status": strconv.Itoa(status)}
+	if doc != "" {
+		body["documentation_url"] = doc
+	}
+	writeJSON(w, status, body)
+}
+
+// validationError is a 422 in GitHub's "Validation Failed" shape.
+func validationError(w http.ResponseWriter, doc string, resource, field, code, msg string) {
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+		"message":           "Validation Failed",
+		"errors":            []map[string]string{{"resource": resource, "field": field, "code": code, "message": msg}},
+		"documentation_url": doc,
+		"status":            "422",
+	})
+}
+
+// decodeBody reads a JSON request body; GitHub answers malformed JSON with
+// 400 and wrongly typed fields with 422.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, doc string) bool {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Invalid request.\n\n" + err.Error(), "documentation_url": doc, "status": "422"})
+			return false
+		}
+		writeError(w, http.StatusBadRequest, "Problems parsing JSON", doc)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,658 @@
+package fakegithub
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const testAppID = 4242
+
+// testKey is generated once because 2048-bit generation dominates run time.
+var testKey = sync.OnceValue(func() *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	return k
+})
+
+func signJWT(t *testing.T, key *rsa.PrivateKey, claims map[string]any) string {
+	t.Helper()
+	enc := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	signing := enc(map[string]string{"alg": "RS256", "typ": "JWT"}) + "." + enc(claims)
+	sum := sha256.Sum256([]byte(signing))
+	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signing + "." + base64.RawURLEncoding.EncodeToString(sig)
+}
+
+// goodClaims mirrors what ghinstallation sends: iat back-dated 30s, a
+// short lifetime, iss as a string.
+func goodClaims() map[string]any {
+	now := time.Now()
+	return map[string]any{"iss": strconv.Itoa(testAppID), "iat": now.Add(-30 * time.Second).Unix(), "exp": now.Add(2 * time.Minute).Unix()}
+}
+
+type resp struct {
+	*http.Response
+	body []byte
+}
+
+func (r resp) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.body, err)
+	}
+}
+
+func do(t *testing.T, s *Server, method, path, auth string, body any) resp {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.URL+strings.TrimPrefix(path, "/"), rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	res, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp{res, b}
+}
+
+func expectStatus(t *testing.T, r resp, want int) {
+	t.Helper()
+	if r.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d; body %s", r.Request.Method, r.Request.URL.Path, r.StatusCode, want, r.body)
+	}
+}
+
+func newServer(t *testing.T) *Server {
+	s := New(t, testAppID, &testKey().PublicKey)
+	s.AddRepo("acme/bench", "main")
+	return s
+}
+
+// installationToken performs the App's token exchange and returns the
+// Authorization header value to use afterwards.
+func installationToken(t *testing.T, s *Server) string {
+	t.Helper()
+	r := do(t, s, "POST", "app/installations/7/access_tokens", "Bearer "+signJWT(t, testKey(), goodClaims()), nil)
+	expectStatus(t, r, http.StatusCreated)
+	var tok struct {
+		Token     string `json:"token"`
+		ExpiresAt string `json:"expires_at"`
+	}
+	r.json(t, &tok)
+	if !strings.HasPrefix(tok.Token, "ghs_") {
+		t.Fatalf("token %q lacks ghs_ prefix", tok.Token)
+	}
+	if _, err := time.Parse(time.RFC3339, tok.ExpiresAt); err != nil {
+		t.Fatalf("expires_at: %v", err)
+	}
+	return "token " + tok.Token
+}
+
+func TestJWT(t *testing.T) {
+	s := newServer(t)
+	other, err := rsa.GenerateKey(rand.Reader, 1024) // only needs to differ
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	numericIss := goodClaims()
+	numericIss["iss"] = testAppID
+	docsExample := map[string]any{"iss": testAppID, "iat": now.Add(-60 * time.Second).Unix(), "exp": now.Add(10 * time.Minute).Unix()}
+	cases := []struct {
+		name string
+		jwt  string
+		want int
+	}{
+		{"string iss", signJWT(t, testKey(), goodClaims()), http.StatusCreated},
+		{"numeric iss", signJWT(t, testKey(), numericIss), http.StatusCreated},
+		{"docs example: iat-60s, exp+10m", signJWT(t, testKey(), docsExample), http.StatusCreated},
+		{"expired", signJWT(t, testKey(), map[string]any{"iss": testAppID, "iat": now.Add(-15 * time.Minute).Unix(), "exp": now.Add(-5 * time.Minute).Unix()}), http.StatusUnauthorized},
+		{"too long", signJWT(t, testKey(), map[string]any{"iss": testAppID, "iat": now.Unix(), "exp": now.Add(30 * time.Minute).Unix()}), http.StatusUnauthorized},
+		{"iat in future", signJWT(t, testKey(), map[string]any{"iss": testAppID, "iat": now.Add(5 * time.Minute).Unix(), "exp": now.Add(9 * time.Minute).Unix()}), http.StatusUnauthorized},
+		{"fractional exp", signJWT(t, testKey(), map[string]any{"iss": testAppID, "iat": now.Unix(), "exp": float64(now.Add(time.Minute).Unix()) + 0.5}), http.StatusUnauthorized},
+		{"wrong key", signJWT(t, other, goodClaims()), http.StatusUnauthorized},
+		{"wrong iss", signJWT(t, testKey(), map[string]any{"iss": "999", "iat": now.Unix(), "exp": now.Add(time.Minute).Unix()}), http.StatusUnauthorized},
+		{"garbage", "not.a.jwt", http.StatusUnauthorized},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := do(t, s, "POST", "app/installations/7/access_tokens", "Bearer "+c.jwt, nil)
+			expectStatus(t, r, c.want)
+			if c.want == http.StatusUnauthorized {
+				var e struct {
+					Message string `json:"message"`
+					Doc     string `json:"documentation_url"`
+				}
+				r.json(t, &e)
+				if e.Message == "" || e.Doc == "" {
+					t.Errorf("401 body lacks message/documentation_url: %s", r.body)
+				}
+			}
+		})
+	}
+	if got := s.TokensIssued(); got != 3 {
+		t.Errorf("TokensIssued = %d, want 3", got)
+	}
+	r := do(t, s, "POST", "app/installations/7/access_tokens", "", nil)
+	expectStatus(t, r, http.StatusUnauthorized)
+}
+
+func TestTokenRequired(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 1})
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", "", nil), http.StatusUnauthorized)
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", "token ghs_bogus", nil), http.StatusUnauthorized)
+	// An App JWT is not an installation token.
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", "Bearer "+signJWT(t, testKey(), goodClaims()), nil), http.StatusUnauthorized)
+	tok := installationToken(t, s)
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusOK)
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", "Bearer "+strings.TrimPrefix(tok, "token "), nil), http.StatusOK)
+
+	// Tokens last an hour.
+	s.SetClock(func() time.Time { return time.Now().Add(61 * time.Minute) })
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusUnauthorized)
+}
+
+func TestUnknownRouteAndMethod(t *testing.T) {
+	s := newServer(t)
+	tok := installationToken(t, s)
+	r := do(t, s, "GET", "repos/acme/bench/nonsense/x/y", tok, nil)
+	expectStatus(t, r, http.StatusNotFound)
+	if !strings.Contains(string(r.body), `"message":"Not Found"`) {
+		t.Errorf("body %s", r.body)
+	}
+	expectStatus(t, do(t, s, "DELETE", "repos/acme/bench/pulls/1", tok, nil), http.StatusNotFound)
+	expectStatus(t, do(t, s, "GET", "repos/acme/missing/pulls/1", tok, nil), http.StatusNotFound)
+}
+
+func TestPullRequests(t *testing.T) {
+	s := newServer(t)
+	s.SetFile("acme/bench", "main", "registry.yaml", []byte("base\n"))
+	s.SetFile("acme/bench", "main", "old.txt", []byte("gone\n"))
+	var files []File
+	for i := range 75 {
+		files = append(files, File{Name: fmt.Sprintf("submissions/f%02d.md", i), Status: "added", Content: []byte("x\n")})
+	}
+	files = append(files, File{Name: "old.txt", Status: "removed"}, File{Name: "registry.yaml", Status: "modified", Content: []byte("head\n")})
+	s.AddPR("acme/bench", PR{Number: 5, Author: "alice", HeadRef: "feature", HeadRepo: "alice/bench", Files: files})
+	s.AddPR("acme/bench", PR{Number: 6, State: "closed", Merged: true})
+	tok := installationToken(t, s)
+
+	r := do(t, s, "GET", "repos/acme/bench/pulls/5", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var pr struct {
+		Number int
+		State  string
+		Merged bool
+		User   struct{ Login string }
+		Head   struct {
+			SHA, Ref string
+			Repo     struct {
+				FullName string `json:"full_name"`
+			}
+		}
+		Base struct{ SHA, Ref string }
+	}
+	r.json(t, &pr)
+	if pr.State != "open" || pr.Merged || pr.User.Login != "alice" || pr.Head.Ref != "feature" || pr.Head.Repo.FullName != "alice/bench" || pr.Base.Ref != "main" || len(pr.Head.SHA) != 40 || len(pr.Base.SHA) != 40 {
+		t.Errorf("unexpected PR %+v", pr)
+	}
+
+	// Files come in pages linked by rel="next".
+	var all []struct{ Filename, Status, SHA string }
+	next := "repos/acme/bench/pulls/5/files?per_page=30"
+	pages := 0
+	for next != "" {
+		r := do(t, s, "GET", next, tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		var page []struct{ Filename, Status, SHA string }
+		r.json(t, &page)
+		all = append(all, page...)
+		pages++
+		next = ""
+		for _, l := range strings.Split(r.Header.Get("Link"), ",") {
+			if strings.Contains(l, `rel="next"`) {
+				u := strings.Trim(strings.TrimSpace(strings.Split(l, ";")[0]), "<>")
+				next = strings.TrimPrefix(u, s.URL)
+			}
+		}
+	}
+	if len(all) != 77 || pages != 3 {
+		t.Fatalf("got %d files in %d pages, want 77 in 3", len(all), pages)
+	}
+	if all[75].Status != "removed" || all[76].Filename != "registry.yaml" || all[76].SHA != blobSHA([]byte("head\n")) {
+		t.Errorf("tail files %+v", all[75:])
+	}
+
+	var list []struct{ Number int }
+	r = do(t, s, "GET", "repos/acme/bench/pulls?state=open", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	r.json(t, &list)
+	if len(list) != 1 || list[0].Number != 5 {
+		t.Errorf("open PRs %+v", list)
+	}
+	r = do(t, s, "GET", "repos/acme/bench/pulls?state=all", tok, nil)
+	r.json(t, &list)
+	if len(list) != 2 {
+		t.Errorf("all PRs %+v", list)
+	}
+
+	// The head commit is the base plus the PR's changes.
+	read := func(path, ref string) (int, string) {
+		r := do(t, s, "GET", "repos/acme/bench/contents/"+path+"?ref="+ref, tok, nil)
+		if r.StatusCode != http.StatusOK {
+			return r.StatusCode, ""
+		}
+		var f struct{ Content, Encoding string }
+		r.json(t, &f)
+		b, err := base64.StdEncoding.DecodeString(f.Content)
+		if err != nil || f.Encoding != "base64" {
+			t.Fatalf("content %q encoding %q: %v", f.Content, f.Encoding, err)
+		}
+		return 200, string(b)
+	}
+	if code, c := read("registry.yaml", pr.Head.SHA); c != "head\n" {
+		t.Errorf("head registry.yaml = %d %q", code, c)
+	}
+	if code, c := read("registry.yaml", "main"); c != "base\n" {
+		t.Errorf("base registry.yaml = %d %q", code, c)
+	}
+	if code, _ := read("old.txt", pr.Head.SHA); code != http.StatusNotFound {
+		t.Errorf("removed file at head: %d", code)
+	}
+	if code, c := read("submissions/f07.md", "pull/5/head"); c != "x\n" {
+		t.Errorf("pull/5/head file = %d %q", code, c)
+	}
+}
+
+func TestContents(t *testing.T) {
+	s := newServer(t)
+	long := bytes.Repeat([]byte("rubric line\n"), 20)
+	s.SetFile("acme/bench", "main", "rubrics/a.md", long)
+	s.SetFile("acme/bench", "main", "rubrics/deep/b.md", []byte("b"))
+	tok := installationToken(t, s)
+
+	r := do(t, s, "GET", "repos/acme/bench/contents/rubrics/a.md?ref=main", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var f struct{ Type, Encoding, Content, SHA, Path string }
+	r.json(t, &f)
+	if !strings.Contains(f.Content, "\n") {
+		t.Error("content should be wrapped like GitHub's")
+	}
+	b, err := base64.StdEncoding.DecodeString(f.Content)
+	if err != nil || !bytes.Equal(b, long) || f.Type != "file" || f.Path != "rubrics/a.md" {
+		t.Errorf("file %+v decode %v", f, err)
+	}
+
+	r = do(t, s, "GET", "repos/acme/bench/contents/rubrics", tok, nil) // default branch
+	expectStatus(t, r, http.StatusOK)
+	var dir []struct{ Type, Name, Path string }
+	r.json(t, &dir)
+	if len(dir) != 2 || dir[0].Name != "a.md" || dir[0].Type != "file" || dir[1].Name != "deep" || dir[1].Type != "dir" {
+		t.Errorf("listing %+v", dir)
+	}
+
+	r = do(t, s, "GET", "repos/acme/bench/contents/nope.md?ref=main", tok, nil)
+	expectStatus(t, r, http.StatusNotFound)
+	if !strings.Contains(string(r.body), `"message":"Not Found"`) {
+		t.Errorf("404 body %s", r.body)
+	}
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/contents/rubrics/a.md?ref=no-such-branch", tok, nil), http.StatusNotFound)
+
+	// The same files through the git data API.
+	r = do(t, s, "GET", "repos/acme/bench/git/trees/main?recursive=1", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var tree struct {
+		Tree []struct{ Path, Type, SHA string }
+	}
+	r.json(t, &tree)
+	var paths []string
+	for _, e := range tree.Tree {
+		paths = append(paths, e.Type+":"+e.Path)
+	}
+	if got := strings.Join(paths, " "); got != "tree:rubrics blob:rubrics/a.md tree:rubrics/deep blob:rubrics/deep/b.md" {
+		t.Errorf("tree = %s", got)
+	}
+	r = do(t, s, "GET", "repos/acme/bench/git/trees/"+tree.Tree[0].SHA, tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	r.json(t, &tree)
+	if len(tree.Tree) != 2 || tree.Tree[0].Path != "a.md" || tree.Tree[1].Type != "tree" {
+		t.Errorf("subtree %+v", tree.Tree)
+	}
+	r = do(t, s, "GET", "repos/acme/bench/git/blobs/"+tree.Tree[0].SHA, tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var blob struct{ Content, Encoding string }
+	r.json(t, &blob)
+	if b, _ := base64.StdEncoding.DecodeString(blob.Content); !bytes.Equal(b, long) || blob.Encoding != "base64" {
+		t.Errorf("blob %+v", blob)
+	}
+}
+
+func annotations(n int) []map[string]any {
+	var out []map[string]any
+	for i := range n {
+		out = append(out, map[string]any{"path": "a.go", "start_line": i + 1, "end_line": i + 1, "annotation_level": "warning", "message": fmt.Sprintf("m%d", i)})
+	}
+	return out
+}
+
+func TestCheckRuns(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 3, HeadSHA: strings.Repeat("a", 40)})
+	sha := strings.Repeat("a", 40)
+	tok := installationToken(t, s)
+	create := func(body map[string]any) resp {
+		return do(t, s, "POST", "repos/acme/bench/check-runs", tok, body)
+	}
+
+	for name, body := range map[string]map[string]any{
+		"51 annotations":               {"name": "bench", "head_sha": sha, "output": map[string]any{"title": "t", "summary": "s", "annotations": annotations(51)}},
+		"summary too long":             {"name": "bench", "head_sha": sha, "output": map[string]any{"title": "t", "summary": strings.Repeat("é", 65536)}},
+		"bad conclusion":               {"name": "bench", "head_sha": sha, "conclusion": "great"},
+		"stale":                        {"name": "bench", "head_sha": sha, "conclusion": "stale"},
+		"completed without conclusion": {"name": "bench", "head_sha": sha, "status": "completed"},
+		"bad level":                    {"name": "bench", "head_sha": sha, "output": map[string]any{"title": "t", "summary": "s", "annotations": []map[string]any{{"path": "a", "start_line": 1, "end_line": 1, "annotation_level": "error", "message": "m"}}}},
+		"columns across lines":         {"name": "bench", "head_sha": sha, "output": map[string]any{"title": "t", "summary": "s", "annotations": []map[string]any{{"path": "a", "start_line": 1, "end_line": 2, "start_column": 1, "annotation_level": "notice", "message": "m"}}}},
+		"unknown sha":                  {"name": "bench", "head_sha": strings.Repeat("b", 40)},
+		"no name":                      {"head_sha": sha},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := create(body)
+			expectStatus(t, r, http.StatusUnprocessableEntity)
+		})
+	}
+	if n := len(s.CheckRuns("acme/bench")); n != 0 {
+		t.Fatalf("%d check runs stored after refusals", n)
+	}
+
+	// A summary of exactly 65535 characters (multi-byte) is fine.
+	r := create(map[string]any{"name": "bench", "head_sha": sha, "status": "in_progress", "output": map[string]any{"title": "t", "summary": strings.Repeat("é", 65535), "annotations": annotations(50)}})
+	expectStatus(t, r, http.StatusCreated)
+	var run struct {
+		ID         int64
+		Status     string
+		Conclusion *string
+		Output     struct {
+			AnnotationsCount int `json:"annotations_count"`
+		}
+		PullRequests []struct{ Number int } `json:"pull_requests"`
+	}
+	r.json(t, &run)
+	if run.Status != "in_progress" || run.Conclusion != nil || run.Output.AnnotationsCount != 50 || len(run.PullRequests) != 1 {
+		t.Errorf("created %+v", run)
+	}
+	patch := func(body map[string]any) resp {
+		return do(t, s, "PATCH", fmt.Sprintf("repos/acme/bench/check-runs/%d", run.ID), tok, body)
+	}
+	expectStatus(t, patch(map[string]any{"output": map[string]any{"title": "t", "summary": "s", "annotations": annotations(51)}}), http.StatusUnprocessableEntity)
+	expectStatus(t, patch(map[string]any{"output": map[string]any{"title": "t", "summary": "s", "annotations": annotations(50)}}), http.StatusOK)
+	r = patch(map[string]any{"conclusion": "failure", "output": map[string]any{"title": "done", "summary": "final", "annotations": annotations(20)}})
+	expectStatus(t, r, http.StatusOK)
+	r.json(t, &run)
+	if run.Status != "completed" || run.Conclusion == nil || *run.Conclusion != "failure" || run.Output.AnnotationsCount != 120 {
+		t.Errorf("after patches %+v", run)
+	}
+	runs := s.CheckRuns("acme/bench")
+	if len(runs) != 1 || len(runs[0].Output.Annotations) != 120 || runs[0].Output.Summary != "final" || runs[0].Updates != 2 || runs[0].CompletedAt.IsZero() {
+		t.Errorf("stored %+v", runs)
+	}
+
+	// Listing by ref: "latest" keeps the newest run per name.
+	expectStatus(t, create(map[string]any{"name": "bench", "head_sha": sha, "conclusion": "success"}), http.StatusCreated)
+	expectStatus(t, create(map[string]any{"name": "other", "head_sha": sha, "status": "queued"}), http.StatusCreated)
+	list := func(q string) (total int, names []string) {
+		r := do(t, s, "GET", "repos/acme/bench/commits/"+sha+"/check-runs"+q, tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		var l struct {
+			TotalCount int `json:"total_count"`
+			CheckRuns  []struct {
+				Name       string
+				Conclusion *string
+			} `json:"check_runs"`
+		}
+		r.json(t, &l)
+		for _, c := range l.CheckRuns {
+			names = append(names, c.Name)
+		}
+		return l.TotalCount, names
+	}
+	if n, names := list(""); n != 2 || len(names) != 2 {
+		t.Errorf("latest: %d %v", n, names)
+	}
+	if n, _ := list("?filter=all"); n != 3 {
+		t.Errorf("all: %d", n)
+	}
+	if n, names := list("?check_name=bench"); n != 1 || names[0] != "bench" {
+		t.Errorf("check_name: %d %v", n, names)
+	}
+	if n, _ := list("?check_name=other&status=completed"); n != 0 {
+		t.Errorf("status filter: %d", n)
+	}
+	// A PR's head branch resolves to its head sha.
+	r = do(t, s, "GET", "repos/acme/bench/commits/pr-3/check-runs?filter=all", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	r = do(t, s, "GET", fmt.Sprintf("repos/acme/bench/check-runs/%d/annotations?per_page=100&page=2", runs[0].ID), tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var anns []Annotation
+	r.json(t, &anns)
+	if len(anns) != 20 || anns[0].Message != "m0" {
+		t.Errorf("annotations page 2: %d", len(anns))
+	}
+}
+
+func TestComments(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 9})
+	for i := range 35 {
+		s.AddComment("acme/bench", 9, "bob", "User", fmt.Sprintf("c%d", i))
+	}
+	mine := s.AddComment("acme/bench", 9, "benchgate[bot]", "Bot", "old report")
+	tok := installationToken(t, s)
+
+	type comment struct {
+		ID   int64
+		Body string
+		User struct{ Login, Type string }
+		App  *struct{ ID int64 } `json:"performed_via_github_app"`
+	}
+	var got []comment
+	for page := 1; ; page++ {
+		r := do(t, s, "GET", fmt.Sprintf("repos/acme/bench/issues/9/comments?per_page=10&page=%d", page), tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		var cs []comment
+		r.json(t, &cs)
+		got = append(got, cs...)
+		if !strings.Contains(r.Header.Get("Link"), `rel="next"`) {
+			break
+		}
+	}
+	if len(got) != 36 || got[0].Body != "c0" || got[0].User.Type != "User" || got[0].App != nil {
+		t.Fatalf("listed %d, first %+v", len(got), got[0])
+	}
+	if last := got[35]; last.ID != mine || last.User.Type != "Bot" || last.App == nil || last.App.ID != testAppID {
+		t.Errorf("App comment %+v", last)
+	}
+
+	r := do(t, s, "PATCH", fmt.Sprintf("repos/acme/bench/issues/comments/%d", mine), tok, map[string]string{"body": "new report"})
+	expectStatus(t, r, http.StatusOK)
+	r = do(t, s, "POST", "repos/acme/bench/issues/9/comments", tok, map[string]string{"body": "hello"})
+	expectStatus(t, r, http.StatusCreated)
+	var c comment
+	r.json(t, &c)
+	if c.User.Login != "benchgate[bot]" || c.User.Type != "Bot" || c.App == nil {
+		t.Errorf("created %+v", c)
+	}
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/comments", tok, map[string]string{"body": ""}), http.StatusUnprocessableEntity)
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/comments", tok, map[string]string{"body": strings.Repeat("x", 65537)}), http.StatusUnprocessableEntity)
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/404/comments", tok, map[string]string{"body": "x"}), http.StatusNotFound)
+	expectStatus(t, do(t, s, "PATCH", "repos/acme/bench/issues/comments/1", tok, map[string]string{"body": "x"}), http.StatusNotFound)
+
+	ev := s.CommentEvents()
+	if len(ev) != 2 || ev[0].Op != "edit" || ev[0].ID != mine || ev[1].Op != "create" || ev[1].Body != "hello" {
+		t.Errorf("events %+v", ev)
+	}
+	cs := s.Comments("acme/bench", 9)
+	if len(cs) != 37 || cs[35].Body != "new report" {
+		t.Errorf("stored %d comments", len(cs))
+	}
+
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/reactions", tok, map[string]string{"content": "eyes"}), http.StatusCreated)
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/reactions", tok, map[string]string{"content": "eyes"}), http.StatusOK)
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/reactions", tok, map[string]string{"content": "wow"}), http.StatusUnprocessableEntity)
+	if rs := s.Reactions("acme/bench"); len(rs) != 1 || rs[0].Issue != 9 {
+		t.Errorf("reactions %+v", rs)
+	}
+}
+
+func TestPermissions(t *testing.T) {
+	s := newServer(t)
+	for user, role := range map[string]string{"ada": "admin", "max": "maintain", "wes": "write", "tri": "triage", "rea": "read"} {
+		s.SetPermission("acme/bench", user, role)
+	}
+	tok := installationToken(t, s)
+	check := func(user, perm, role string) {
+		t.Helper()
+		r := do(t, s, "GET", "repos/acme/bench/collaborators/"+user+"/permission", tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		var p struct {
+			Permission string
+			RoleName   string `json:"role_name"`
+		}
+		r.json(t, &p)
+		if p.Permission != perm || p.RoleName != role {
+			t.Errorf("%s: got %+v, want %s/%s", user, p, perm, role)
+		}
+	}
+	check("ada", "admin", "admin")
+	check("max", "write", "maintain")
+	check("wes", "write", "write")
+	check("tri", "read", "triage")
+	check("rea", "read", "read")
+	check("stranger", "read", "read")
+	s.SetPrivate("acme/bench", true)
+	check("stranger", "none", "none")
+}
+
+func TestRateLimit(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 1})
+	tok := installationToken(t, s)
+	reset := time.Now().Add(30 * time.Minute)
+	s.SetRateLimit(2, reset)
+
+	for i, want := range []string{"1", "0"} {
+		r := do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		h := r.Header
+		if h.Get("X-RateLimit-Remaining") != want || h.Get("X-RateLimit-Limit") != "5000" || h.Get("X-RateLimit-Resource") != "core" ||
+			h.Get("X-RateLimit-Reset") != strconv.FormatInt(reset.Unix(), 10) || h.Get("X-RateLimit-Used") != strconv.Itoa(4999+i) {
+			t.Errorf("request %d headers %v", i, h)
+		}
+	}
+	r := do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, r, http.StatusForbidden)
+	if r.Header.Get("X-RateLimit-Remaining") != "0" || !strings.Contains(string(r.body), "API rate limit exceeded for installation ID 7") {
+		t.Errorf("exhausted: %v %s", r.Header, r.body)
+	}
+	// Once the window resets the budget returns.
+	s.SetClock(func() time.Time { return reset.Add(time.Second) })
+	r = do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	if r.Header.Get("X-RateLimit-Remaining") != "4999" {
+		t.Errorf("after reset remaining %s", r.Header.Get("X-RateLimit-Remaining"))
+	}
+}
+
+func TestFaults(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 1})
+	tok := installationToken(t, s)
+
+	s.Inject(func(r *http.Request, n int) *Fault {
+		if r.Method == "GET" && strings.HasSuffix(r.URL.Path, "/pulls/1") {
+			s.Inject(nil) // one-shot; the hook may call the server
+			return &Fault{Status: http.StatusForbidden, RetryAfter: "7"}
+		}
+		return nil
+	})
+	r := do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, r, http.StatusForbidden)
+	var e struct {
+		Message string
+		Doc     string `json:"documentation_url"`
+	}
+	r.json(t, &e)
+	if r.Header.Get("Retry-After") != "7" || !strings.HasPrefix(e.Message, "You have exceeded a secondary rate limit") || !strings.HasSuffix(e.Doc, "secondary-rate-limits") {
+		t.Errorf("secondary: %v %+v", r.Header, e)
+	}
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusOK)
+
+	s.FailNext(2, http.StatusBadGateway)
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusBadGateway)
+	expectStatus(t, do(t, s, "POST", "app/installations/7/access_tokens", "Bearer "+signJWT(t, testKey(), goodClaims()), nil), http.StatusBadGateway)
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusOK)
+
+	reset := time.Now().Add(time.Hour)
+	s.Inject(func(r *http.Request, n int) *Fault {
+		return &Fault{Status: http.StatusForbidden, RateLimitReset: reset}
+	})
+	r = do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, r, http.StatusForbidden)
+	if r.Header.Get("X-RateLimit-Remaining") != "0" || r.Header.Get("X-RateLimit-Reset") != strconv.FormatInt(reset.Unix(), 10) {
+		t.Errorf("primary fault headers %v", r.Header)
+	}
+	s.Inject(nil)
+
+	logs := s.Requests()
+	var statuses []int
+	for _, l := range logs {
+		statuses = append(statuses, l.Status)
+	}
+	want := []int{201, 403, 200, 502, 502, 200, 403}
+	if fmt.Sprint(statuses) != fmt.Sprint(want) {
+		t.Errorf("logged statuses %v, want %v", statuses, want)
+	}
+	if logs[1].Method != "GET" || logs[1].Path != "/repos/acme/bench/pulls/1" {
+		t.Errorf("log entry %+v", logs[1])
+	}
+}
