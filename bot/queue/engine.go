@@ -1,0 +1,145 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+)
+
+// txOps are the few driver-specific transaction primitives the engine needs:
+// River's drivers use different transaction types (*sql.Tx, pgx.Tx).
+type txOps[TTx any] struct {
+	begin    func(ctx context.Context) (TTx, error)
+	commit   func(ctx context.Context, tx TTx) error
+	rollback func(ctx context.Context, tx TTx) error
+	// recordDelivery inserts a delivery id, reporting false if it was
+	// already there.
+	recordDelivery func(ctx context.Context, tx TTx, id, kind string) (bool, error)
+}
+
+// engine is the driver-independent part of a backend.
+type engine[TTx any] struct {
+	driver riverdriver.Driver[TTx]
+	tx     txOps[TTx]
+	opts   Options
+	logger *slog.Logger
+	// inserter is an insert-only client: it needs no workers, so jobs can be
+	// enqueued before (or without) Start.
+	inserter *river.Client[TTx]
+
+	mu     sync.Mutex
+	worker *river.Client[TTx]
+}
+
+func newEngine[TTx any](driver riverdriver.Driver[TTx], tx txOps[TTx], logger *slog.Logger, opts Options) (*engine[TTx], error) {
+	e := &engine[TTx]{driver: driver, tx: tx, opts: opts, logger: logger}
+	cfg := e.config()
+	// Kinds are checked by the worker client at Start instead.
+	cfg.SkipUnknownJobCheck = true
+	c, err := river.NewClient(driver, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("queue: river client: %w", err)
+	}
+	e.inserter = c
+	return e, nil
+}
+
+func (e *engine[TTx]) config() *river.Config {
+	return &river.Config{
+		Logger:                      e.logger,
+		Schema:                      e.opts.Schema,
+		MaxAttempts:                 e.opts.MaxAttempts,
+		RetryPolicy:                 e.opts.RetryPolicy,
+		RescueStuckJobsAfter:        e.opts.RescueStuckJobsAfter,
+		JobTimeout:                  e.opts.JobTimeout,
+		FetchPollInterval:           e.opts.FetchPollInterval,
+		CompletedJobRetentionPeriod: e.opts.CompletedRetention,
+		TestOnly:                    e.opts.TestOnly,
+	}
+}
+
+func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (_ bool, err error) {
+	tx, err := e.tx.begin(ctx)
+	if err != nil {
+		return false, fmt.Errorf("queue: begin: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			// The caller gets the insert error; a rollback failure adds
+			// nothing it could act on.
+			_ = e.tx.rollback(context.WithoutCancel(ctx), tx)
+		}
+	}()
+	if deliveryID != "" {
+		fresh, err := e.tx.recordDelivery(ctx, tx, deliveryID, args.Kind())
+		if err != nil {
+			return false, fmt.Errorf("queue: record delivery: %w", err)
+		}
+		if !fresh {
+			return false, e.tx.rollback(ctx, tx)
+		}
+	}
+	res, err := e.inserter.InsertTx(ctx, tx, args, nil)
+	if err != nil {
+		return false, fmt.Errorf("queue: insert %s: %w", args.Kind(), err)
+	}
+	// Commit even for a unique duplicate so the delivery id is remembered.
+	if err := e.tx.commit(ctx, tx); err != nil {
+		return false, fmt.Errorf("queue: commit: %w", err)
+	}
+	return !res.UniqueSkippedAsDuplicate, nil
+}
+
+func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int) error {
+	ws := river.NewWorkers()
+	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[VerifyArgs]) error {
+		if h.Verify == nil {
+			return errors.New("queue: no verify handler")
+		}
+		return h.Verify(ctx, j.Args)
+	}))
+	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[RerunArgs]) error {
+		if h.Rerun == nil {
+			return errors.New("queue: no rerun handler")
+		}
+		return h.Rerun(ctx, j.Args)
+	}))
+	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[RegenerateArgs]) error {
+		if h.Regenerate == nil {
+			return errors.New("queue: no regenerate handler")
+		}
+		return h.Regenerate(ctx, j.Args)
+	}))
+	cfg := e.config()
+	cfg.Workers = ws
+	cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: workers}}
+	c, err := river.NewClient(e.driver, cfg)
+	if err != nil {
+		return fmt.Errorf("queue: river worker client: %w", err)
+	}
+	// River stops hard when the Start context ends; workers should live
+	// until Stop, whatever the caller's start-up context does.
+	if err := c.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("queue: start workers: %w", err)
+	}
+	e.mu.Lock()
+	e.worker = c
+	e.mu.Unlock()
+	return nil
+}
+
+func (e *engine[TTx]) stop(ctx context.Context) error {
+	e.mu.Lock()
+	c := e.worker
+	e.worker = nil
+	e.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	return c.Stop(ctx)
+}

@@ -1,0 +1,132 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
+)
+
+type pgBackend struct {
+	*engine[pgx.Tx]
+	pool *pgxpool.Pool
+	// jobs and deliveries are the schema-qualified table names.
+	jobs, deliveries string
+}
+
+func openPostgres(ctx context.Context, url string, logger *slog.Logger, opts Options) (backend, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("queue: open postgres: %w", err)
+	}
+	b, err := initPostgres(ctx, pool, logger, opts)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, opts Options) (backend, error) {
+	qual := func(name string) string { return pgx.Identifier{name}.Sanitize() }
+	if opts.Schema != "" {
+		if _, err := pool.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{opts.Schema}.Sanitize()); err != nil {
+			return nil, fmt.Errorf("queue: create schema: %w", err)
+		}
+		qual = func(name string) string { return pgx.Identifier{opts.Schema, name}.Sanitize() }
+	}
+	driver := riverpgxv5.New(pool)
+	m, err := rivermigrate.New(driver, &rivermigrate.Config{Logger: logger, Schema: opts.Schema})
+	if err != nil {
+		return nil, fmt.Errorf("queue: migrator: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return nil, fmt.Errorf("queue: migrate river schema: %w", err)
+	}
+	deliveries := qual("benchgate_delivery")
+	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+deliveries+` (
+	delivery_id text PRIMARY KEY,
+	kind text NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT now()
+)`); err != nil {
+		return nil, fmt.Errorf("queue: create delivery table: %w", err)
+	}
+	insertDelivery := `INSERT INTO ` + deliveries + ` (delivery_id, kind) VALUES ($1, $2) ON CONFLICT (delivery_id) DO NOTHING`
+	ops := txOps[pgx.Tx]{
+		begin:    func(ctx context.Context) (pgx.Tx, error) { return pool.Begin(ctx) },
+		commit:   func(ctx context.Context, tx pgx.Tx) error { return tx.Commit(ctx) },
+		rollback: func(ctx context.Context, tx pgx.Tx) error { return tx.Rollback(ctx) },
+		recordDelivery: func(ctx context.Context, tx pgx.Tx, id, kind string) (bool, error) {
+			// Concurrent inserts of the same id block on the primary key
+			// until the first commits, then see the conflict: exactly one
+			// wins.
+			tag, err := tx.Exec(ctx, insertDelivery, id, kind)
+			if err != nil {
+				return false, err
+			}
+			return tag.RowsAffected() == 1, nil
+		},
+	}
+	e, err := newEngine(driver, ops, logger, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries}, nil
+}
+
+// supersedeVerify: see sqliteBackend.supersedeVerify for why this is a
+// single UPDATE.
+func (b *pgBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error) {
+	tag, err := b.pool.Exec(ctx, `UPDATE `+b.jobs+`
+SET state = 'cancelled', finalized_at = now()
+WHERE kind = $1
+	AND state IN ('available', 'pending', 'retryable', 'scheduled')
+	AND args->>'repo' = $2
+	AND (args->>'pr')::bigint = $3
+	AND args->>'head_sha' <> $4`, KindVerify, repo, int64(pr), keepHead)
+	if err != nil {
+		return 0, fmt.Errorf("queue: supersede: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+func (b *pgBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
+	_, err := b.pool.Exec(ctx, `DELETE FROM `+b.deliveries+` WHERE created_at < now() - make_interval(secs => $1)`,
+		olderThan.Seconds())
+	return err
+}
+
+func (b *pgBackend) stats(ctx context.Context) (Stats, error) {
+	s := Stats{Counts: map[string]map[string]int{}}
+	rows, err := b.pool.Query(ctx, `SELECT kind, state::text, count(*) FROM `+b.jobs+` GROUP BY kind, state`)
+	if err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	var kind, state string
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&kind, &state, &n}, func() error {
+		addCount(s.Counts, kind, state, int(n))
+		return nil
+	})
+	if err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	var age *float64
+	if err := b.pool.QueryRow(ctx, `SELECT extract(epoch FROM now() - min(scheduled_at))::float8 FROM `+b.jobs+` WHERE state = 'available'`).Scan(&age); err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	if age != nil {
+		s.OldestAvailableAge = ageFromSeconds(*age)
+	}
+	return s, nil
+}
+
+func (b *pgBackend) close() error {
+	b.pool.Close()
+	return nil
+}

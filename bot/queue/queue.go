@@ -1,0 +1,315 @@
+// Package queue is the durable job queue behind the GitHub App: every webhook
+// delivery is written here, committed, and only then acknowledged with 202, so
+// a crash after the reply can never lose work. Jobs are run by River workers
+// on SQLite (single-node deployments, tests) or PostgreSQL.
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// Job kinds, stored in River's kind column. They are part of the on-disk
+// format: renaming one orphans queued jobs of the old name.
+const (
+	KindVerify     = "benchgate_verify"
+	KindRerun      = "benchgate_rerun"
+	KindRegenerate = "benchgate_regenerate"
+)
+
+// DefaultMaxAttempts is how many times a job runs before River discards it.
+const DefaultMaxAttempts = 10
+
+// DefaultDeliveryRetention is how long a seen X-GitHub-Delivery id is kept.
+// GitHub only lets deliveries from the last few days be redelivered, so a
+// week leaves a wide margin while keeping the table small.
+const DefaultDeliveryRetention = 7 * 24 * time.Hour
+
+// DefaultCompletedRetention is how long finished jobs stay in the database.
+// Uniqueness of verify/rerun/regenerate jobs holds while the job row exists
+// (completed included), so this is also the de-duplication window after a
+// job finished.
+const DefaultCompletedRetention = 24 * time.Hour
+
+// VerifyArgs asks for a submission pull request at a given head to be
+// verified. Jobs are unique by (Repo, PR, HeadSHA): a redelivery or a second
+// event for the same head (opened + synchronize, say) never runs twice.
+type VerifyArgs struct {
+	DeliveryID     string `json:"delivery_id"`
+	Repo           string `json:"repo" river:"unique"`
+	PR             int    `json:"pr" river:"unique"`
+	HeadSHA        string `json:"head_sha" river:"unique"`
+	InstallationID int64  `json:"installation_id"`
+}
+
+// Kind implements river.JobArgs.
+func (VerifyArgs) Kind() string { return KindVerify }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (VerifyArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
+
+// RerunArgs asks for a verification to be rerun because of a comment command.
+// Jobs are unique by (Repo, PR, HeadSHA, CommentID): each command runs once.
+type RerunArgs struct {
+	DeliveryID     string `json:"delivery_id"`
+	Repo           string `json:"repo" river:"unique"`
+	PR             int    `json:"pr" river:"unique"`
+	HeadSHA        string `json:"head_sha" river:"unique"`
+	CommentID      int64  `json:"comment_id" river:"unique"`
+	InstallationID int64  `json:"installation_id"`
+}
+
+// Kind implements river.JobArgs.
+func (RerunArgs) Kind() string { return KindRerun }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (RerunArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
+
+// RegenerateArgs asks for the leaderboard to be regenerated after a push to
+// the default branch. Jobs are unique by (Repo, AfterSHA).
+type RegenerateArgs struct {
+	DeliveryID     string `json:"delivery_id"`
+	Repo           string `json:"repo" river:"unique"`
+	AfterSHA       string `json:"after_sha" river:"unique"`
+	InstallationID int64  `json:"installation_id"`
+}
+
+// Kind implements river.JobArgs.
+func (RegenerateArgs) Kind() string { return KindRegenerate }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (RegenerateArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
+
+// uniqueByArgs makes the river:"unique" fields the job's unique key. No
+// ByPeriod: period buckets are aligned to the clock, so two events a minute
+// apart across a bucket boundary would both run. Without it a job is unique
+// for as long as its row exists, i.e. until CompletedRetention after it
+// finished. The default ByState set is kept on purpose: it includes completed
+// but not cancelled or discarded, so a superseded or exhausted job can be
+// enqueued again by a later event.
+func uniqueByArgs() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Handlers are the functions the workers call. A non-nil error makes River
+// retry the job with backoff until MaxAttempts; handlers must be idempotent
+// because a job whose process died mid-run is run again (see
+// Options.RescueStuckJobsAfter). A nil handler makes jobs of that kind fail.
+type Handlers struct {
+	Verify     func(ctx context.Context, a VerifyArgs) error
+	Rerun      func(ctx context.Context, a RerunArgs) error
+	Regenerate func(ctx context.Context, a RegenerateArgs) error
+}
+
+// Options tune a Queue; the zero value gives production defaults.
+type Options struct {
+	// Schema is the PostgreSQL schema holding River's and the queue's tables
+	// (created if missing). Empty uses the connection's search_path. Ignored
+	// for SQLite, where the file itself is the namespace.
+	Schema string
+	// MaxAttempts is how many times a job runs before it is discarded.
+	// Defaults to DefaultMaxAttempts.
+	MaxAttempts int
+	// RetryPolicy decides when a failed job runs again. Defaults to River's
+	// exponential backoff.
+	RetryPolicy river.ClientRetryPolicy
+	// RescueStuckJobsAfter is how long a job may stay running before River's
+	// rescuer (run by the elected leader client) assumes its process died and
+	// makes it retryable. It must exceed the longest legitimate run, or a
+	// job could run twice concurrently. Defaults to River's 1 hour.
+	RescueStuckJobsAfter time.Duration
+	// JobTimeout is how long a handler may run before its context is
+	// cancelled (the attempt then fails and is retried). Verification calls
+	// slow models, so set it generously; -1 disables it. Defaults to
+	// River's 1 minute. RescueStuckJobsAfter must not be shorter.
+	JobTimeout time.Duration
+	// FetchPollInterval is how often workers poll for new jobs. SQLite has no
+	// LISTEN/NOTIFY so polling is how jobs get picked up there. Defaults to
+	// River's 1 second; River rejects values under 100ms.
+	FetchPollInterval time.Duration
+	// CompletedRetention is how long completed jobs are kept, which is also
+	// the de-duplication window for finished jobs. Defaults to
+	// DefaultCompletedRetention.
+	CompletedRetention time.Duration
+	// DeliveryRetention is how long seen delivery ids are kept. Defaults to
+	// DefaultDeliveryRetention.
+	DeliveryRetention time.Duration
+	// TestOnly disables River's start-up jitter of maintenance services,
+	// which only slows tests down.
+	TestOnly bool
+}
+
+// Stats is a snapshot for metrics.
+type Stats struct {
+	// Counts maps job kind to job state (River's state names: available,
+	// running, retryable, completed, ...) to the number of jobs.
+	Counts map[string]map[string]int
+	// OldestAvailableAge is how long the oldest job ready to run has been
+	// waiting; zero when nothing is waiting. A growing value means workers
+	// are not keeping up.
+	OldestAvailableAge time.Duration
+}
+
+// Queue is a durable job queue. Its methods are safe for concurrent use.
+type Queue struct {
+	b      backend
+	opts   Options
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	running bool
+	stopGC  context.CancelFunc
+	gcDone  chan struct{}
+}
+
+// backend hides the driver-specific transaction type River is generic over.
+type backend interface {
+	// enqueue records deliveryID (when not empty) and inserts the job in
+	// one transaction, reporting whether a job was inserted.
+	enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (bool, error)
+	start(ctx context.Context, h Handlers, workers int) error
+	stop(ctx context.Context) error
+	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error)
+	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
+	stats(ctx context.Context) (Stats, error)
+	close() error
+}
+
+// Open opens the queue database from a URL, "sqlite:PATH" (PATH may be
+// ":memory:") or "postgres://…", and migrates River's schema.
+func Open(ctx context.Context, url string, logger *slog.Logger) (*Queue, error) {
+	return OpenWithOptions(ctx, url, logger, Options{})
+}
+
+// OpenWithOptions is Open with tuning; see Options.
+func OpenWithOptions(ctx context.Context, url string, logger *slog.Logger, opts Options) (*Queue, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.CompletedRetention <= 0 {
+		opts.CompletedRetention = DefaultCompletedRetention
+	}
+	if opts.DeliveryRetention <= 0 {
+		opts.DeliveryRetention = DefaultDeliveryRetention
+	}
+	var (
+		b   backend
+		err error
+	)
+	switch {
+	case strings.HasPrefix(url, "sqlite:"):
+		b, err = openSQLite(ctx, strings.TrimPrefix(url, "sqlite:"), logger, opts)
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		b, err = openPostgres(ctx, url, logger, opts)
+	default:
+		return nil, fmt.Errorf("queue: unsupported database URL scheme (want sqlite: or postgres://)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Queue{b: b, opts: opts, logger: logger}, nil
+}
+
+// Close stops workers if they are still running (without waiting for them)
+// and closes the database. Call Stop first for a graceful shutdown.
+func (q *Queue) Close() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // an already-done context: stop without draining
+	stopErr := q.Stop(ctx)
+	if errors.Is(stopErr, context.Canceled) {
+		stopErr = nil
+	}
+	return errors.Join(stopErr, q.b.close())
+}
+
+// EnqueueVerify durably enqueues a verification; inserted is false when the
+// delivery id was already seen or an equal job exists.
+func (q *Queue) EnqueueVerify(ctx context.Context, a VerifyArgs) (inserted bool, err error) {
+	return q.b.enqueue(ctx, a.DeliveryID, a)
+}
+
+// EnqueueRerun durably enqueues a rerun; see EnqueueVerify.
+func (q *Queue) EnqueueRerun(ctx context.Context, a RerunArgs) (inserted bool, err error) {
+	return q.b.enqueue(ctx, a.DeliveryID, a)
+}
+
+// EnqueueRegenerate durably enqueues a regeneration; see EnqueueVerify.
+func (q *Queue) EnqueueRegenerate(ctx context.Context, a RegenerateArgs) (inserted bool, err error) {
+	return q.b.enqueue(ctx, a.DeliveryID, a)
+}
+
+// Start runs up to workers jobs at a time, calling h, until Stop or Close.
+// It returns once workers are running.
+func (q *Queue) Start(ctx context.Context, h Handlers, workers int) error {
+	if workers <= 0 {
+		return errors.New("queue: workers must be positive")
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.running {
+		return errors.New("queue: already started")
+	}
+	if err := q.b.start(ctx, h, workers); err != nil {
+		return err
+	}
+	q.running = true
+	// Seen delivery ids are pruned by whoever works the queue, so an
+	// insert-only process never pays for it.
+	gcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	q.stopGC, q.gcDone = cancel, make(chan struct{})
+	go q.pruneLoop(gcCtx, q.gcDone)
+	return nil
+}
+
+func (q *Queue) pruneLoop(ctx context.Context, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if err := q.b.pruneDeliveries(ctx, q.opts.DeliveryRetention); err != nil && ctx.Err() == nil {
+			q.logger.WarnContext(ctx, "queue: pruning seen deliveries failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Stop stops fetching jobs and waits for running ones to finish until ctx
+// ends; then it returns ctx's error and abandons them (their jobs stay
+// running in the database and are rescued after RescueStuckJobsAfter).
+func (q *Queue) Stop(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.running {
+		return nil
+	}
+	q.running = false
+	q.stopGC()
+	<-q.gcDone
+	return q.b.stop(ctx)
+}
+
+// SupersedeVerify cancels verify jobs for repo/pr whose head is not keepHead
+// and which have not started (available, scheduled, retryable or pending).
+// Running jobs are left alone: they finish and their result is simply stale.
+func (q *Queue) SupersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (cancelled int, err error) {
+	return q.b.supersedeVerify(ctx, repo, pr, keepHead)
+}
+
+// Stats counts jobs by kind and state and measures queueing delay.
+func (q *Queue) Stats(ctx context.Context) (Stats, error) {
+	return q.b.stats(ctx)
+}

@@ -1,0 +1,154 @@
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+type sqliteBackend struct {
+	*engine[*sql.Tx]
+	db *sql.DB
+}
+
+func openSQLite(ctx context.Context, path string, logger *slog.Logger, opts Options) (backend, error) {
+	// busy_timeout and BEGIN IMMEDIATE matter only when a second process
+	// (a restarted bot overlapping the old one) opens the same file: writers
+	// then wait for the lock instead of failing. WAL lets readers proceed.
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
+	if path == ":memory:" {
+		dsn = "file::memory:"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("queue: open sqlite: %w", err)
+	}
+	// River's SQLite driver needs every user to share one connection; it
+	// also keeps a ":memory:" database alive, since it lives in that
+	// connection.
+	db.SetMaxOpenConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	b, err := initSQLite(ctx, db, logger, opts)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Options) (backend, error) {
+	// The file is the namespace; a schema would name an attached database.
+	opts.Schema = ""
+	driver := riversqlite.New(db)
+	m, err := rivermigrate.New(driver, &rivermigrate.Config{Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("queue: migrator: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return nil, fmt.Errorf("queue: migrate river schema: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS benchgate_delivery (
+	delivery_id text PRIMARY KEY,
+	kind text NOT NULL,
+	created_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP
+)`); err != nil {
+		return nil, fmt.Errorf("queue: create delivery table: %w", err)
+	}
+	ops := txOps[*sql.Tx]{
+		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
+		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
+		rollback: func(_ context.Context, tx *sql.Tx) error { return tx.Rollback() },
+		recordDelivery: func(ctx context.Context, tx *sql.Tx, id, kind string) (bool, error) {
+			res, err := tx.ExecContext(ctx, `INSERT INTO benchgate_delivery (delivery_id, kind) VALUES (?, ?) ON CONFLICT (delivery_id) DO NOTHING`, id, kind)
+			if err != nil {
+				return false, err
+			}
+			n, err := res.RowsAffected()
+			return n == 1, err
+		},
+	}
+	e, err := newEngine(driver, ops, logger, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &sqliteBackend{engine: e, db: db}, nil
+}
+
+// supersedeVerify is one UPDATE rather than River's JobCancel per job: the
+// state filter and the change happen atomically, so a job a worker fetches
+// in the meantime (now running) is never touched. Cancelled is outside the
+// unique states, so this also frees the job's unique key.
+func (b *sqliteBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error) {
+	res, err := b.db.ExecContext(ctx, `UPDATE river_job
+SET state = 'cancelled', finalized_at = datetime('now', 'subsec')
+WHERE kind = ?
+	AND state IN ('available', 'pending', 'retryable', 'scheduled')
+	AND json_extract(args, '$.repo') = ?
+	AND json_extract(args, '$.pr') = ?
+	AND json_extract(args, '$.head_sha') <> ?`, KindVerify, repo, pr, keepHead)
+	if err != nil {
+		return 0, fmt.Errorf("queue: supersede: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+func (b *sqliteBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
+	_, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_delivery WHERE created_at < datetime('now', ?)`,
+		fmt.Sprintf("-%d seconds", int64(olderThan/time.Second)))
+	return err
+}
+
+func (b *sqliteBackend) stats(ctx context.Context) (Stats, error) {
+	s := Stats{Counts: map[string]map[string]int{}}
+	rows, err := b.db.QueryContext(ctx, `SELECT kind, state, count(*) FROM river_job GROUP BY kind, state`)
+	if err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	for rows.Next() {
+		var kind, state string
+		var n int
+		if err := rows.Scan(&kind, &state, &n); err != nil {
+			_ = rows.Close()
+			return s, fmt.Errorf("queue: stats: %w", err)
+		}
+		addCount(s.Counts, kind, state, n)
+	}
+	if err := rows.Close(); err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	if err := rows.Err(); err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	var age sql.NullFloat64
+	if err := b.db.QueryRowContext(ctx, `SELECT (julianday('now') - julianday(min(scheduled_at))) * 86400.0 FROM river_job WHERE state = 'available'`).Scan(&age); err != nil {
+		return s, fmt.Errorf("queue: stats: %w", err)
+	}
+	s.OldestAvailableAge = ageFromSeconds(age.Float64)
+	return s, nil
+}
+
+func (b *sqliteBackend) close() error { return b.db.Close() }
+
+func addCount(m map[string]map[string]int, kind, state string, n int) {
+	if m[kind] == nil {
+		m[kind] = map[string]int{}
+	}
+	m[kind][state] += n
+}
+
+// ageFromSeconds clamps at zero: a job scheduled slightly in the future by
+// another host's clock is not "waiting".
+func ageFromSeconds(sec float64) time.Duration {
+	if sec <= 0 {
+		return 0
+	}
+	return time.Duration(sec * float64(time.Second))
+}
