@@ -1,0 +1,213 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+
+	"github.com/benchgate/benchgate/bot/publish"
+	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/ranking"
+	"github.com/benchgate/benchgate/rerun"
+	"github.com/benchgate/benchgate/verify"
+)
+
+// RerunCheckName is the name of the check run that reports a spot-check.
+const RerunCheckName = "benchgate / rerun"
+
+// GitHub is what the jobs need of GitHub; package ghapp implements it
+// over the REST API. Every method is scoped to an installation.
+type GitHub interface {
+	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr PRInfo, baseRef, baseSHA string, err error)
+	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]ChangedFile, error)
+	BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error)
+	CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error)
+	PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out CheckOutcome) (int64, error)
+	UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error)
+	Reply(ctx context.Context, inst int64, repo string, number int, body string) error
+}
+
+// Git gives what a push of the leaderboard needs: the repository's clone
+// URL and a token that may push to it.
+type Git interface {
+	CloneURL(repo string) string
+	Token(ctx context.Context, inst int64) (string, error)
+}
+
+// Worker runs the jobs. It holds no state between jobs, so that a job
+// retried after a crash does the same thing again: the check run and the
+// comment are found and updated, never duplicated.
+type Worker struct {
+	GH     GitHub
+	Git    Git
+	Verify verify.Options
+	// Judge, when set, is used by /benchgate rerun; its Model is replaced
+	// by each benchmark's fixed judge.
+	Judge       *judge.Judge
+	RerunSecret []byte
+	RerunBudget int // judge calls at most per spot-check; 0 means 60
+	// Leaderboard output, as `benchgate leaderboard` writes it.
+	BoardDir    string
+	AuthorName  string
+	AuthorEmail string
+	Log         *slog.Logger
+}
+
+// VerifyPR verifies a pull request at its current head and posts the
+// check run and the sticky comment. A job for a head that is no longer
+// the pull request's is done: a newer job verifies the new head.
+func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
+	pr, _, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	if err != nil {
+		return err
+	}
+	if j.HeadSHA != "" && pr.HeadSHA != j.HeadSHA {
+		w.Log.Info("verify superseded by a newer head", "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "current", pr.HeadSHA)
+		return nil
+	}
+	out, err := w.check(ctx, j, pr, baseSHA)
+	if err != nil {
+		return err
+	}
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, CheckName, out); err != nil {
+		return err
+	}
+	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, out.Comment)
+	return err
+}
+
+func (w *Worker) check(ctx context.Context, j Job, pr PRInfo, baseSHA string) (CheckOutcome, error) {
+	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
+	if err != nil {
+		return CheckOutcome{}, err
+	}
+	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
+	if err != nil {
+		return CheckOutcome{}, err
+	}
+	pr.Repo, pr.Number = j.Repo, j.PR
+	return CheckPR(base, pr, files, w.Verify), nil
+}
+
+// Rerun spot-checks a pull request's submission when a maintainer asks.
+// Anyone else gets a polite reply and nothing runs.
+func (w *Worker) Rerun(ctx context.Context, j Job) error {
+	ok, err := w.GH.CanWrite(ctx, j.InstallationID, j.Repo, j.Commenter)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
+	}
+	pr, _, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	if err != nil {
+		return err
+	}
+	out, err := w.check(ctx, j, pr, baseSHA)
+	if err != nil {
+		return err
+	}
+	rep, err := w.spotCheck(ctx, j, pr, baseSHA, out)
+	if err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	rerun.Render(&md, "markdown", rep)
+	rc := CheckOutcome{Summary: capBytes(md.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}
+	switch rep.Verdict {
+	case rerun.VerdictConsistent:
+		rc.Conclusion, rc.Title = "success", "Reported scores hold"
+	case rerun.VerdictInconsistent:
+		rc.Conclusion, rc.Title = "failure", "Reported scores are higher than the judge's"
+	default:
+		rc.Conclusion, rc.Title = "action_required", "A maintainer must decide"
+	}
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, RerunCheckName, rc); err != nil {
+		return err
+	}
+	comment := capBytes(out.Comment+"\n\n---\n\n"+md.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
+	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, comment)
+	return err
+}
+
+func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) (rerun.Report, error) {
+	if out.Submission == "" || out.Report == nil {
+		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, nil
+	}
+	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
+	if err != nil {
+		return rerun.Report{}, err
+	}
+	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
+	if err != nil {
+		return rerun.Report{}, err
+	}
+	tree := overlay(base, out.Submission, files)
+	v, err := verify.New(tree, w.Verify)
+	if err != nil {
+		return rerun.Report{}, err
+	}
+	cfg := rerun.Config{Secret: w.RerunSecret, MaxCalls: w.RerunBudget}
+	if cfg.MaxCalls == 0 {
+		cfg.MaxCalls = 60
+	}
+	if b, _ := v.Benchmark(out.Report.Submissions[0].RubricKey); b != nil && b.Rubric != nil {
+		if w.Judge == nil {
+			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no judge endpoint is configured for this App (BENCHGATE_JUDGE_BASE_URL)"}, nil
+		}
+		jj := *w.Judge
+		jj.Model = b.Entry.JudgeModel
+		cfg.Judge = &jj
+	}
+	return rerun.Check(ctx, v, tree, out.Submission, cfg)
+}
+
+// Regenerate rebuilds the leaderboard from the default branch and pushes
+// it when it changed.
+func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, error) {
+	token, err := w.Git.Token(ctx, j.InstallationID)
+	if err != nil {
+		return "", err
+	}
+	dir := w.BoardDir
+	if dir == "" {
+		dir = "leaderboard"
+	}
+	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: w.AuthorName, AuthorEmail: w.AuthorEmail, OutDir: dir}
+	return publish.Publish(ctx, cfg, func(ctx context.Context, worktree string) (map[string][]byte, error) {
+		return BuildBoard(os.DirFS(worktree), w.Verify)
+	})
+}
+
+// BuildBoard verifies every submission of a leaderboard tree and renders
+// the three published files, as `benchgate leaderboard` does.
+func BuildBoard(fsys fs.FS, opts verify.Options) (map[string][]byte, error) {
+	v, err := verify.New(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := v.Discover()
+	if err != nil {
+		return nil, err
+	}
+	board, err := ranking.Build(v, v.VerifyAll(dirs).Submissions, ranking.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for name, render := range map[string]func(*bytes.Buffer, *ranking.Board) error{
+		"LEADERBOARD.md":   func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderMarkdown(b, bd) },
+		"index.html":       func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderHTML(b, bd) },
+		"leaderboard.json": func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderJSON(b, bd) },
+	} {
+		var buf bytes.Buffer
+		if err := render(&buf, board); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out[name] = buf.Bytes()
+	}
+	return out, nil
+}

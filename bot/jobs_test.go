@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/internal/gitserver"
+)
+
+// memGH is GitHub as the jobs see it, in memory: one pull request, a
+// base tree, and what was posted.
+type memGH struct {
+	mu       sync.Mutex
+	base     fs.FS
+	pr       PRInfo
+	files    []ChangedFile
+	writers  map[string]bool
+	checks   map[string]CheckOutcome // by head and name: one run each
+	posts    int
+	comment  string
+	comments int
+	replies  []string
+}
+
+func (g *memGH) PullRequest(ctx context.Context, inst int64, repo string, n int) (PRInfo, string, string, error) {
+	return g.pr, "main", "base-sha", nil
+}
+func (g *memGH) ChangedFiles(ctx context.Context, inst int64, repo string, n int, head string) ([]ChangedFile, error) {
+	return g.files, nil
+}
+func (g *memGH) BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error) {
+	return g.base, nil
+}
+func (g *memGH) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
+	return g.writers[user], nil
+}
+func (g *memGH) PostCheck(ctx context.Context, inst int64, repo, head, name string, out CheckOutcome) (int64, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.checks[head+" "+name] = out
+	g.posts++
+	return 1, nil
+}
+func (g *memGH) UpsertComment(ctx context.Context, inst int64, repo string, n int, body string) (int64, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.comment == "" {
+		g.comments++
+	}
+	changed := g.comment != body
+	g.comment = body
+	return 1, changed, nil
+}
+func (g *memGH) Reply(ctx context.Context, inst int64, repo string, n int, body string) error {
+	g.replies = append(g.replies, body)
+	return nil
+}
+
+func newMemGH(t *testing.T) *memGH {
+	root := fixtures.Root(t)
+	meta, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	scores, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
+	return &memGH{
+		base:    os.DirFS(root),
+		pr:      PRInfo{HeadSHA: "head-2", Author: "newcomer"},
+		files:   []ChangedFile{{Path: "submissions/model-benchmark/new-run/meta.json", Status: "added", Content: meta}, {Path: "submissions/model-benchmark/new-run/scores.json", Status: "added", Content: scores}},
+		writers: map[string]bool{"maint": true},
+		checks:  map[string]CheckOutcome{},
+	}
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func TestVerifyJob(t *testing.T) {
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog()}
+	job := Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2", InstallationID: 1}
+	// Run twice, as after a crash and a retry: one check run, one comment.
+	for i := 0; i < 2; i++ {
+		if err := w.VerifyPR(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(gh.checks) != 1 || gh.checks["head-2 "+CheckName].Conclusion != "success" || gh.comments != 1 || !strings.Contains(gh.comment, StickyMarker) {
+		t.Errorf("checks %v, %d comments", gh.checks, gh.comments)
+	}
+	// A job for an older head is done without posting anything.
+	before := gh.posts
+	if err := w.VerifyPR(context.Background(), Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-1"}); err != nil || gh.posts != before {
+		t.Errorf("superseded job posted: %v, %d posts", err, gh.posts-before)
+	}
+}
+
+func TestRerunJob(t *testing.T) {
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s")}
+	// Anyone but a maintainer gets a polite reply, and nothing runs.
+	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, Repo: "geo/board", PR: 5, Commenter: "passer-by"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(gh.replies) != 1 || !strings.Contains(gh.replies[0], "only maintainers") || gh.posts != 0 {
+		t.Errorf("replies %v, %d posts", gh.replies, gh.posts)
+	}
+	// A maintainer's rerun of a multiple-choice submission re-reads every
+	// letter: a second check run, and a section of the one comment.
+	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, Repo: "geo/board", PR: 5, Commenter: "maint"}); err != nil {
+		t.Fatal(err)
+	}
+	rc := gh.checks["head-2 "+RerunCheckName]
+	if rc.Conclusion != "success" || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !strings.Contains(gh.comment, StickyMarker) {
+		t.Errorf("rerun check %+v; comment %q", rc.Conclusion, gh.comment)
+	}
+}
+
+// gitAccess serves the test git server and its token.
+type gitAccess struct {
+	srv   *gitserver.Server
+	token string
+}
+
+func (g gitAccess) CloneURL(repo string) string { return g.srv.RepoURL(repo) }
+func (g gitAccess) Token(ctx context.Context, inst int64) (string, error) {
+	return g.token, nil
+}
+
+func TestRegenerateJob(t *testing.T) {
+	srv := gitserver.New(t, "ghs_test")
+	files := map[string][]byte{}
+	root := fixtures.Root(t)
+	for _, dir := range []string{"rubrics", "submissions"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+	}
+	srv.CreateRepo(t, "board", files, "main")
+	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), AuthorName: "benchgate[bot]", AuthorEmail: "bot@example.org"}
+	sha, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main")
+	if err != nil || sha == "" {
+		t.Fatalf("regenerate: %q %v", sha, err)
+	}
+	got := srv.Files(t, "board", "main")
+	if !strings.Contains(string(got["leaderboard/LEADERBOARD.md"]), "Qwen3-32B") || len(got["leaderboard/index.html"]) == 0 || len(got["leaderboard/leaderboard.json"]) == 0 {
+		t.Errorf("leaderboard files: %v", keys(got))
+	}
+	if log := srv.Log(t, "board", "main"); log[0].AuthorName != "benchgate[bot]" {
+		t.Errorf("author %+v", log[0])
+	}
+	// Nothing changed: nothing is committed.
+	if sha, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main"); err != nil || sha != "" {
+		t.Errorf("second regenerate: %q %v", sha, err)
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
