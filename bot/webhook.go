@@ -31,6 +31,7 @@ type Job struct {
 	CommentID      int64  // rerun: the comment that asked
 	Commenter      string // rerun: who asked; permission is checked by the job
 	AfterSHA       string // regenerate: the pushed commit
+	Branch         string // regenerate: the default branch it was pushed to
 	InstallationID int64
 }
 
@@ -278,7 +279,7 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 			return nil, nil
 		}
 		j := base
-		j.Kind, j.AfterSHA = KindRegenerate, p.After
+		j.Kind, j.AfterSHA, j.Branch = KindRegenerate, p.After, p.Repository.DefaultBranch
 		return []Job{j}, nil
 	}
 	return nil, nil

@@ -63,6 +63,7 @@ type RerunArgs struct {
 	PR             int    `json:"pr" river:"unique"`
 	HeadSHA        string `json:"head_sha" river:"unique"`
 	CommentID      int64  `json:"comment_id" river:"unique"`
+	Commenter      string `json:"commenter"` // whose permission the job checks
 	InstallationID int64  `json:"installation_id"`
 }
 
@@ -78,6 +79,7 @@ type RegenerateArgs struct {
 	DeliveryID     string `json:"delivery_id"`
 	Repo           string `json:"repo" river:"unique"`
 	AfterSHA       string `json:"after_sha" river:"unique"`
+	Branch         string `json:"branch"` // the default branch the push went to
 	InstallationID int64  `json:"installation_id"`
 }
 

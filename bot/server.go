@@ -1,0 +1,149 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/benchgate/benchgate/bot/queue"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// QueueAdapter stores the webhook's jobs in the durable queue; a newer
+// head of a pull request cancels the queued verification of older ones.
+type QueueAdapter struct {
+	Q *queue.Queue
+}
+
+// Enqueue implements Enqueuer.
+func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
+	switch j.Kind {
+	case KindVerify:
+		inserted, err := a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID})
+		if err == nil && inserted && j.HeadSHA != "" {
+			_, err = a.Q.SupersedeVerify(ctx, j.Repo, j.PR, j.HeadSHA)
+		}
+		return inserted, err
+	case KindRerun:
+		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID})
+	case KindRegenerate:
+		return a.Q.EnqueueRegenerate(ctx, queue.RegenerateArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, AfterSHA: j.AfterSHA, Branch: j.Branch, InstallationID: j.InstallationID})
+	}
+	return false, fmt.Errorf("unknown job kind %q", j.Kind)
+}
+
+// Handlers runs the queue's jobs with w.
+func (w *Worker) Handlers() queue.Handlers {
+	return queue.Handlers{
+		Verify: func(ctx context.Context, a queue.VerifyArgs) error {
+			return w.VerifyPR(ctx, Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID})
+		},
+		Rerun: func(ctx context.Context, a queue.RerunArgs) error {
+			return w.Rerun(ctx, Job{Kind: KindRerun, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, InstallationID: a.InstallationID})
+		},
+		Regenerate: func(ctx context.Context, a queue.RegenerateArgs) error {
+			sha, err := w.Regenerate(ctx, Job{Kind: KindRegenerate, DeliveryID: a.DeliveryID, Repo: a.Repo, AfterSHA: a.AfterSHA, InstallationID: a.InstallationID}, a.Branch)
+			if err == nil {
+				w.Log.Info("leaderboard regenerated", "repo", a.Repo, "after_sha", a.AfterSHA, "commit", sha)
+			}
+			return err
+		},
+	}
+}
+
+// Metrics are the App's Prometheus metrics.
+type Metrics struct {
+	Registry   *prometheus.Registry
+	Deliveries *prometheus.CounterVec // by event and outcome
+	Jobs       *prometheus.GaugeVec   // by kind and state
+	QueueAge   prometheus.Gauge       // seconds the oldest available job has waited
+}
+
+// NewMetrics registers the metrics on a registry of their own, with Go's
+// runtime and process metrics beside them.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry:   prometheus.NewRegistry(),
+		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
+		Jobs:       prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_jobs", Help: "Jobs in the queue by kind and state."}, []string{"kind", "state"}),
+		QueueAge:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_oldest_available_seconds", Help: "How long the oldest job waiting to run has waited."}),
+	}
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// Refresh reads the queue's figures into the gauges.
+func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
+	st, err := q.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	m.Jobs.Reset()
+	for kind, states := range st.Counts {
+		for state, n := range states {
+			m.Jobs.WithLabelValues(kind, state).Set(float64(n))
+		}
+	}
+	m.QueueAge.Set(st.OldestAvailableAge.Seconds())
+	return nil
+}
+
+// Mux serves the App's endpoints: POST /webhook, GET /healthz (the
+// process answers), GET /readyz (the queue's database answers) and GET
+// /metrics.
+func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger) *http.ServeMux {
+	mux := http.NewServeMux()
+	hook.Observe = func(event, outcome string) { m.Deliveries.WithLabelValues(event, outcome).Inc() }
+	mux.Handle("/webhook", hook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := m.Refresh(ctx, q); err != nil {
+			log.Warn("not ready", "err", err)
+			http.Error(w, "the queue's database does not answer", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ready\n"))
+	})
+	metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		m.Refresh(ctx, q)
+		metrics.ServeHTTP(w, r)
+	})
+	return mux
+}
+
+// Serve runs the HTTP server and the queue's workers until ctx ends, then
+// stops taking deliveries, drains running jobs (up to drain) and returns.
+func Serve(ctx context.Context, listen string, mux http.Handler, q *queue.Queue, h queue.Handlers, workers int, drain time.Duration, log *slog.Logger) error {
+	if err := q.Start(ctx, h, workers); err != nil {
+		return err
+	}
+	srv := &http.Server{Addr: listen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Info("benchgate serving", "listen", listen)
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	srv.Shutdown(shutdown)
+	if qerr := q.Stop(shutdown); qerr != nil && err == nil {
+		err = qerr
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	log.Info("benchgate stopped")
+	return err
+}
