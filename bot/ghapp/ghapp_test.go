@@ -1,0 +1,540 @@
+package ghapp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/verify"
+)
+
+const (
+	appID = 4242
+	inst  = 77
+	repo  = "geo/board"
+)
+
+// testKey is generated once: RSA generation is slow, more so under -race.
+var testKey = sync.OnceValue(func() *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	return k
+})
+
+// sleeps records the waits the App asks for instead of sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeps) reset() {
+	s.mu.Lock()
+	s.d = nil
+	s.mu.Unlock()
+}
+
+func (s *sleeps) list() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+func setup(t *testing.T) (*fakegithub.Server, *App, *sleeps) {
+	t.Helper()
+	key := testKey()
+	srv := fakegithub.New(t, appID, &key.PublicKey)
+	srv.AddRepo(repo, "main")
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	sl := &sleeps{}
+	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, AppSlug: srv.AppSlug, HTTPClient: srv.Client(), Sleep: sl.sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, app, sl
+}
+
+func countRequests(srv *fakegithub.Server, method, pathPart string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Method == method && strings.Contains(r.Path, pathPart) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestNewRejectsBadKeys(t *testing.T) {
+	for _, key := range [][]byte{nil, []byte("not a key"), pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("junk")})} {
+		if _, err := New(Config{AppID: 1, PrivateKey: key}); err == nil {
+			t.Errorf("key %q accepted", key)
+		}
+	}
+}
+
+func TestUploadURL(t *testing.T) {
+	for base, want := range map[string]string{
+		"https://api.github.com/":        "https://uploads.github.com/",
+		"https://ghe.example/api/v3/":    "https://ghe.example/api/uploads/",
+		"http://127.0.0.1:1234/":         "http://127.0.0.1:1234/",
+		"https://ghe.example/api/v3/x/":  "https://ghe.example/api/v3/x/",
+		"https://ghe.example/prefix/v3/": "https://ghe.example/prefix/v3/",
+	} {
+		app, err := New(Config{AppID: 1, PrivateKey: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(testKey())}), BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := app.Client(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.BaseURL.String() != base || c.UploadURL.String() != want {
+			t.Errorf("%s: base %s upload %s, want %s", base, c.BaseURL, c.UploadURL, want)
+		}
+	}
+}
+
+func TestTokenCached(t *testing.T) {
+	srv, app, _ := setup(t)
+	srv.SetPermission(repo, "alice", "maintain")
+	ctx := context.Background()
+	for i := 0; i < 10; i++ {
+		ok, err := app.CanWrite(ctx, inst, repo, "alice")
+		if err != nil || !ok {
+			t.Fatalf("CanWrite: %v %v", ok, err)
+		}
+	}
+	if n := srv.TokensIssued(); n != 1 {
+		t.Errorf("%d tokens issued, want 1", n)
+	}
+}
+
+func TestCanWrite(t *testing.T) {
+	srv, app, _ := setup(t)
+	for user, role := range map[string]string{"ad": "admin", "ma": "maintain", "wr": "write", "tr": "triage", "re": "read", "no": "none"} {
+		srv.SetPermission(repo, user, role)
+	}
+	want := map[string]bool{"ad": true, "ma": true, "wr": true, "tr": false, "re": false, "no": false, "stranger": false}
+	for user, w := range want {
+		got, err := app.CanWrite(context.Background(), inst, repo, user)
+		if err != nil || got != w {
+			t.Errorf("%s: %v %v, want %v", user, got, err, w)
+		}
+	}
+}
+
+func TestPullRequestAndChangedFiles(t *testing.T) {
+	srv, app, _ := setup(t)
+	srv.SetFile(repo, "main", "docs/old.md", []byte("old\n"))
+	var files []fakegithub.File
+	for i := 0; i < 130; i++ {
+		files = append(files, fakegithub.File{Name: fmt.Sprintf("submissions/model-benchmark/run/f%03d.json", i), Status: "added", Content: []byte(fmt.Sprintf("{\"n\": %d}\n", i))})
+	}
+	big := bytes.Repeat([]byte("0123456789abcdef"), 80<<10) // over the contents API's 1 MB
+	files = append(files,
+		fakegithub.File{Name: "submissions/model-benchmark/run/big.json", Status: "added", Content: big},
+		fakegithub.File{Name: "docs/gone.md", Status: "removed"},
+		fakegithub.File{Name: "docs/new.md", Status: "renamed", PreviousName: "docs/old.md", Content: []byte("old\n")},
+	)
+	srv.AddPR(repo, fakegithub.PR{Number: 9, Author: "carol", HeadSHA: strings.Repeat("ab", 20), Files: files})
+	srv.SetPermission(repo, "carol", "write")
+	ctx := context.Background()
+
+	info, baseRef, baseSHA, err := app.PullRequest(ctx, inst, repo, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Author != "carol" || info.HeadSHA != strings.Repeat("ab", 20) || !info.AuthorCanWrite || info.Number != 9 || info.Repo != repo || baseRef != "main" || len(baseSHA) != 40 {
+		t.Errorf("PullRequest: %+v %q %q", info, baseRef, baseSHA)
+	}
+
+	got, err := app.ChangedFiles(ctx, inst, repo, 9, info.HeadSHA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(files)+1 {
+		t.Fatalf("%d files, want %d", len(got), len(files)+1)
+	}
+	byPath := map[string]bot.ChangedFile{}
+	for _, f := range got {
+		byPath[f.Path] = f
+	}
+	for _, f := range files {
+		g := byPath[f.Name]
+		if g.Status != f.Status {
+			t.Errorf("%s: status %q", f.Name, g.Status)
+		}
+		if f.Status == "removed" {
+			if g.Content != nil {
+				t.Errorf("%s: removed file has content", f.Name)
+			}
+		} else if !bytes.Equal(g.Content, f.Content) {
+			t.Errorf("%s: content %d bytes, want %d", f.Name, len(g.Content), len(f.Content))
+		}
+	}
+	if g := byPath["docs/old.md"]; g.Status != "removed" {
+		t.Errorf("a rename's old path: %+v", g)
+	}
+	if n := countRequests(srv, "GET", "/pulls/9/files"); n != 2 {
+		t.Errorf("%d pages of files read, want 2", n)
+	}
+	if n := countRequests(srv, "GET", "/git/blobs/"); n != 1 {
+		t.Errorf("%d blob reads, want 1 (for the file over 1 MB)", n)
+	}
+
+	// The cap on bytes read.
+	app.cfg.MaxChangedBytes = 1 << 20
+	if _, err := app.ChangedFiles(ctx, inst, repo, 9, info.HeadSHA); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+		t.Errorf("cap: %v", err)
+	}
+}
+
+// repoFile reads a file of this repository.
+func repoFile(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures.Root(t), p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// seedBase puts the repository's own registry and rubrics on main, and
+// returns what it put there.
+func seedBase(t *testing.T, srv *fakegithub.Server) map[string][]byte {
+	t.Helper()
+	seeded := map[string][]byte{}
+	paths, err := filepath.Glob(filepath.Join(fixtures.Root(t), "rubrics", "*.json*"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no rubrics: %v", err)
+	}
+	for _, p := range paths {
+		rel := "rubrics/" + filepath.Base(p)
+		seeded[rel] = repoFile(t, rel)
+	}
+	for _, f := range []string{"meta.json", "scores.json"} {
+		rel := "submissions/model-benchmark/qwen3-32b-reservoir/" + f
+		seeded[rel] = repoFile(t, rel)
+	}
+	for p, data := range seeded {
+		srv.SetFile(repo, "main", p, data)
+	}
+	return seeded
+}
+
+func TestBaseFS(t *testing.T) {
+	srv, app, _ := setup(t)
+	seeded := seedBase(t, srv)
+	srv.SetFile(repo, "main", "README.md", []byte("# board\n"))
+	fsys, err := app.BaseFS(context.Background(), inst, repo, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expected []string
+	for p := range seeded {
+		expected = append(expected, p)
+	}
+	if err := fstest.TestFS(fsys, expected...); err != nil {
+		t.Fatal(err)
+	}
+	var walked []string
+	err = fs.WalkDir(fsys, "rubrics", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return nil
+	})
+	if err != nil || len(walked) != 3 {
+		t.Errorf("walk: %v %v", walked, err)
+	}
+	for p, want := range seeded {
+		got, err := fs.ReadFile(fsys, p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, %v", p, len(got), err)
+		}
+	}
+	if info, err := fs.Lstat(fsys, "submissions/model-benchmark/qwen3-32b-reservoir"); err != nil || !info.IsDir() {
+		t.Errorf("Lstat: %v %v", info, err)
+	}
+	if _, err := fs.Stat(fsys, "rubrics/nope.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat of a missing file: %v", err)
+	}
+	// Each blob is fetched once however often it is read.
+	before := countRequests(srv, "GET", "/git/blobs/")
+	fs.ReadFile(fsys, "rubrics/rubrics.json")
+	if after := countRequests(srv, "GET", "/git/blobs/"); after != before {
+		t.Errorf("a cached blob was read again")
+	}
+}
+
+var checkOpts = verify.Options{Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
+
+// checkPR runs the whole path a verify job takes.
+func checkPR(t *testing.T, app *App, number int) (bot.PRInfo, bot.CheckOutcome) {
+	t.Helper()
+	ctx := context.Background()
+	info, baseRef, _, err := app.PullRequest(ctx, inst, repo, number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := app.ChangedFiles(ctx, inst, repo, number, info.HeadSHA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := app.BaseFS(ctx, inst, repo, baseRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info, bot.CheckPR(base, info, files, checkOpts)
+}
+
+func submissionPR(number int, headSHA string, meta, scores []byte) fakegithub.PR {
+	dir := "submissions/model-benchmark/new-run/"
+	return fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: headSHA, Files: []fakegithub.File{
+		{Name: dir + "meta.json", Status: "added", Content: meta},
+		{Name: dir + "scores.json", Status: "added", Content: scores},
+	}}
+}
+
+func TestEndToEnd(t *testing.T) {
+	srv, app, _ := setup(t)
+	seeded := seedBase(t, srv)
+	meta := seeded["submissions/model-benchmark/qwen3-32b-reservoir/meta.json"]
+	scores := seeded["submissions/model-benchmark/qwen3-32b-reservoir/scores.json"]
+	good, bad := strings.Repeat("1", 40), strings.Repeat("2", 40)
+	srv.AddPR(repo, submissionPR(1, good, meta, scores))
+	srv.AddPR(repo, submissionPR(2, bad, meta, []byte(strings.Replace(string(scores), `"correct": true`, `"correct": false`, 1))))
+	ctx := context.Background()
+
+	info, out := checkPR(t, app, 1)
+	if out.Conclusion != "success" {
+		t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
+	}
+	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := srv.CheckRuns(repo)
+	if len(runs) != 1 || runs[0].ID != id || runs[0].Name != "benchgate / verify" || runs[0].Conclusion != "success" || runs[0].HeadSHA != good || runs[0].Status != "completed" {
+		t.Fatalf("runs: %+v", runs)
+	}
+
+	info, out = checkPR(t, app, 2)
+	if out.Conclusion != "failure" || len(out.Annotations) == 0 {
+		t.Fatalf("conclusion %s, %d annotations", out.Conclusion, len(out.Annotations))
+	}
+	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs = srv.CheckRuns(repo)
+	if len(runs) != 2 || runs[1].ID != id2 || runs[1].Conclusion != "failure" || len(runs[1].Output.Annotations) != len(out.Annotations) {
+		t.Fatalf("runs: %+v", runs)
+	}
+	if a := runs[1].Output.Annotations[0]; a.Path != "submissions/model-benchmark/new-run/scores.json" || a.AnnotationLevel != "failure" || a.StartLine < 2 {
+		t.Errorf("annotation %+v", a)
+	}
+
+	// Posting again for the same head updates the one run, without
+	// repeating its annotations.
+	again, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	if err != nil || again != id2 {
+		t.Fatalf("again: %d %v", again, err)
+	}
+	runs = srv.CheckRuns(repo)
+	if len(runs) != 2 || runs[1].Updates != 1 || len(runs[1].Output.Annotations) != len(out.Annotations) {
+		t.Errorf("after a second post: %d runs, %d updates, %d annotations", len(runs), runs[1].Updates, len(runs[1].Output.Annotations))
+	}
+
+	// The sticky comment carries the outcome.
+	if _, changed, err := app.UpsertComment(ctx, inst, repo, 2, out.Comment); err != nil || !changed {
+		t.Fatalf("comment: %v %v", changed, err)
+	}
+	if c := srv.Comments(repo, 2); len(c) != 1 || !strings.HasPrefix(c[0].Body, bot.StickyMarker) {
+		t.Errorf("comments: %+v", c)
+	}
+}
+
+func TestAnnotationBatches(t *testing.T) {
+	srv, app, _ := setup(t)
+	head := strings.Repeat("3", 40)
+	srv.AddPR(repo, fakegithub.PR{Number: 3, HeadSHA: head})
+	var anns []bot.Annotation
+	for i := 1; i <= 120; i++ {
+		anns = append(anns, bot.Annotation{Path: "x.json", StartLine: i, EndLine: i, Level: "failure", Title: "t", Message: fmt.Sprintf("problem %d", i)})
+	}
+	// One the core could produce but GitHub would refuse is made valid.
+	anns = append(anns[:119], bot.Annotation{Path: "x.json", Level: "odd", Message: "problem 120"})
+	out := bot.CheckOutcome{Conclusion: "failure", Title: "120 problems", Summary: "many", Annotations: anns}
+	if _, err := app.PostCheck(context.Background(), inst, repo, head, "", out); err != nil {
+		t.Fatal(err)
+	}
+	runs := srv.CheckRuns(repo)
+	if len(runs) != 1 || runs[0].Name != bot.CheckName || len(runs[0].Output.Annotations) != 120 || runs[0].Updates != 2 {
+		t.Fatalf("runs: %d, annotations %d, updates %d", len(runs), len(runs[0].Output.Annotations), runs[0].Updates)
+	}
+	if creates, patches := countRequests(srv, "POST", "/check-runs"), countRequests(srv, "PATCH", "/check-runs/"); creates != 1 || patches != 2 {
+		t.Errorf("%d creates, %d updates; want 1 and 2", creates, patches)
+	}
+	for i, a := range runs[0].Output.Annotations {
+		if a.Message != fmt.Sprintf("problem %d", i+1) {
+			t.Errorf("annotation %d: %+v", i, a)
+		}
+	}
+	if last := runs[0].Output.Annotations[119]; last.StartLine != 1 || last.EndLine != 1 || last.AnnotationLevel != "warning" {
+		t.Errorf("the fixed annotation: %+v", last)
+	}
+}
+
+func TestUpsertComment(t *testing.T) {
+	srv, app, _ := setup(t)
+	srv.AddPR(repo, fakegithub.PR{Number: 4})
+	// Someone pastes the marker; it is not the App's comment.
+	human := srv.AddComment(repo, 4, "mallory", "User", bot.StickyMarker+"\nfake verdict")
+	// A user whose name mimics the App's is not a Bot.
+	mimic := srv.AddComment(repo, 4, srv.AppSlug+"[bot]", "User", bot.StickyMarker+"\nfake verdict")
+	ctx := context.Background()
+	body := bot.StickyMarker + "\nfirst"
+	id, changed, err := app.UpsertComment(ctx, inst, repo, 4, body)
+	if err != nil || !changed || id == human || id == mimic {
+		t.Fatalf("first: %d %v %v", id, changed, err)
+	}
+	id2, changed, err := app.UpsertComment(ctx, inst, repo, 4, body)
+	if err != nil || changed || id2 != id {
+		t.Fatalf("same body: %d %v %v", id2, changed, err)
+	}
+	id3, changed, err := app.UpsertComment(ctx, inst, repo, 4, bot.StickyMarker+"\nsecond")
+	if err != nil || !changed || id3 != id {
+		t.Fatalf("new body: %d %v %v", id3, changed, err)
+	}
+	var ops []string
+	for _, e := range srv.CommentEvents() {
+		ops = append(ops, e.Op)
+	}
+	if strings.Join(ops, ",") != "create,edit" {
+		t.Errorf("comment events %v, want create then edit", ops)
+	}
+	cs := srv.Comments(repo, 4)
+	if len(cs) != 3 || cs[0].Body != bot.StickyMarker+"\nfake verdict" || cs[2].Body != bot.StickyMarker+"\nsecond" || cs[2].User.Type != "Bot" {
+		t.Errorf("comments: %+v", cs)
+	}
+
+	if err := app.Reply(ctx, inst, repo, 4, "Only maintainers may ask for a rerun."); err != nil {
+		t.Fatal(err)
+	}
+	if cs := srv.Comments(repo, 4); len(cs) != 4 || cs[3].Body != "Only maintainers may ask for a rerun." {
+		t.Errorf("reply: %+v", cs)
+	}
+}
+
+func TestRetries(t *testing.T) {
+	srv, app, sl := setup(t)
+	srv.SetPermission(repo, "alice", "admin")
+	ctx := context.Background()
+
+	// A secondary limit and a gateway error on the token exchange itself,
+	// then gateway errors on the call.
+	srv.FailNext(1, http.StatusForbidden)
+	srv.FailNext(1, http.StatusBadGateway)
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+		t.Fatalf("after a 403 and a 502 on the token: %v %v", ok, err)
+	}
+	srv.FailNext(2, http.StatusServiceUnavailable)
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+		t.Fatalf("after two 503s: %v %v", ok, err)
+	}
+	if d := sl.list(); len(d) != 4 || d[0] != time.Second || d[1] != 2*time.Second || d[2] != time.Second || d[3] != 2*time.Second {
+		t.Errorf("backoff waits %v", d)
+	}
+
+	// A secondary rate limit: wait Retry-After, then retry.
+	sl.reset()
+	srv.AddPR(repo, fakegithub.PR{Number: 1})
+	srv.FailNext(1, http.StatusForbidden)
+	if err := app.Reply(ctx, inst, repo, 1, "hi"); err != nil {
+		t.Fatalf("after a secondary limit: %v", err)
+	}
+	if c := srv.Comments(repo, 1); len(c) != 1 {
+		t.Errorf("%d comments after a retried reply, want 1", len(c))
+	}
+	if d := sl.list(); len(d) != 1 || d[0] != time.Second {
+		t.Errorf("secondary-limit waits %v", d)
+	}
+
+	// A primary rate limit: wait until the reset.
+	sl.reset()
+	reset := time.Now().Add(30 * time.Second)
+	var once sync.Once
+	srv.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		var f *fakegithub.Fault
+		once.Do(func() { f = &fakegithub.Fault{Status: http.StatusForbidden, RateLimitReset: reset} })
+		return f
+	})
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+		t.Fatalf("after a primary limit: %v %v", ok, err)
+	}
+	srv.Inject(nil)
+	if d := sl.list(); len(d) != 1 || d[0] < 25*time.Second || d[0] > 32*time.Second {
+		t.Errorf("primary-limit waits %v", d)
+	}
+
+	// A limit resetting later than MaxWait is returned, not waited for.
+	sl.reset()
+	app.cfg.MaxWait = 10 * time.Second
+	srv.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		return &fakegithub.Fault{Status: http.StatusForbidden, RateLimitReset: time.Now().Add(time.Hour)}
+	})
+	if _, err := app.CanWrite(ctx, inst, repo, "alice"); err == nil || len(sl.list()) != 0 {
+		t.Errorf("a long limit: %v, waits %v", err, sl.list())
+	}
+	srv.Inject(nil)
+
+	// Gateway errors that do not stop give up after MaxAttempts.
+	sl.reset()
+	srv.FailNext(DefaultMaxAttempts, http.StatusBadGateway)
+	_, err := app.CanWrite(ctx, inst, repo, "alice")
+	if err == nil || len(sl.list()) != DefaultMaxAttempts-1 {
+		t.Errorf("persistent 502: %v, waits %v", err, sl.list())
+	}
+	if err != nil && strings.Contains(err.Error(), "ghs_") {
+		t.Errorf("an error names a token: %v", err)
+	}
+
+	// A cancelled context stops the waiting.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := app.CanWrite(cctx, inst, repo, "alice"); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if n := srv.TokensIssued(); n != 1 {
+		t.Errorf("%d tokens issued", n)
+	}
+}

@@ -1,0 +1,167 @@
+package ghapp
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/benchgate/benchgate/bot"
+)
+
+// PullRequest reads a pull request: its author, head, base, and whether
+// the author may write to the repository (a maintainer).
+func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number int) (info bot.PRInfo, baseRef, baseSHA string, err error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return bot.PRInfo{}, "", "", err
+	}
+	var pr *github.PullRequest
+	err = a.call(ctx, inst, fmt.Sprintf("reading pull request %s#%d", repo, number), func(gh *github.Client) error {
+		var err error
+		pr, _, err = gh.PullRequests.Get(ctx, owner, name, number)
+		return err
+	})
+	if err != nil {
+		return bot.PRInfo{}, "", "", err
+	}
+	info = bot.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin()}
+	if info.HeadSHA == "" || info.Author == "" {
+		return bot.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
+	}
+	if info.AuthorCanWrite, err = a.CanWrite(ctx, inst, repo, info.Author); err != nil {
+		return bot.PRInfo{}, "", "", err
+	}
+	return info, pr.GetBase().GetRef(), pr.GetBase().GetSHA(), nil
+}
+
+// CanWrite reports whether user has write permission or more on repo.
+// GitHub's legacy permission field reads maintain as write, so admin and
+// write cover admin, maintain and write. An unknown user cannot write.
+func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return false, err
+	}
+	var perm *github.RepositoryPermissionLevel
+	err = a.call(ctx, inst, fmt.Sprintf("reading %s's permission on %s", user, repo), func(gh *github.Client) error {
+		var err error
+		perm, _, err = gh.Repositories.GetPermissionLevel(ctx, owner, name, user)
+		return err
+	})
+	if isNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch perm.GetPermission() {
+	case "admin", "maintain", "write":
+		return true, nil
+	}
+	return false, nil
+}
+
+// ChangedFiles reads every file a pull request changes, with each file's
+// content at headSHA. A renamed file also yields a "removed" entry for its
+// old path, because for the check a rename takes the old file away. The
+// total content read is capped by Config.MaxChangedBytes.
+func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]bot.ChangedFile, error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return nil, err
+	}
+	var listed []*github.CommitFile
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		var page []*github.CommitFile
+		var resp *github.Response
+		err := a.call(ctx, inst, fmt.Sprintf("listing the files of %s#%d", repo, number), func(gh *github.Client) error {
+			var err error
+			page, resp, err = gh.PullRequests.ListFiles(ctx, owner, name, number, opts)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		listed = append(listed, page...)
+		if resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	var out []bot.ChangedFile
+	var total int64
+	for _, f := range listed {
+		if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
+			out = append(out, bot.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
+		}
+		cf := bot.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
+		if cf.Status != "removed" {
+			data, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
+			if err != nil {
+				return nil, err
+			}
+			total += int64(len(data))
+			if total > a.cfg.MaxChangedBytes {
+				return nil, fmt.Errorf("pull request %s#%d changes more than %d bytes of files; benchgate does not read submissions that large", repo, number, a.cfg.MaxChangedBytes)
+			}
+			cf.Content = data
+		}
+		out = append(out, cf)
+	}
+	return out, nil
+}
+
+// fileAt reads one file at ref through the contents API; files over 1 MB
+// come without content there, so those are read as git blobs by sha.
+func (a *App) fileAt(ctx context.Context, inst int64, owner, name, path, ref, blobSHA string) ([]byte, error) {
+	var fc *github.RepositoryContent
+	err := a.call(ctx, inst, fmt.Sprintf("reading %s at %s", path, ref), func(gh *github.Client) error {
+		var err error
+		fc, _, _, err = gh.Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if fc == nil {
+		return nil, fmt.Errorf("%s at %s is a folder, not a file", path, ref)
+	}
+	if fc.GetEncoding() == "base64" {
+		s, err := fc.GetContent()
+		if err != nil {
+			return nil, fmt.Errorf("decoding %s at %s: %w", path, ref, err)
+		}
+		return []byte(s), nil
+	}
+	if blobSHA == "" {
+		blobSHA = fc.GetSHA()
+	}
+	return a.blob(ctx, inst, owner, name, blobSHA)
+}
+
+// blob reads a git blob by sha.
+func (a *App) blob(ctx context.Context, inst int64, owner, name, sha string) ([]byte, error) {
+	var b *github.Blob
+	err := a.call(ctx, inst, "reading blob "+sha, func(gh *github.Client) error {
+		var err error
+		b, _, err = gh.Git.GetBlob(ctx, owner, name, sha)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch b.GetEncoding() {
+	case "base64":
+		data, err := base64.StdEncoding.DecodeString(b.GetContent())
+		if err != nil {
+			return nil, fmt.Errorf("decoding blob %s: %w", sha, err)
+		}
+		return data, nil
+	case "utf-8", "":
+		return []byte(b.GetContent()), nil
+	}
+	return nil, fmt.Errorf("blob %s has an unknown encoding %q", sha, b.GetEncoding())
+}
