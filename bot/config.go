@@ -21,6 +21,7 @@ type Config struct {
 	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH (default sqlite:benchgate.db) or postgres://…
 	Listen         string   // BENCHGATE_LISTEN (default :8080)
 	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL (default https://api.github.com/; GitHub Enterprise Server: https://HOST/api/v3/)
+	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from (default: derived from the API URL, https://github.com/)
 	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
 	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
 	RerunPolicy    string   // BENCHGATE_RERUN_POLICY: command (default) or auto
@@ -126,6 +127,10 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	} else if !strings.HasSuffix(c.GitHubAPIURL, "/") {
 		c.GitHubAPIURL += "/"
 	}
+	c.GitURL = or(getenv("BENCHGATE_GIT_URL"), gitURLFor(c.GitHubAPIURL))
+	if !strings.HasSuffix(c.GitURL, "/") {
+		c.GitURL += "/"
+	}
 	if c.RerunPolicy != "command" && c.RerunPolicy != "auto" {
 		bad("BENCHGATE_RERUN_POLICY is command or auto, not %q", c.RerunPolicy)
 	}
@@ -167,3 +172,20 @@ func checkPrivateKey(key []byte) error {
 	}
 	return nil
 }
+
+// gitURLFor derives the git host from the API URL: api.github.com serves
+// github.com, and GitHub Enterprise Server's /api/v3/ its own host.
+func gitURLFor(api string) string {
+	u, err := url.Parse(api)
+	if err != nil {
+		return "https://github.com/"
+	}
+	if u.Host == "api.github.com" {
+		return "https://github.com/"
+	}
+	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api/v3") + "/"
+	return u.String()
+}
+
+// CloneURL is the HTTPS address of a repository ("owner/name").
+func (c Config) CloneURL(repo string) string { return c.GitURL + repo + ".git" }

@@ -59,6 +59,9 @@ func TestLoadConfig(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if c.CloneURL("geo/board") != "https://github.com/geo/board.git" {
+					t.Errorf("clone URL %s", c.CloneURL("geo/board"))
+				}
 				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != "command" {
 					t.Errorf("config %v", c)
 				}
@@ -93,6 +96,18 @@ func TestConfigStringHidesSecrets(t *testing.T) {
 	for _, secret := range []string{"secretkey", "hooksecret", "sk-judge", "dbpass"} {
 		if strings.Contains(s, secret) {
 			t.Errorf("String() shows %q: %s", secret, s)
+		}
+	}
+}
+
+func TestGitURLFor(t *testing.T) {
+	for api, want := range map[string]string{
+		"https://api.github.com/":         "https://github.com/",
+		"https://ghe.example.org/api/v3/": "https://ghe.example.org/",
+		"http://127.0.0.1:8080/":          "http://127.0.0.1:8080/",
+	} {
+		if got := gitURLFor(api); got != want {
+			t.Errorf("gitURLFor(%s) = %s, want %s", api, got, want)
 		}
 	}
 }

@@ -60,9 +60,12 @@ type Worker struct {
 // check run and the sticky comment. A job for a head that is no longer
 // the pull request's is done: a newer job verifies the new head.
 func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
-	pr, _, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return err
+	}
+	if baseSHA == "" {
+		baseSHA = baseRef
 	}
 	if j.HeadSHA != "" && pr.HeadSHA != j.HeadSHA {
 		w.Log.Info("verify superseded by a newer head", "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "current", pr.HeadSHA)

@@ -293,3 +293,13 @@ func isNotFound(err error) bool {
 	var er *github.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound
 }
+
+// Token returns an installation access token, for git over HTTPS (the
+// leaderboard's push). It is the cached token while it is valid.
+func (a *App) Token(ctx context.Context, inst int64) (string, error) {
+	t, err := a.transport(inst)
+	if err != nil {
+		return "", err
+	}
+	return t.Token(ctx)
+}

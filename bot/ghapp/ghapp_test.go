@@ -538,3 +538,15 @@ func TestRetries(t *testing.T) {
 		t.Errorf("%d tokens issued", n)
 	}
 }
+
+func TestTokenForGit(t *testing.T) {
+	srv, app, _ := setup(t)
+	tok, err := app.Token(context.Background(), 7)
+	if err != nil || !strings.HasPrefix(tok, "ghs_") {
+		t.Fatalf("token %q, %v", tok, err)
+	}
+	again, _ := app.Token(context.Background(), 7)
+	if again != tok || srv.TokensIssued() != 1 {
+		t.Errorf("token not cached: %d issued", srv.TokensIssued())
+	}
+}

@@ -41,6 +41,7 @@ var commands = []command{
 	{"score", "grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)", runScore},
 	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
+	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 }
 

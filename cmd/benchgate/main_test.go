@@ -157,3 +157,13 @@ func TestVerifyGitHubFormat(t *testing.T) {
 		t.Errorf("job summary: %v %s", err, data)
 	}
 }
+
+func TestServeRefusesToStartWithoutConfiguration(t *testing.T) {
+	for _, k := range []string{"BENCHGATE_APP_ID", "BENCHGATE_PRIVATE_KEY_FILE", "BENCHGATE_PRIVATE_KEY", "BENCHGATE_WEBHOOK_SECRET"} {
+		t.Setenv(k, "")
+	}
+	code, _, stderr := runCLI(t, "serve")
+	if code != exitUsage || !strings.Contains(stderr, "BENCHGATE_WEBHOOK_SECRET is required") || !strings.Contains(stderr, "BENCHGATE_APP_ID is required") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/ghapp"
+	"github.com/benchgate/benchgate/bot/queue"
+	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// appGit gives publish the clone URL and an installation token.
+type appGit struct {
+	cfg bot.Config
+	app *ghapp.App
+}
+
+func (g appGit) CloneURL(repo string) string { return g.cfg.CloneURL(repo) }
+func (g appGit) Token(ctx context.Context, inst int64) (string, error) {
+	return g.app.Token(ctx, inst)
+}
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("serve", "[--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)", stderr)
+	workers := fl.Int("workers", 4, "jobs run at once")
+	drain := fl.Duration("drain", 60*time.Second, "on SIGTERM, how long running jobs may take to finish")
+	slug := fl.String("app-slug", "benchgate", "the App's slug: its comments are by SLUG[bot]")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 {
+		fl.Usage()
+		return exitUsage
+	}
+	cfg, err := bot.LoadConfig(os.Getenv, os.ReadFile)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, cfg, *workers, *drain, *slug, stderr)
+}
+
+// serve runs the App with cfg until ctx ends.
+func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, stderr io.Writer) int {
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	log.Info("configuration", "config", cfg.String())
+	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug})
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
+		return exitUsage
+	}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	if cfg.JudgeBaseURL != "" {
+		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey})
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate serve: judge: %v\n", err)
+			return exitUsage
+		}
+		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache()}
+	}
+	q, err := queue.Open(ctx, cfg.DatabaseURL, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate serve: the queue's database: %v\n", err)
+		return exitUsage
+	}
+	defer q.Close()
+	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: bot.QueueAdapter{Q: q}, Log: log}
+	mux := bot.Mux(hook, q, bot.NewMetrics(), log)
+	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
+		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
