@@ -33,6 +33,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	workers := fl.Int("workers", 4, "jobs run at once")
 	drain := fl.Duration("drain", 60*time.Second, "on SIGTERM, how long running jobs may take to finish")
 	slug := fl.String("app-slug", "benchgate", "the App's slug: its comments are by SLUG[bot]")
+	reconcile := fl.Duration("reconcile", 10*time.Minute, "how often open pull requests without a benchgate check are looked for (also at start-up); 0: never")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
@@ -46,11 +47,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, cfg, *workers, *drain, *slug, stderr)
+	return serve(ctx, cfg, *workers, *drain, *slug, *reconcile, stderr)
 }
 
 // serve runs the App with cfg until ctx ends.
-func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, stderr io.Writer) int {
+func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, reconcile time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug})
@@ -74,6 +75,9 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	defer q.Close()
 	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: bot.QueueAdapter{Q: q}, Log: log}
+	if reconcile > 0 {
+		go bot.ReconcileEvery(ctx, reconcile, app, bot.QueueAdapter{Q: q}, log)
+	}
 	mux := bot.Mux(hook, q, bot.NewMetrics(), log)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)

@@ -57,7 +57,7 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, io.Discard) }()
+	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
 	defer func() {
 		cancel()
 		if code := <-done; code != exitOK {
@@ -91,5 +91,51 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	if cs := gh.Comments("geo/board", 3); len(cs) != 1 || !strings.Contains(cs[0].Body, bot.StickyMarker) {
 		t.Errorf("comments: %+v", cs)
+	}
+}
+
+// TestServeReconcilesMissedDeliveries: an open pull request whose
+// delivery never arrived is found and verified at start-up.
+func TestServeReconcilesMissedDeliveries(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := fakegithub.New(t, 42, &key.PublicKey)
+	gh.AddRepo("geo/board", "main")
+	gh.AddInstallation(7, "geo/board")
+	root := copyBoard(t)
+	entries, _ := os.ReadDir(filepath.Join(root, "rubrics"))
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(root, "rubrics", e.Name()))
+		gh.SetFile("geo/board", "main", "rubrics/"+e.Name(), data)
+	}
+	meta, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/meta.json"))
+	scores, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/scores.json"))
+	head := strings.Repeat("b", 40)
+	gh.AddPR("geo/board", fakegithub.PR{Number: 4, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		{Name: "submissions/model-benchmark/late/meta.json", Status: "added", Content: meta},
+		{Name: "submissions/model-benchmark/late/scores.json", Status: "added", Content: scores},
+	}})
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	cfg := bot.Config{
+		AppID: 42, PrivateKey: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}),
+		WebhookSecrets: [][]byte{[]byte("s")}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
+		Listen: addr, GitHubAPIURL: gh.URL, GitURL: gh.URL,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, time.Hour, io.Discard) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && len(gh.CheckRuns("geo/board")) == 0 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	runs := gh.CheckRuns("geo/board")
+	if len(runs) != 1 || runs[0].HeadSHA != head || runs[0].Conclusion != "success" {
+		t.Errorf("check runs: %+v", runs)
 	}
 }

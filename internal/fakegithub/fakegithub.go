@@ -73,6 +73,8 @@ type Server struct {
 
 	inject   func(r *http.Request, n int) *Fault
 	failNext []Fault
+
+	installations map[int64][]string // installation id → lower-cased repositories
 }
 
 type token struct {

@@ -4,6 +4,8 @@ package fakegithub
 func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("POST /app/installations/{installation_id}/access_tokens", s.handleAccessToken)
+	m.HandleFunc("GET /app/installations", s.handleInstallations)
+	m.HandleFunc("GET /installation/repositories", s.handleInstallationRepos)
 
 	m.HandleFunc("GET /repos/{owner}/{repo}", s.handleRepo)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.handlePulls)

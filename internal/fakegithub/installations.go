@@ -1,0 +1,65 @@
+package fakegithub
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// AddInstallation installs the App on repositories (added with AddRepo
+// before or after), so that GET /app/installations and GET
+// /installation/repositories list them, as the App's reconcile reads them.
+func (s *Server) AddInstallation(id int64, repos ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.installations == nil {
+		s.installations = map[int64][]string{}
+	}
+	for _, r := range repos {
+		s.installations[id] = append(s.installations[id], strings.ToLower(r))
+	}
+}
+
+// handleInstallations implements GET /app/installations (App JWT).
+func (s *Server) handleInstallations(w http.ResponseWriter, r *http.Request) {
+	if msg := s.verifyJWTLocked(r.Header.Get("Authorization")); msg != "" {
+		writeError(w, http.StatusUnauthorized, msg, docAppAuth)
+		return
+	}
+	ids := make([]int64, 0, len(s.installations))
+	for id := range s.installations {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := []map[string]any{}
+	for _, id := range ids {
+		login := ""
+		if rs := s.installations[id]; len(rs) > 0 {
+			login, _, _ = strings.Cut(rs[0], "/")
+		}
+		out = append(out, map[string]any{
+			"id":                   id,
+			"app_id":               s.appID,
+			"account":              userJSON(login, "Organization"),
+			"repository_selection": "selected",
+			"target_type":          "Organization",
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// handleInstallationRepos implements GET /installation/repositories
+// (installation token): the repositories of the token's installation.
+func (s *Server) handleInstallationRepos(w http.ResponseWriter, r *http.Request) {
+	inst, ok := s.authenticateLocked(w, r)
+	if !ok {
+		return
+	}
+	repos := []map[string]any{}
+	for _, key := range s.installations[inst] {
+		if p := s.repos[key]; p != nil {
+			repos = append(repos, s.repoJSON(p))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(repos), "repository_selection": "selected", "repositories": repos})
+}
