@@ -49,6 +49,9 @@ type Worker struct {
 	Judge       *judge.Judge
 	RerunSecret []byte
 	RerunBudget int // judge calls at most per spot-check; 0 means 60
+	// AutoRerun spot-checks every submission that verifies, without
+	// waiting for a maintainer's /benchgate rerun (BENCHGATE_RERUN_POLICY=auto).
+	AutoRerun bool
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir    string
 	AuthorName  string
@@ -78,6 +81,9 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, CheckName, out); err != nil {
 		return err
 	}
+	if w.AutoRerun && (out.Conclusion == "success" || out.Conclusion == "action_required") {
+		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
+	}
 	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, out.Comment)
 	return err
 }
@@ -105,14 +111,23 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 	if !ok {
 		return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
 	}
-	pr, _, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return err
+	}
+	if baseSHA == "" {
+		baseSHA = baseRef
 	}
 	out, err := w.check(ctx, j, pr, baseSHA)
 	if err != nil {
 		return err
 	}
+	return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
+}
+
+// spotCheckAndPost runs the spot-check of a verified pull request and
+// posts its check run and its section of the sticky comment.
+func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) error {
 	rep, err := w.spotCheck(ctx, j, pr, baseSHA, out)
 	if err != nil {
 		return err

@@ -170,3 +170,14 @@ func keys(m map[string][]byte) []string {
 	}
 	return out
 }
+
+func TestAutoRerun(t *testing.T) {
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), AutoRerun: true}
+	if err := w.VerifyPR(context.Background(), Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2"}); err != nil {
+		t.Fatal(err)
+	}
+	if gh.checks["head-2 "+CheckName].Conclusion != "success" || gh.checks["head-2 "+RerunCheckName].Conclusion != "success" || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") {
+		t.Errorf("checks %v, comment %q", gh.checks, gh.comment)
+	}
+}

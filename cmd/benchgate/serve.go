@@ -59,7 +59,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitUsage
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, AutoRerun: cfg.RerunPolicy == "auto", BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
 	if cfg.JudgeBaseURL != "" {
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey})
 		if err != nil {
