@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/internal/fakegithub"
+)
+
+var (
+	appKeyOnce sync.Once
+	appKey     *rsa.PrivateKey
+)
+
+// app is a running App against a fake GitHub holding geo/board.
+type app struct {
+	t      *testing.T
+	gh     *fakegithub.Server
+	addr   string
+	meta   []byte
+	scores []byte
+}
+
+func startApp(t *testing.T) *app {
+	appKeyOnce.Do(func() { appKey, _ = rsa.GenerateKey(rand.Reader, 2048) })
+	gh := fakegithub.New(t, 42, &appKey.PublicKey)
+	gh.AddRepo("geo/board", "main")
+	root := copyBoard(t)
+	entries, _ := os.ReadDir(filepath.Join(root, "rubrics"))
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(root, "rubrics", e.Name()))
+		gh.SetFile("geo/board", "main", "rubrics/"+e.Name(), data)
+	}
+	a := &app{t: t, gh: gh}
+	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	a.addr = l.Addr().String()
+	l.Close()
+	cfg := bot.Config{
+		AppID: 42, PrivateKey: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)}),
+		WebhookSecrets: [][]byte{[]byte("s")}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
+		Listen: a.addr, GitHubAPIURL: gh.URL, GitURL: gh.URL, RerunSecret: []byte("r"),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return a
+}
+
+func (a *app) pr(number int, head string, scores []byte) {
+	dir := fmt.Sprintf("submissions/model-benchmark/run-%d/", number)
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		{Name: dir + "meta.json", Status: "added", Content: a.meta},
+		{Name: dir + "scores.json", Status: "added", Content: scores},
+	}})
+}
+
+func (a *app) deliver(event, delivery, body string) {
+	a.t.Helper()
+	var err error
+	for i := 0; i < 100; i++ {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+a.addr+"/webhook", strings.NewReader(body))
+		req.Header.Set("X-GitHub-Event", event)
+		req.Header.Set("X-GitHub-Delivery", delivery)
+		req.Header.Set("X-Hub-Signature-256", bot.Sign([]byte("s"), []byte(body)))
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				a.t.Fatalf("delivery %s: status %d", delivery, resp.StatusCode)
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	a.t.Fatal(err)
+}
+
+func prEvent(action string, number int, head string) string {
+	return fmt.Sprintf(`{"action": %q, "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "pull_request": {"number": %d, "head": {"sha": %q}}}`, action, number, head)
+}
+
+func commentEvent(number int, id int64, login, body string) string {
+	return fmt.Sprintf(`{"action": "created", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "issue": {"number": %d, "pull_request": {}}, "comment": {"id": %d, "body": %q, "user": {"login": %q, "type": "User"}}}`, number, id, body, login)
+}
+
+// waitFor polls until cond holds or 30 s pass.
+func (a *app) waitFor(what string, cond func() bool) {
+	a.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			a.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (a *app) runs(name, head string) []fakegithub.CheckRun {
+	var out []fakegithub.CheckRun
+	for _, r := range a.gh.CheckRuns("geo/board") {
+		if r.Name == name && (head == "" || r.HeadSHA == head) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestServeInvalidPR(t *testing.T) {
+	a := startApp(t)
+	head := strings.Repeat("c", 40)
+	a.pr(8, head, []byte(strings.Replace(string(a.scores), `"correct": true`, `"correct": false`, 1)))
+	a.deliver("pull_request", "inv-1", prEvent("opened", 8, head))
+	a.deliver("pull_request", "inv-1", prEvent("opened", 8, head)) // redelivered
+	a.waitFor("the check run", func() bool { return len(a.runs(bot.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 8)) == 1 })
+	r := a.runs(bot.CheckName, head)[0]
+	if r.Conclusion != "failure" || len(r.Output.Annotations) == 0 || !strings.HasSuffix(r.Output.Annotations[0].Path, "scores.json") {
+		t.Errorf("run: %s, %d annotations", r.Conclusion, len(r.Output.Annotations))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(a.gh.CheckRuns("geo/board")); n != 1 || len(a.gh.Comments("geo/board", 8)) != 1 {
+		t.Errorf("%d check runs, %d comments after a redelivery; want 1 and 1", n, len(a.gh.Comments("geo/board", 8)))
+	}
+}
+
+func TestServeSynchronize(t *testing.T) {
+	a := startApp(t)
+	h1, h2 := strings.Repeat("1", 40), strings.Repeat("2", 40)
+	a.pr(9, h1, a.scores)
+	a.deliver("pull_request", "sync-1", prEvent("opened", 9, h1))
+	a.pr(9, h2, a.scores) // a new push to the branch
+	a.deliver("pull_request", "sync-2", prEvent("synchronize", 9, h2))
+	a.waitFor("the new head's check", func() bool { return len(a.runs(bot.CheckName, h2)) == 1 })
+	if r := a.runs(bot.CheckName, h2)[0]; r.Conclusion != "success" {
+		t.Errorf("new head: %s", r.Conclusion)
+	}
+	if cs := a.gh.Comments("geo/board", 9); len(cs) != 1 || !strings.Contains(cs[0].Body, h2[:12]) {
+		t.Errorf("comments: %d, want one naming the new head", len(cs))
+	}
+}
+
+func TestServeRerunCommands(t *testing.T) {
+	a := startApp(t)
+	head := strings.Repeat("d", 40)
+	a.pr(10, head, a.scores)
+	a.gh.SetPermission("geo/board", "maint", "maintain")
+	a.deliver("pull_request", "rr-1", prEvent("opened", 10, head))
+	a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+
+	// Someone without write permission asks: a polite reply, nothing runs.
+	a.deliver("issue_comment", "rr-2", commentEvent(10, 501, "passer-by", "/benchgate rerun"))
+	a.waitFor("the reply", func() bool {
+		for _, c := range a.gh.Comments("geo/board", 10) {
+			if strings.Contains(c.Body, "only maintainers") {
+				return true
+			}
+		}
+		return false
+	})
+	if len(a.runs(bot.RerunCheckName, "")) != 0 {
+		t.Error("a non-maintainer's rerun ran")
+	}
+	// A maintainer asks: the spot-check runs and reports.
+	a.deliver("issue_comment", "rr-3", commentEvent(10, 502, "maint", "Let's check.\n/benchgate rerun"))
+	a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
+	if r := a.runs(bot.RerunCheckName, head)[0]; r.Conclusion != "success" || !strings.Contains(r.Output.Summary, "consistent") {
+		t.Errorf("rerun: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+}
