@@ -19,6 +19,7 @@ import (
 
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/gitserver"
 )
 
 var (
@@ -35,7 +36,10 @@ type app struct {
 	scores []byte
 }
 
-func startApp(t *testing.T) *app {
+func startApp(t *testing.T) *app { return startAppWith(t, nil) }
+
+// startAppWith starts the App; edit, when set, adjusts its configuration.
+func startAppWith(t *testing.T, edit func(gh *fakegithub.Server, cfg *bot.Config)) *app {
 	appKeyOnce.Do(func() { appKey, _ = rsa.GenerateKey(rand.Reader, 2048) })
 	gh := fakegithub.New(t, 42, &appKey.PublicKey)
 	gh.AddRepo("geo/board", "main")
@@ -55,6 +59,10 @@ func startApp(t *testing.T) *app {
 		AppID: 42, PrivateKey: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)}),
 		WebhookSecrets: [][]byte{[]byte("s")}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
 		Listen: a.addr, GitHubAPIURL: gh.URL, GitURL: gh.URL, RerunSecret: []byte("r"),
+		BoardDir: "leaderboard", AuthorName: "benchgate[bot]", AuthorEmail: "benchgate@example.org",
+	}
+	if edit != nil {
+		edit(gh, &cfg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
@@ -181,5 +189,48 @@ func TestServeRerunCommands(t *testing.T) {
 	a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
 	if r := a.runs(bot.RerunCheckName, head)[0]; r.Conclusion != "success" || !strings.Contains(r.Output.Summary, "consistent") {
 		t.Errorf("rerun: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+}
+
+// TestServeMerges: two merges in quick succession both end up on the
+// published leaderboard, committed by the App to a real git server.
+func TestServeMerges(t *testing.T) {
+	var git *gitserver.Server
+	a := startAppWith(t, func(gh *fakegithub.Server, cfg *bot.Config) {
+		git = gitserver.NewWithAuth(t, gh.ValidToken)
+		cfg.GitURL = git.URL + "/"
+	})
+	root := copyBoard(t)
+	files := map[string][]byte{}
+	for _, dir := range []string{"rubrics", "submissions"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+	}
+	git.CreateRepo(t, "geo/board", files, "main")
+	merge := func(slug, delivery string) {
+		sha := git.Commit(t, "geo/board", "main", map[string][]byte{
+			"submissions/model-benchmark/" + slug + "/meta.json":   []byte(strings.Replace(string(a.meta), "Qwen3-32B", "Model "+slug, 1)),
+			"submissions/model-benchmark/" + slug + "/scores.json": a.scores,
+		}, "Merge "+slug)
+		a.deliver("push", delivery, fmt.Sprintf(`{"ref": "refs/heads/main", "after": %q, "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/model-benchmark/%s/meta.json"]}]}`, sha, slug))
+	}
+	merge("merge-a", "push-a")
+	merge("merge-b", "push-b")
+	a.waitFor("both merges on the leaderboard", func() bool {
+		board := string(git.Files(t, "geo/board", "main")["leaderboard/leaderboard.json"])
+		return strings.Contains(board, "merge-a") && strings.Contains(board, "merge-b")
+	})
+	if c := git.Log(t, "geo/board", "main")[0]; c.AuthorName != "benchgate[bot]" || !strings.Contains(c.Message, "leaderboard") {
+		t.Errorf("last commit %+v", c)
+	}
+	for _, f := range []string{"leaderboard/LEADERBOARD.md", "leaderboard/index.html"} {
+		if len(git.Files(t, "geo/board", "main")[f]) == 0 {
+			t.Errorf("%s not published", f)
+		}
 	}
 }

@@ -63,3 +63,13 @@ func (s *Server) handleInstallationRepos(w http.ResponseWriter, r *http.Request)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(repos), "repository_selection": "selected", "repositories": repos})
 }
+
+// ValidToken reports whether tok is an installation token this server
+// issued and that has not expired, so that a git server in the same test
+// can accept exactly what GitHub would.
+func (s *Server) ValidToken(tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tokens[tok]
+	return ok && s.now().Before(t.expires)
+}
