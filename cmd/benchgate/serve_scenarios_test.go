@@ -234,3 +234,35 @@ func TestServeMerges(t *testing.T) {
 		}
 	}
 }
+
+// TestServeGitHubFaults: GitHub answering 502 and a secondary rate limit
+// on the way is retried, and the verification completes once.
+func TestServeGitHubFaults(t *testing.T) {
+	a := startApp(t)
+	var mu sync.Mutex
+	injected := 0
+	a.gh.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if !strings.Contains(r.URL.Path, "/check-runs") || injected >= 2 {
+			return nil
+		}
+		injected++
+		if injected == 1 {
+			return &fakegithub.Fault{Status: http.StatusBadGateway}
+		}
+		return &fakegithub.Fault{Status: http.StatusForbidden, RetryAfter: "1"}
+	})
+	head := strings.Repeat("e", 40)
+	a.pr(11, head, a.scores)
+	a.deliver("pull_request", "fault-1", prEvent("opened", 11, head))
+	a.waitFor("the check run despite the faults", func() bool { return len(a.runs(bot.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 11)) == 1 })
+	if r := a.runs(bot.CheckName, head)[0]; r.Conclusion != "success" {
+		t.Errorf("conclusion %s", r.Conclusion)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if injected != 2 {
+		t.Errorf("%d faults injected, want 2", injected)
+	}
+}
