@@ -52,6 +52,8 @@ type Worker struct {
 	// AutoRerun spot-checks every submission that verifies, without
 	// waiting for a maintainer's /benchgate rerun (BENCHGATE_RERUN_POLICY=auto).
 	AutoRerun bool
+	// OnJudge, when set, is told each spot-check's judge calls and spend.
+	OnJudge func(calls int, usd float64)
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir    string
 	AuthorName  string
@@ -132,6 +134,10 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA
 	if err != nil {
 		return err
 	}
+	if w.OnJudge != nil {
+		w.OnJudge(rep.Calls, rep.SpendUSD)
+	}
+	w.Log.Info("spot-check", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
 	var md bytes.Buffer
 	rerun.Render(&md, "markdown", rep)
 	rc := CheckOutcome{Summary: capBytes(md.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/benchgate/benchgate/bot/queue"
@@ -61,6 +62,25 @@ type Metrics struct {
 	Deliveries *prometheus.CounterVec // by event and outcome
 	Jobs       *prometheus.GaugeVec   // by kind and state
 	QueueAge   prometheus.Gauge       // seconds the oldest available job has waited
+	GitHub     *prometheus.CounterVec // GitHub responses by status
+	RateLimit  prometheus.Gauge       // the last X-RateLimit-Remaining GitHub reported
+	JudgeCalls prometheus.Counter
+	JudgeSpend prometheus.Counter // USD
+}
+
+// ObserveGitHub records one GitHub response (ghapp.Config.Observe).
+func (m *Metrics) ObserveGitHub(status, remaining int) {
+	m.GitHub.WithLabelValues(strconv.Itoa(status)).Inc()
+	if remaining >= 0 {
+		m.RateLimit.Set(float64(remaining))
+	}
+}
+
+// ObserveJudge records a spot-check's judge calls and spend
+// (Worker.OnJudge).
+func (m *Metrics) ObserveJudge(calls int, usd float64) {
+	m.JudgeCalls.Add(float64(calls))
+	m.JudgeSpend.Add(usd)
 }
 
 // NewMetrics registers the metrics on a registry of their own, with Go's
@@ -71,8 +91,12 @@ func NewMetrics() *Metrics {
 		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
 		Jobs:       prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_jobs", Help: "Jobs in the queue by kind and state."}, []string{"kind", "state"}),
 		QueueAge:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_oldest_available_seconds", Help: "How long the oldest job waiting to run has waited."}),
+		GitHub:     prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_github_responses_total", Help: "Responses from GitHub's API by HTTP status (0: no response)."}, []string{"status"}),
+		RateLimit:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_github_rate_limit_remaining", Help: "The X-RateLimit-Remaining GitHub last reported."}),
+		JudgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_calls_total", Help: "Judge calls made by spot-checks."}),
+		JudgeSpend: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_spend_usd_total", Help: "Reported or computed cost of the judge calls, in US dollars."}),
 	}
-	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
 

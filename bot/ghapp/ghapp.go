@@ -59,6 +59,10 @@ type Config struct {
 	// MaxChangedBytes caps the total content ChangedFiles and BaseFS read
 	// (default 64 MiB), so that a huge pull request cannot exhaust memory.
 	MaxChangedBytes int64
+	// Observe, when set, is told of every response from GitHub: its
+	// status and the X-RateLimit-Remaining it reported (-1 when none), for
+	// metrics.
+	Observe func(status, remaining int)
 }
 
 // App talks to GitHub as one GitHub App. It is safe for concurrent use.
@@ -111,6 +115,9 @@ func New(cfg Config) (*App, error) {
 			a.rt = cfg.HTTPClient.Transport
 		}
 		a.timeout = cfg.HTTPClient.Timeout
+	}
+	if cfg.Observe != nil {
+		a.rt = observing{a.rt, cfg.Observe}
 	}
 	a.cfg.PrivateKey = nil // parsed; not kept around in a second form
 	return a, nil
@@ -302,4 +309,24 @@ func (a *App) Token(ctx context.Context, inst int64) (string, error) {
 		return "", err
 	}
 	return t.Token(ctx)
+}
+
+// observing reports each response's status and remaining rate limit.
+type observing struct {
+	next    http.RoundTripper
+	observe func(status, remaining int)
+}
+
+func (o observing) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := o.next.RoundTrip(r)
+	if err != nil {
+		o.observe(0, -1)
+		return resp, err
+	}
+	remaining := -1
+	if v, perr := strconv.Atoi(resp.Header.Get("X-RateLimit-Remaining")); perr == nil {
+		remaining = v
+	}
+	o.observe(resp.StatusCode, remaining)
+	return resp, nil
 }

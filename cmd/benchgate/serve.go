@@ -54,12 +54,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, reconcile time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
-	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug})
+	metrics := bot.NewMetrics()
+	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug, Observe: metrics.ObserveGitHub})
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitUsage
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, AutoRerun: cfg.RerunPolicy == "auto", BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
 	if cfg.JudgeBaseURL != "" {
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey})
 		if err != nil {
@@ -78,7 +79,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	if reconcile > 0 {
 		go bot.ReconcileEvery(ctx, reconcile, app, bot.QueueAdapter{Q: q}, log)
 	}
-	mux := bot.Mux(hook, q, bot.NewMetrics(), log)
+	mux := bot.Mux(hook, q, metrics, log)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitFail

@@ -265,4 +265,16 @@ func TestServeGitHubFaults(t *testing.T) {
 	if injected != 2 {
 		t.Errorf("%d faults injected, want 2", injected)
 	}
+	// The metrics saw the faults and the remaining rate limit.
+	resp, err := http.Get("http://" + a.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`benchgate_github_responses_total{status="502"} 1`, `benchgate_github_responses_total{status="403"} 1`, "benchgate_github_rate_limit_remaining", `benchgate_webhook_deliveries_total{event="pull_request",outcome="queued"} 1`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
 }
