@@ -37,6 +37,16 @@ type Git interface {
 	Token(ctx context.Context, inst int64) (string, error)
 }
 
+// Proposer opens a pull request, once: for the leaderboard update of a
+// protected branch.
+type Proposer interface {
+	ProposePull(ctx context.Context, inst int64, repo, head, base, title, body string) error
+}
+
+// ProposalBranch is the App's branch for leaderboard updates proposed by
+// pull request.
+const ProposalBranch = "benchgate/leaderboard"
+
 // Worker runs the jobs. It holds no state between jobs, so that a job
 // retried after a crash does the same thing again: the check run and the
 // comment are found and updated, never duplicated.
@@ -58,7 +68,11 @@ type Worker struct {
 	BoardDir    string
 	AuthorName  string
 	AuthorEmail string
-	Log         *slog.Logger
+	// Propose, when set, publishes the leaderboard on ProposalBranch with
+	// a pull request to the default branch instead of pushing to it
+	// (BENCHGATE_PUBLISH=pr, for protected branches).
+	Propose Proposer
+	Log     *slog.Logger
 }
 
 // VerifyPR verifies a pull request at its current head and posts the
@@ -201,9 +215,17 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		dir = "leaderboard"
 	}
 	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: w.AuthorName, AuthorEmail: w.AuthorEmail, OutDir: dir}
-	return publish.Publish(ctx, cfg, func(ctx context.Context, worktree string) (map[string][]byte, error) {
+	if w.Propose != nil {
+		cfg.PushBranch = ProposalBranch
+	}
+	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, worktree string) (map[string][]byte, error) {
 		return BuildBoard(os.DirFS(worktree), w.Verify)
 	})
+	if err != nil || sha == "" || w.Propose == nil {
+		return sha, err
+	}
+	return sha, w.Propose.ProposePull(ctx, j.InstallationID, j.Repo, ProposalBranch, branch, "Update the leaderboard",
+		"benchgate regenerated the leaderboard from `"+branch+"` after the latest merge. Merging this pull request publishes it; a newer merge replaces it.")
 }
 
 // BuildBoard verifies every submission of a leaderboard tree and renders

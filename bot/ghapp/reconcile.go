@@ -114,3 +114,24 @@ func (a *App) HasCompletedCheck(ctx context.Context, inst int64, repo, headSHA, 
 	}
 	return false, nil
 }
+
+// ProposePull opens a pull request from head to base unless one is open
+// already (then the pushed branch has updated it).
+func (a *App) ProposePull(ctx context.Context, inst int64, repo, head, base, title, body string) error {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return err
+	}
+	var open []*github.PullRequest
+	err = a.call(ctx, inst, "list the leaderboard pull request", func(gh *github.Client) (err error) {
+		open, _, err = gh.PullRequests.List(ctx, owner, name, &github.PullRequestListOptions{State: "open", Head: owner + ":" + head, Base: base})
+		return err
+	})
+	if err != nil || len(open) > 0 {
+		return err
+	}
+	return a.call(ctx, inst, "open the leaderboard pull request", func(gh *github.Client) error {
+		_, _, err := gh.PullRequests.Create(ctx, owner, name, &github.NewPullRequest{Title: github.String(title), Head: github.String(head), Base: github.String(base), Body: github.String(body)})
+		return err
+	})
+}

@@ -45,6 +45,11 @@ type Config struct {
 	// MaxAttempts bounds how many times Publish regenerates and pushes
 	// when pushes are rejected because the branch moved. Default 5.
 	MaxAttempts int
+	// PushBranch, when set, receives the commit instead of Branch: the
+	// commit is built on Branch's head and force-pushed to PushBranch, a
+	// branch the App owns, from which a pull request proposes it (for a
+	// protected Branch).
+	PushBranch string
 }
 
 // Regenerate computes the generated files from a checked-out tree at
@@ -125,13 +130,21 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 			return "", err
 		}
 
+		spec := config.RefSpec(branch + ":" + branch)
+		if cfg.PushBranch != "" {
+			// The App's own branch: always replaced by the newest proposal.
+			spec = config.RefSpec("+" + branch + ":" + plumbing.NewBranchReferenceName(cfg.PushBranch))
+		}
 		pushErr := repo.PushContext(ctx, &git.PushOptions{
 			RemoteName: "origin",
-			RefSpecs:   []config.RefSpec{config.RefSpec(branch + ":" + branch)},
+			RefSpecs:   []config.RefSpec{spec},
 			Auth:       auth,
 		})
 		if pushErr == nil {
 			return hash.String(), nil
+		}
+		if cfg.PushBranch != "" {
+			return "", fmt.Errorf("publish: push to %s: %w", cfg.PushBranch, pushErr)
 		}
 
 		// go-git reports a lost race in several shapes (a client-side

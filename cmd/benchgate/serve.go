@@ -61,6 +61,9 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		return exitUsage
 	}
 	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	if cfg.PublishMode == "pr" {
+		w.Propose = app
+	}
 	if cfg.JudgeBaseURL != "" {
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey})
 		if err != nil {

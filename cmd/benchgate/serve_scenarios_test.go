@@ -278,3 +278,42 @@ func TestServeGitHubFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestServePublishByPullRequest: on a protected branch the App pushes the
+// leaderboard to its own branch and proposes it with one pull request.
+func TestServePublishByPullRequest(t *testing.T) {
+	var git *gitserver.Server
+	a := startAppWith(t, func(gh *fakegithub.Server, cfg *bot.Config) {
+		git = gitserver.NewWithAuth(t, gh.ValidToken)
+		cfg.GitURL = git.URL + "/"
+		cfg.PublishMode = "pr"
+	})
+	root := copyBoard(t)
+	files := map[string][]byte{}
+	for _, p := range []string{"rubrics/rubrics.json", "rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl"} {
+		files[p], _ = os.ReadFile(filepath.Join(root, p))
+	}
+	git.CreateRepo(t, "geo/board", files, "main")
+	for i, slug := range []string{"first", "second"} {
+		sha := git.Commit(t, "geo/board", "main", map[string][]byte{
+			"submissions/model-benchmark/" + slug + "/meta.json":   a.meta,
+			"submissions/model-benchmark/" + slug + "/scores.json": a.scores,
+		}, "Merge "+slug)
+		a.deliver("push", fmt.Sprintf("pr-push-%d", i), fmt.Sprintf(`{"ref": "refs/heads/main", "after": %q, "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/model-benchmark/%s/meta.json"]}]}`, sha, slug))
+		a.waitFor("the proposal of "+slug, func() bool {
+			return git.HasBranch("geo/board", bot.ProposalBranch) && strings.Contains(string(git.Files(t, "geo/board", bot.ProposalBranch)["leaderboard/leaderboard.json"]), slug)
+		})
+	}
+	if _, ok := git.Files(t, "geo/board", "main")["leaderboard/leaderboard.json"]; ok {
+		t.Error("the protected branch was pushed to")
+	}
+	var proposals int
+	for _, r := range a.gh.Requests() {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/pulls") && r.Status == http.StatusCreated {
+			proposals++
+		}
+	}
+	if proposals != 1 {
+		t.Errorf("%d pull requests opened, want 1 kept up to date", proposals)
+	}
+}

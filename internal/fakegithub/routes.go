@@ -9,6 +9,7 @@ func (s *Server) routes() {
 
 	m.HandleFunc("GET /repos/{owner}/{repo}", s.handleRepo)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.handlePulls)
+	m.HandleFunc("POST /repos/{owner}/{repo}/pulls", s.handleCreatePull)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}", s.handlePull)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/files", s.handlePullFiles)
 	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.handleContents)

@@ -224,3 +224,11 @@ func (s *Server) Log(t testing.TB, name, branch string) []Commit {
 	}
 	return log
 }
+
+// HasBranch reports whether the repository has the branch, without
+// failing the test when it does not (yet).
+func (s *Server) HasBranch(name, branch string) bool {
+	cmd := exec.Command(s.git, "--git-dir", s.gitDir(name), "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	return cmd.Run() == nil
+}
