@@ -33,6 +33,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	workers := fl.Int("workers", 4, "jobs run at once")
 	drain := fl.Duration("drain", 60*time.Second, "on SIGTERM, how long running jobs may take to finish")
 	slug := fl.String("app-slug", "benchgate", "the App's slug: its comments are by SLUG[bot]")
+	configFile := fl.String("config", "", "an optional YAML file with the settings (keys: the variables' names without BENCHGATE_, in lower case); the environment overrides it")
 	reconcile := fl.Duration("reconcile", 10*time.Minute, "how often open pull requests without a benchgate check are looked for (also at start-up); 0: never")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
@@ -40,7 +41,18 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return exitUsage
 	}
-	cfg, err := bot.LoadConfig(os.Getenv, os.ReadFile)
+	getenv := os.Getenv
+	if *configFile != "" {
+		data, err := os.ReadFile(*configFile)
+		if err == nil {
+			getenv, err = bot.WithFile(os.Getenv, data, *configFile)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
+			return exitUsage
+		}
+	}
+	cfg, err := bot.LoadConfig(getenv, os.ReadFile)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -1,0 +1,30 @@
+package bot
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestConfigFile(t *testing.T) {
+	key := pemKey(t)
+	file := []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: [new, old]\nlisten: \":9000\"\nrerun_policy: command\n")
+	env := map[string]string{"BENCHGATE_LISTEN": ":7000"} // the environment wins
+	getenv, err := WithFile(func(k string) string { return env[k] }, file, "benchgate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(getenv, func(string) ([]byte, error) { return key, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AppID != 77 || len(c.WebhookSecrets) != 2 || c.Listen != ":7000" {
+		t.Errorf("config %v", c)
+	}
+	if _, err := WithFile(os.Getenv, []byte("app_id: 1\nwebhook_secrets: x\n"), "b.yaml"); err == nil || !strings.Contains(err.Error(), "unknown keys webhook_secrets") {
+		t.Errorf("unknown key: %v", err)
+	}
+	if _, err := WithFile(os.Getenv, []byte("app_id: [\n"), "b.yaml"); err == nil || !strings.Contains(err.Error(), "b.yaml") {
+		t.Errorf("bad YAML: %v", err)
+	}
+}
