@@ -37,14 +37,29 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 	return false, fmt.Errorf("unknown job kind %q", j.Kind)
 }
 
+// logged runs a job and logs its end with the delivery that caused it.
+func (w *Worker) logged(j Job, run func() error) error {
+	start := time.Now()
+	err := run()
+	log := w.Log.With("kind", j.Kind, "delivery", j.DeliveryID, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "ms", time.Since(start).Milliseconds())
+	if err != nil {
+		log.Warn("job failed; it will be retried", "err", err)
+	} else {
+		log.Info("job done")
+	}
+	return err
+}
+
 // Handlers runs the queue's jobs with w.
 func (w *Worker) Handlers() queue.Handlers {
 	return queue.Handlers{
 		Verify: func(ctx context.Context, a queue.VerifyArgs) error {
-			return w.VerifyPR(ctx, Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID})
+			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID}
+			return w.logged(j, func() error { return w.VerifyPR(ctx, j) })
 		},
 		Rerun: func(ctx context.Context, a queue.RerunArgs) error {
-			return w.Rerun(ctx, Job{Kind: KindRerun, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, InstallationID: a.InstallationID})
+			j := Job{Kind: KindRerun, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, InstallationID: a.InstallationID}
+			return w.logged(j, func() error { return w.Rerun(ctx, j) })
 		},
 		Regenerate: func(ctx context.Context, a queue.RegenerateArgs) error {
 			sha, err := w.Regenerate(ctx, Job{Kind: KindRegenerate, DeliveryID: a.DeliveryID, Repo: a.Repo, AfterSHA: a.AfterSHA, InstallationID: a.InstallationID}, a.Branch)
