@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is the App's configuration, read from the environment (the
@@ -31,6 +32,10 @@ type Config struct {
 	PublishMode    string   // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
 	AuthorName     string   // BENCHGATE_COMMIT_NAME (default benchgate[bot])
 	AuthorEmail    string   // BENCHGATE_COMMIT_EMAIL
+	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
+	// 15m: a spot-check calls a slow judge many times). A job whose process
+	// died is run again once it has been running for twice as long.
+	JobTimeout time.Duration
 }
 
 // String shows the configuration without its secrets.
@@ -60,6 +65,7 @@ func redactURL(s string) string {
 // LoadConfig reads the configuration through getenv, and the private key
 // file through readFile.
 func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
+	var problems []string
 	c := Config{
 		DatabaseURL:  or(getenv("BENCHGATE_DATABASE_URL"), "sqlite:benchgate.db"),
 		Listen:       or(getenv("BENCHGATE_LISTEN"), ":8080"),
@@ -73,10 +79,17 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		AuthorName:   or(getenv("BENCHGATE_COMMIT_NAME"), "benchgate[bot]"),
 		AuthorEmail:  getenv("BENCHGATE_COMMIT_EMAIL"),
 	}
+	c.JobTimeout = 15 * time.Minute
+	if s := getenv("BENCHGATE_JOB_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Second {
+			problems = append(problems, fmt.Sprintf("BENCHGATE_JOB_TIMEOUT %q is not a duration of at least 1s, such as 15m", s))
+		}
+		c.JobTimeout = d
+	}
 	if s := getenv("BENCHGATE_RERUN_SECRET"); s != "" {
 		c.RerunSecret = []byte(s)
 	}
-	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
 	switch id := strings.TrimSpace(getenv("BENCHGATE_APP_ID")); {

@@ -13,7 +13,7 @@ import (
 var fileKeys = []string{
 	"app_id", "private_key_file", "private_key", "webhook_secret", "database_url", "listen", "github_api_url",
 	"git_url", "judge_base_url", "judge_api_key", "rerun_policy", "rerun_secret", "leaderboard_dir",
-	"leaderboard_branch", "publish", "commit_name", "commit_email",
+	"leaderboard_branch", "publish", "commit_name", "commit_email", "job_timeout",
 }
 
 // WithFile returns a getenv for LoadConfig that reads the environment

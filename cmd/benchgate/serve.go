@@ -84,7 +84,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		}
 		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache()}
 	}
-	q, err := queue.Open(ctx, cfg.DatabaseURL, log)
+	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate serve: the queue's database: %v\n", err)
 		return exitUsage

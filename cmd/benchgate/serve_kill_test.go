@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/internal/fakegithub"
+)
+
+// TestServeChildProcess is the App run as a separate process by
+// TestServeSurvivesSIGKILL; on its own it does nothing.
+func TestServeChildProcess(t *testing.T) {
+	if os.Getenv("BENCHGATE_SERVE_CHILD") != "1" {
+		t.Skip("run by TestServeSurvivesSIGKILL")
+	}
+	os.Exit(runServe([]string{"--workers", "1", "--reconcile", "0", "--app-slug", os.Getenv("BENCHGATE_TEST_SLUG")}, io.Discard, io.Discard))
+}
+
+// TestServeSurvivesSIGKILL kills the App with SIGKILL while a verification
+// is posting its check run, starts it again on the same queue, and checks
+// that the job completes with exactly one check run and one comment.
+func TestServeSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the dead process's queue leadership to lapse (about 20 s)")
+	}
+	a := &app{t: t}
+	appKeyOnce.Do(func() { appKey, _ = rsa.GenerateKey(rand.Reader, 2048) })
+	gh := fakegithub.New(t, 42, &appKey.PublicKey)
+	a.gh = gh
+	gh.AddRepo("geo/board", "main")
+	root := copyBoard(t)
+	entries, _ := os.ReadDir(filepath.Join(root, "rubrics"))
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(root, "rubrics", e.Name()))
+		gh.SetFile("geo/board", "main", "rubrics/"+e.Name(), data)
+	}
+	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
+	head := strings.Repeat("f", 40)
+	a.pr(12, head, a.scores)
+
+	// The first attempt to post the check run hangs until the process is
+	// dead; the fake never creates that run.
+	var once sync.Once
+	hung := make(chan struct{})
+	release := make(chan struct{})
+	gh.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/check-runs") {
+			first := false
+			once.Do(func() { first = true })
+			if first {
+				close(hung)
+				<-release
+				return &fakegithub.Fault{Status: http.StatusBadGateway}
+			}
+		}
+		return nil
+	})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "app.pem")
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)}), 0o600)
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	a.addr = l.Addr().String()
+	l.Close()
+	db := "sqlite:" + filepath.Join(dir, "queue.db")
+	env := []string{
+		"BENCHGATE_SERVE_CHILD=1", "BENCHGATE_TEST_SLUG=" + gh.AppSlug,
+		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=s",
+		"BENCHGATE_DATABASE_URL=" + db, "BENCHGATE_LISTEN=" + a.addr, "BENCHGATE_GITHUB_API_URL=" + gh.URL,
+		"BENCHGATE_JOB_TIMEOUT=2s",
+	}
+	child := exec.Command(os.Args[0], "-test.run=^TestServeChildProcess$")
+	child.Env = append(os.Environ(), env...)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a.deliver("pull_request", "kill-1", prEvent("opened", 12, head))
+	select {
+	case <-hung:
+	case <-time.After(30 * time.Second):
+		child.Process.Kill()
+		t.Fatal("the job never reached GitHub")
+	}
+	child.Process.Kill() // SIGKILL, mid-job
+	child.Wait()
+	close(release)
+
+	// Restart on the same queue, in this process.
+	cfg, err := bot.LoadConfig(func(k string) string {
+		for _, kv := range env {
+			if name, v, _ := strings.Cut(kv, "="); name == k {
+				return v
+			}
+		}
+		return ""
+	}, os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- serve(ctx, cfg, 1, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) && (len(gh.CheckRuns("geo/board")) == 0 || len(gh.Comments("geo/board", 12)) == 0) {
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if runs := gh.CheckRuns("geo/board"); len(runs) != 1 || runs[0].Conclusion != "success" {
+		t.Errorf("check runs after the restart: %+v", runs)
+	}
+	if cs := gh.Comments("geo/board", 12); len(cs) != 1 {
+		t.Errorf("%d comments, want 1", len(cs))
+	}
+}
