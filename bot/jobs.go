@@ -68,6 +68,10 @@ type Worker struct {
 	BoardDir    string
 	AuthorName  string
 	AuthorEmail string
+	// BoardBranch, when set, is the branch the leaderboard is published
+	// on (such as a pages branch), built from the default branch's
+	// submissions; the App owns it and replaces it with each update.
+	BoardBranch string
 	// Propose, when set, publishes the leaderboard on ProposalBranch with
 	// a pull request to the default branch instead of pushing to it
 	// (BENCHGATE_PUBLISH=pr, for protected branches).
@@ -215,8 +219,11 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		dir = "leaderboard"
 	}
 	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: w.AuthorName, AuthorEmail: w.AuthorEmail, OutDir: dir}
-	if w.Propose != nil {
+	switch {
+	case w.Propose != nil:
 		cfg.PushBranch = ProposalBranch
+	case w.BoardBranch != "" && w.BoardBranch != branch:
+		cfg.PushBranch = w.BoardBranch
 	}
 	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, worktree string) (map[string][]byte, error) {
 		return BuildBoard(os.DirFS(worktree), w.Verify)

@@ -181,3 +181,23 @@ func TestAutoRerun(t *testing.T) {
 		t.Errorf("checks %v, comment %q", gh.checks, gh.comment)
 	}
 }
+
+func TestRegenerateToBoardBranch(t *testing.T) {
+	srv := gitserver.New(t, "ghs_test")
+	root := fixtures.Root(t)
+	files := map[string][]byte{}
+	for _, p := range []string{"rubrics/rubrics.json", "rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl", "submissions/model-benchmark/qwen3-32b-basin/meta.json", "submissions/model-benchmark/qwen3-32b-basin/scores.json"} {
+		files[p], _ = os.ReadFile(filepath.Join(root, p))
+	}
+	srv.CreateRepo(t, "board", files, "main")
+	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), AuthorName: "benchgate[bot]", AuthorEmail: "bot@example.org", BoardBranch: "pages"}
+	if _, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if !srv.HasBranch("board", "pages") || len(srv.Files(t, "board", "pages")["leaderboard/index.html"]) == 0 {
+		t.Error("the leaderboard is not on the pages branch")
+	}
+	if _, ok := srv.Files(t, "board", "main")["leaderboard/index.html"]; ok {
+		t.Error("the default branch was changed")
+	}
+}
