@@ -2,7 +2,6 @@ package ranking
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -210,23 +209,7 @@ func TestOptions(t *testing.T) {
 // TestFormationEvalPublished ranks the three published FormationEval
 // submissions and checks them against the published leaderboard.
 func TestFormationEvalPublished(t *testing.T) {
-	bench, err := os.ReadFile(fixtures.Path(t, "formationeval", "formationeval_v0.1.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(fixtures.Path(t, "formationeval", "responses_3_models.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	bench, subs := fixtures.FormationEval(t)
 	fsys := fstest.MapFS{
 		"rubrics/rubrics.json": {Data: []byte(`[{"key": "formationeval", "file": "rubrics/fe.json", "kind": "mcq", "extraction": "formationeval-v0.1"}]`)},
 		"rubrics/fe.json":      {Data: bench},
@@ -235,19 +218,7 @@ func TestFormationEvalPublished(t *testing.T) {
 		correct int
 		acc     string
 	}{"claude-3.5-haiku": {424, "84.0"}, "gpt-oss-120b": {458, "90.7"}, "nemotron-3-nano-30b-a3b": {391, "77.4"}}
-	for m := range published {
-		var rows []map[string]any
-		for _, r := range recs[1:] {
-			raw := r[col[m+"_raw"]]
-			row := map[string]any{"id": r[col["question_id"]], "response": raw, "answer": nil, "correct": r[col[m+"_correct"]] == "True"}
-			if len([]rune(raw)) == 500 && strings.HasSuffix(raw, "...") {
-				row["response_truncated"] = true
-			}
-			if a := r[col[m+"_answer"]]; a != "" {
-				row["answer"] = a
-			}
-			rows = append(rows, row)
-		}
+	for m, rows := range subs {
 		scores, _ := json.Marshal(rows)
 		meta, _ := json.Marshal(map[string]any{"model_name": m, "candidate_model_id": m, "submitter": "formationeval", "contact_or_repo": "https://github.com/AlmazErmilov", "rubric_key": "formationeval", "date": "2026-01-01"})
 		fsys["submissions/model-benchmark/"+m+"/meta.json"] = &fstest.MapFile{Data: meta}

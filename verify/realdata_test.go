@@ -1,10 +1,8 @@
 package verify
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -13,56 +11,18 @@ import (
 	"github.com/benchgate/benchgate/internal/fixtures"
 )
 
-var publishedModels = []string{"claude-3.5-haiku", "gpt-oss-120b", "nemotron-3-nano-30b-a3b"}
-
 // formationEvalBoard builds a leaderboard holding the real FormationEval
 // v0.1 benchmark and one submission per model of the published responses,
 // scored with the given extraction policy.
 func formationEvalBoard(t *testing.T, policy string) fstest.MapFS {
 	t.Helper()
-	bench, err := os.ReadFile(fixtures.Path(t, "formationeval", "formationeval_v0.1.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(fixtures.Path(t, "formationeval", "responses_3_models.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	bench, subs := fixtures.FormationEval(t)
 	reg := fmt.Sprintf(`[{"key": "formationeval", "file": "rubrics/formationeval_v0.1.json", "kind": "mcq", "extraction": %q}]`, policy)
 	fsys := fstest.MapFS{
 		"rubrics/rubrics.json":            {Data: []byte(reg)},
 		"rubrics/formationeval_v0.1.json": {Data: bench},
 	}
-	for _, m := range publishedModels {
-		var rows []map[string]any
-		for _, r := range recs[1:] {
-			raw := r[col[m+"_raw"]]
-			row := map[string]any{
-				"id":       r[col["question_id"]],
-				"response": raw,
-				"answer":   nil,
-				"correct":  r[col[m+"_correct"]] == "True",
-				"pattern":  r[col[m+"_pattern"]],
-			}
-			// Upstream stored a response longer than 500 characters as its
-			// first 497 and "...".
-			if len([]rune(raw)) == 500 && strings.HasSuffix(raw, "...") {
-				row["response_truncated"] = true
-			}
-			if a := r[col[m+"_answer"]]; a != "" {
-				row["answer"] = a
-			}
-			rows = append(rows, row)
-		}
+	for m, rows := range subs {
 		scores, _ := json.MarshalIndent(rows, "", "  ")
 		meta, _ := json.Marshal(map[string]any{"model_name": m, "candidate_model_id": m, "submitter": "formationeval", "contact_or_repo": "https://github.com/AlmazErmilov/FormationEval-an-Open-Benchmark-for-Oil-Gas-Geoscience-MCQ-Evaluation", "rubric_key": "formationeval", "date": "2026-01-01"})
 		dir := "submissions/model-benchmark/" + m
@@ -90,7 +50,7 @@ func verifyBoard(t *testing.T, fsys fstest.MapFS) Report {
 // dispute and reproduces the published leaderboard.
 func TestFormationEvalPublishedCounts(t *testing.T) {
 	rep := verifyBoard(t, formationEvalBoard(t, "formationeval-v0.1"))
-	want := map[string]int{"claude-3.5-haiku": 424, "gpt-oss-120b": 458, "nemotron-3-nano-30b-a3b": 391}
+	want := fixtures.FormationEvalModels
 	for _, r := range rep.Submissions {
 		m := r.Path[strings.LastIndexByte(r.Path, '/')+1:]
 		if r.Status != Pass || len(r.Errors) > 0 {
