@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"io"
@@ -38,7 +36,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Skip("waits for the dead process's queue leadership to lapse (about 20 s)")
 	}
 	a := &app{t: t}
-	appKeyOnce.Do(func() { appKey, _ = rsa.GenerateKey(rand.Reader, 2048) })
+	appKeyOnce.Do(func() { appKey = newAppKey() })
 	gh := fakegithub.New(t, 42, &appKey.PublicKey)
 	a.gh = gh
 	gh.AddRepo("geo/board", "main")

@@ -40,7 +40,7 @@ func startApp(t *testing.T) *app { return startAppWith(t, nil) }
 
 // startAppWith starts the App; edit, when set, adjusts its configuration.
 func startAppWith(t *testing.T, edit func(gh *fakegithub.Server, cfg *bot.Config)) *app {
-	appKeyOnce.Do(func() { appKey, _ = rsa.GenerateKey(rand.Reader, 2048) })
+	appKeyOnce.Do(func() { appKey = newAppKey() })
 	gh := fakegithub.New(t, 42, &appKey.PublicKey)
 	gh.AddRepo("geo/board", "main")
 	root := copyBoard(t)
@@ -77,6 +77,35 @@ func (a *app) pr(number int, head string, scores []byte) {
 		{Name: dir + "meta.json", Status: "added", Content: a.meta},
 		{Name: dir + "scores.json", Status: "added", Content: scores},
 	}})
+}
+
+func newAppKey() *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// signedRequest posts a delivery signed with secret and returns the
+// status, retrying while the server starts.
+func signedRequest(t *testing.T, addr, event, delivery, body, secret string) int {
+	t.Helper()
+	var err error
+	for i := 0; i < 100; i++ {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/webhook", strings.NewReader(body))
+		req.Header.Set("X-GitHub-Event", event)
+		req.Header.Set("X-GitHub-Delivery", delivery)
+		req.Header.Set("X-Hub-Signature-256", bot.Sign([]byte(secret), []byte(body)))
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal(err)
+	return 0
 }
 
 func (a *app) deliver(event, delivery, body string) {
