@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/x509"
-	"encoding/pem"
 	"io"
 	"net"
 	"net/http"
@@ -35,17 +33,8 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the dead process's queue leadership to lapse (about 20 s)")
 	}
-	a := &app{t: t}
-	appKeyOnce.Do(func() { appKey = newAppKey() })
-	gh := fakegithub.New(t, 42, &appKey.PublicKey)
-	a.gh = gh
-	gh.AddRepo("geo/board", "main")
-	root := copyBoard(t)
-	entries, _ := os.ReadDir(filepath.Join(root, "rubrics"))
-	for _, e := range entries {
-		data, _ := os.ReadFile(filepath.Join(root, "rubrics", e.Name()))
-		gh.SetFile("geo/board", "main", "rubrics/"+e.Name(), data)
-	}
+	gh, root := newFakeBoard(t)
+	a := &app{t: t, gh: gh, root: root, secret: "s"}
 	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	head := strings.Repeat("f", 40)
@@ -78,7 +67,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "app.pem")
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)}), 0o600)
+	os.WriteFile(keyFile, appKeyPEM(), 0o600)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	a.addr = l.Addr().String()
 	l.Close()

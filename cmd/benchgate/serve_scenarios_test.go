@@ -31,15 +31,25 @@ var (
 type app struct {
 	t      *testing.T
 	gh     *fakegithub.Server
+	root   string // a copy of the example leaderboard
 	addr   string
+	secret string // the webhook secret
 	meta   []byte
 	scores []byte
+	stop   func() // stops the App and waits for it
 }
 
-func startApp(t *testing.T) *app { return startAppWith(t, nil) }
+// appOptions adjust a test App.
+type appOptions struct {
+	edit      func(a *app, cfg *bot.Config) // the configuration, and the fake before the App starts
+	reconcile time.Duration                 // 0: never
+	logs      io.Writer                     // nil: discarded
+}
 
-// startAppWith starts the App; edit, when set, adjusts its configuration.
-func startAppWith(t *testing.T, edit func(gh *fakegithub.Server, cfg *bot.Config)) *app {
+// newFakeBoard is a fake GitHub holding geo/board, with the example
+// leaderboard's benchmarks on main; it returns a copy of that leaderboard.
+func newFakeBoard(t *testing.T) (*fakegithub.Server, string) {
+	t.Helper()
 	appKeyOnce.Do(func() { appKey = newAppKey() })
 	gh := fakegithub.New(t, 42, &appKey.PublicKey)
 	gh.AddRepo("geo/board", "main")
@@ -49,25 +59,52 @@ func startAppWith(t *testing.T, edit func(gh *fakegithub.Server, cfg *bot.Config
 		data, _ := os.ReadFile(filepath.Join(root, "rubrics", e.Name()))
 		gh.SetFile("geo/board", "main", "rubrics/"+e.Name(), data)
 	}
-	a := &app{t: t, gh: gh}
+	return gh, root
+}
+
+func appKeyPEM() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)})
+}
+
+func startApp(t *testing.T) *app { return startAppWith(t, appOptions{}) }
+
+// startAppWith starts the App with opts.
+func startAppWith(t *testing.T, opts appOptions) *app {
+	gh, root := newFakeBoard(t)
+	a := &app{t: t, gh: gh, root: root, secret: "s"}
 	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	a.addr = l.Addr().String()
 	l.Close()
 	cfg := bot.Config{
-		AppID: 42, PrivateKey: pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)}),
-		WebhookSecrets: [][]byte{[]byte("s")}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
+		AppID: 42, PrivateKey: appKeyPEM(),
+		WebhookSecrets: [][]byte{[]byte(a.secret)}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
 		Listen: a.addr, GitHubAPIURL: gh.URL, GitURL: gh.URL, RerunSecret: []byte("r"),
 		BoardDir: "leaderboard", AuthorName: "benchgate[bot]", AuthorEmail: "benchgate@example.org",
 	}
-	if edit != nil {
-		edit(gh, &cfg)
+	if opts.edit != nil {
+		opts.edit(a, &cfg)
+		a.secret = string(cfg.WebhookSecrets[0])
+	}
+	logs := opts.logs
+	if logs == nil {
+		logs = io.Discard
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
-	t.Cleanup(func() { cancel(); <-done })
+	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, opts.reconcile, logs) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != exitOK {
+				t.Errorf("serve exited %d", code)
+			}
+		})
+	}
+	a.stop = stop
+	t.Cleanup(stop)
 	return a
 }
 
@@ -115,7 +152,7 @@ func (a *app) deliver(event, delivery, body string) {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+a.addr+"/webhook", strings.NewReader(body))
 		req.Header.Set("X-GitHub-Event", event)
 		req.Header.Set("X-GitHub-Delivery", delivery)
-		req.Header.Set("X-Hub-Signature-256", bot.Sign([]byte("s"), []byte(body)))
+		req.Header.Set("X-Hub-Signature-256", bot.Sign([]byte(a.secret), []byte(body)))
 		var resp *http.Response
 		if resp, err = http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
@@ -225,11 +262,11 @@ func TestServeRerunCommands(t *testing.T) {
 // published leaderboard, committed by the App to a real git server.
 func TestServeMerges(t *testing.T) {
 	var git *gitserver.Server
-	a := startAppWith(t, func(gh *fakegithub.Server, cfg *bot.Config) {
-		git = gitserver.NewWithAuth(t, gh.ValidToken)
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
-	})
-	root := copyBoard(t)
+	}})
+	root := a.root
 	files := map[string][]byte{}
 	for _, dir := range []string{"rubrics", "submissions"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
@@ -312,12 +349,12 @@ func TestServeGitHubFaults(t *testing.T) {
 // leaderboard to its own branch and proposes it with one pull request.
 func TestServePublishByPullRequest(t *testing.T) {
 	var git *gitserver.Server
-	a := startAppWith(t, func(gh *fakegithub.Server, cfg *bot.Config) {
-		git = gitserver.NewWithAuth(t, gh.ValidToken)
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
 		cfg.PublishMode = "pr"
-	})
-	root := copyBoard(t)
+	}})
+	root := a.root
 	files := map[string][]byte{}
 	for _, p := range []string{"rubrics/rubrics.json", "rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl"} {
 		files[p], _ = os.ReadFile(filepath.Join(root, p))
