@@ -250,17 +250,5 @@ func BuildBoard(fsys fs.FS, opts verify.Options) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]byte{}
-	for name, render := range map[string]func(*bytes.Buffer, *ranking.Board) error{
-		"LEADERBOARD.md":   func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderMarkdown(b, bd) },
-		"index.html":       func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderHTML(b, bd) },
-		"leaderboard.json": func(b *bytes.Buffer, bd *ranking.Board) error { return ranking.RenderJSON(b, bd) },
-	} {
-		var buf bytes.Buffer
-		if err := render(&buf, board); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		out[name] = buf.Bytes()
-	}
-	return out, nil
+	return ranking.Files(board)
 }

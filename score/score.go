@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchgate/benchgate/jsondoc"
+
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/internal/progress"
@@ -42,15 +44,27 @@ type Summary struct {
 }
 
 // ReadAnswers reads a Groundtruth answers array (id, question, answer_b,
-// answer_b_clean), as `benchgate generate` writes it.
+// answer_b_clean), as `benchgate generate` writes it. A row without an id,
+// a question or an answer is an error naming its line.
 func ReadAnswers(path string) ([]generate.AnswerRow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var rows []generate.AnswerRow
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("%s is not an answers array (id, question, answer_b, answer_b_clean): %v", path, err)
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if doc.Root.Kind != jsondoc.Array {
+		return nil, fmt.Errorf("%s is not an answers array (id, question, answer_b, answer_b_clean): it holds %s", path, doc.Root.Kind)
+	}
+	rows := make([]generate.AnswerRow, 0, len(doc.Root.Elems))
+	for i, n := range doc.Root.Elems {
+		row := generate.AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean")}
+		if row.ID == "" || row.Question == "" || n.Get("answer_b") == nil {
+			return nil, fmt.Errorf("%s:%d: row %d is not an answer: it needs an id, the question and answer_b; this file is not an answers array (id, question, answer_b, answer_b_clean)", path, doc.Line(n.Off), i+1)
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
 }

@@ -158,3 +158,22 @@ func TestCompare(t *testing.T) {
 		t.Error("no error for files sharing no question")
 	}
 }
+
+func TestReadAnswersRejectsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"object.json":   `{"id": "Q1"}`,
+		"registry.json": "[\n{\"key\": \"a\", \"file\": \"b\"}\n]",
+		"broken.json":   `[{"id": "Q1",]`,
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, err := ReadAnswers(p); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	p := filepath.Join(dir, "registry.json")
+	if _, err := ReadAnswers(p); !strings.Contains(err.Error(), "registry.json:2: row 1 is not an answer") {
+		t.Errorf("error does not name the line: %v", err)
+	}
+}

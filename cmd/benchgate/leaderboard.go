@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -12,16 +11,6 @@ import (
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/verify"
 )
-
-// outputs are the files of the published leaderboard, by format.
-var outputs = []struct {
-	format, file string
-	render       func(io.Writer, *ranking.Board) error
-}{
-	{"md", "LEADERBOARD.md", ranking.RenderMarkdown},
-	{"html", "index.html", ranking.RenderHTML},
-	{"json", "leaderboard.json", ranking.RenderJSON},
-}
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|all] [--as-of YYYY-MM-DD]", stderr)
@@ -34,8 +23,8 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		return flagError(err)
 	}
 	formats := []string{"all"}
-	for _, o := range outputs {
-		formats = append(formats, o.format)
+	for _, o := range ranking.Outputs {
+		formats = append(formats, o.Format)
 	}
 	if err := oneOf(*format, formats); err != nil {
 		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
@@ -70,17 +59,18 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
 		return exitUsage
 	}
-	for _, o := range outputs {
-		if *format != "all" && *format != o.format {
+	files, err := ranking.Files(board, *format)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
+		return exitUsage
+	}
+	for _, o := range ranking.Outputs {
+		data, ok := files[o.File]
+		if !ok {
 			continue
 		}
-		var buf bytes.Buffer
-		if err := o.render(&buf, board); err != nil {
-			fmt.Fprintf(stderr, "benchgate leaderboard: %s: %v\n", o.file, err)
-			return exitUsage
-		}
-		path := filepath.Join(*out, o.file)
-		if err := generate.WriteAtomic(path, buf.Bytes()); err != nil {
+		path := filepath.Join(*out, o.File)
+		if err := generate.WriteAtomic(path, data); err != nil {
 			fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
 			return exitUsage
 		}

@@ -1,0 +1,43 @@
+package ranking
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Output is one file of the published leaderboard.
+type Output struct {
+	Format string // md, html or json
+	File   string // its name in the output folder
+	Render func(io.Writer, *Board) error
+}
+
+// Outputs are the files `benchgate leaderboard` and the App publish.
+var Outputs = []Output{
+	{"md", "LEADERBOARD.md", RenderMarkdown},
+	{"html", "index.html", RenderHTML},
+	{"json", "leaderboard.json", RenderJSON},
+}
+
+// Files renders the outputs whose format is in formats ("all" or empty:
+// every one), by file name.
+func Files(b *Board, formats ...string) (map[string][]byte, error) {
+	want := map[string]bool{}
+	for _, f := range formats {
+		want[f] = true
+	}
+	all := len(formats) == 0 || want["all"]
+	out := map[string][]byte{}
+	for _, o := range Outputs {
+		if !all && !want[o.Format] {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := o.Render(&buf, b); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.File, err)
+		}
+		out[o.File] = buf.Bytes()
+	}
+	return out, nil
+}
