@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -16,7 +17,7 @@ type pgBackend struct {
 	*engine[pgx.Tx]
 	pool *pgxpool.Pool
 	// jobs and deliveries are the schema-qualified table names.
-	jobs, deliveries string
+	jobs, deliveries, ledger string
 }
 
 func openPostgres(ctx context.Context, url string, logger *slog.Logger, opts Options) (backend, error) {
@@ -56,6 +57,16 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 )`); err != nil {
 		return nil, fmt.Errorf("queue: create delivery table: %w", err)
 	}
+	ledger := qual("benchgate_spotcheck")
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS ` + ledger + ` ` + ledgerColumns,
+		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON ` + ledger + ` (repo, pr)`,
+		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON ` + ledger + ` (admitted_at)`,
+	} {
+		if _, err := pool.Exec(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("queue: create spot-check ledger: %w", err)
+		}
+	}
 	insertDelivery := `INSERT INTO ` + deliveries + ` (delivery_id, kind) VALUES ($1, $2) ON CONFLICT (delivery_id) DO NOTHING`
 	ops := txOps[pgx.Tx]{
 		begin:    func(ctx context.Context) (pgx.Tx, error) { return pool.Begin(ctx) },
@@ -76,7 +87,7 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 	if err != nil {
 		return nil, err
 	}
-	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries}, nil
+	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger}, nil
 }
 
 // supersedeVerify: see sqliteBackend.supersedeVerify for why this is a
@@ -129,4 +140,71 @@ func (b *pgBackend) stats(ctx context.Context) (Stats, error) {
 func (b *pgBackend) close() error {
 	b.pool.Close()
 	return nil
+}
+
+// admit serialises admissions with a transaction-scoped advisory lock on
+// the ledger's name, so that concurrent spot-checks (from any process)
+// cannot all see the same remaining budget.
+func (b *pgBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (g Grant, again bool, err error) {
+	tx, err := b.pool.Begin(ctx)
+	if err != nil {
+		return g, false, fmt.Errorf("queue: admit: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+	if _, err = tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, b.ledger); err != nil {
+		return g, false, fmt.Errorf("queue: admit: lock: %w", err)
+	}
+	err = tx.QueryRow(ctx, `SELECT reserved_usd FROM `+b.ledger+` WHERE spot_key = $1`, sc.Key).Scan(&g.MaxUSD)
+	switch {
+	case err == nil:
+		g.Admitted = true
+		return g, true, tx.Commit(ctx)
+	case !errors.Is(err, pgx.ErrNoRows):
+		return g, false, fmt.Errorf("queue: admit: %w", err)
+	}
+	var u Usage
+	var pr, repoDay int64
+	q := usageQuery(b.ledger, func(i int) string { return fmt.Sprintf("$%d", i) })
+	if err = tx.QueryRow(ctx, q, sc.Repo, int64(sc.PR), now.Add(-24*time.Hour).Unix(), dayStart(now).Unix()).Scan(&pr, &repoDay, &u.SpentDay); err != nil {
+		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
+	}
+	u.PR, u.RepoDay = int(pr), int(repoDay)
+	g = decide(u)
+	if g.Admitted {
+		if _, err = tx.Exec(ctx, `INSERT INTO `+b.ledger+` (spot_key, repo, pr, admitted_at, reserved_usd) VALUES ($1, $2, $3, $4, $5)`,
+			sc.Key, sc.Repo, int64(sc.PR), now.Unix(), g.MaxUSD); err != nil {
+			return g, false, fmt.Errorf("queue: admit: record: %w", err)
+		}
+	}
+	if err = tx.Commit(ctx); err != nil {
+		return g, false, fmt.Errorf("queue: admit: commit: %w", err)
+	}
+	return g, false, nil
+}
+
+func (b *pgBackend) settle(ctx context.Context, key string, calls int, usd float64) error {
+	if _, err := b.pool.Exec(ctx, `UPDATE `+b.ledger+` SET calls = $1, spent_usd = $2 WHERE spot_key = $3`, calls, usd, key); err != nil {
+		return fmt.Errorf("queue: settle: %w", err)
+	}
+	return nil
+}
+
+func (b *pgBackend) spentSince(ctx context.Context, since time.Time) (float64, error) {
+	var usd float64
+	if err := b.pool.QueryRow(ctx, `SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0)::float8 FROM `+b.ledger+` WHERE admitted_at >= $1`, since.Unix()).Scan(&usd); err != nil {
+		return 0, fmt.Errorf("queue: spend: %w", err)
+	}
+	return usd, nil
+}
+
+func (b *pgBackend) waiting(ctx context.Context) (int, error) {
+	var n int64
+	if err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.jobs+` WHERE state IN ('available', 'pending', 'retryable', 'scheduled')`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("queue: count waiting jobs: %w", err)
+	}
+	return int(n), nil
 }

@@ -181,6 +181,10 @@ type backend interface {
 	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error)
 	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
 	stats(ctx context.Context) (Stats, error)
+	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
+	settle(ctx context.Context, key string, calls int, usd float64) error
+	spentSince(ctx context.Context, since time.Time) (float64, error)
+	waiting(ctx context.Context) (int, error)
 	close() error
 }
 

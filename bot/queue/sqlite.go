@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -60,6 +61,15 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 	created_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP
 )`); err != nil {
 		return nil, fmt.Errorf("queue: create delivery table: %w", err)
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS benchgate_spotcheck ` + ledgerColumns,
+		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON benchgate_spotcheck (repo, pr)`,
+		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON benchgate_spotcheck (admitted_at)`,
+	} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("queue: create spot-check ledger: %w", err)
+		}
 	}
 	ops := txOps[*sql.Tx]{
 		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
@@ -136,6 +146,68 @@ func (b *sqliteBackend) stats(ctx context.Context) (Stats, error) {
 }
 
 func (b *sqliteBackend) close() error { return b.db.Close() }
+
+// admit runs in a BEGIN IMMEDIATE transaction (see openSQLite), which
+// holds the database's write lock from the start: admissions are
+// serialised even across processes.
+func (b *sqliteBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (g Grant, again bool, err error) {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return g, false, fmt.Errorf("queue: admit: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	err = tx.QueryRowContext(ctx, `SELECT reserved_usd FROM benchgate_spotcheck WHERE spot_key = ?`, sc.Key).Scan(&g.MaxUSD)
+	switch {
+	case err == nil:
+		g.Admitted = true
+		return g, true, tx.Commit()
+	case !errors.Is(err, sql.ErrNoRows):
+		return g, false, fmt.Errorf("queue: admit: %w", err)
+	}
+	var u Usage
+	q := usageQuery("benchgate_spotcheck", func(int) string { return "?" })
+	if err = tx.QueryRowContext(ctx, q, sc.Repo, sc.PR, sc.Repo, now.Add(-24*time.Hour).Unix(), dayStart(now).Unix()).Scan(&u.PR, &u.RepoDay, &u.SpentDay); err != nil {
+		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
+	}
+	g = decide(u)
+	if g.Admitted {
+		if _, err = tx.ExecContext(ctx, `INSERT INTO benchgate_spotcheck (spot_key, repo, pr, admitted_at, reserved_usd) VALUES (?, ?, ?, ?, ?)`,
+			sc.Key, sc.Repo, sc.PR, now.Unix(), g.MaxUSD); err != nil {
+			return g, false, fmt.Errorf("queue: admit: record: %w", err)
+		}
+	}
+	if err = tx.Commit(); err != nil {
+		return g, false, fmt.Errorf("queue: admit: commit: %w", err)
+	}
+	return g, false, nil
+}
+
+func (b *sqliteBackend) settle(ctx context.Context, key string, calls int, usd float64) error {
+	if _, err := b.db.ExecContext(ctx, `UPDATE benchgate_spotcheck SET calls = ?, spent_usd = ? WHERE spot_key = ?`, calls, usd, key); err != nil {
+		return fmt.Errorf("queue: settle: %w", err)
+	}
+	return nil
+}
+
+func (b *sqliteBackend) spentSince(ctx context.Context, since time.Time) (float64, error) {
+	var usd float64
+	if err := b.db.QueryRowContext(ctx, `SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0) FROM benchgate_spotcheck WHERE admitted_at >= ?`, since.Unix()).Scan(&usd); err != nil {
+		return 0, fmt.Errorf("queue: spend: %w", err)
+	}
+	return usd, nil
+}
+
+func (b *sqliteBackend) waiting(ctx context.Context) (int, error) {
+	var n int
+	if err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM river_job WHERE state IN ('available', 'pending', 'retryable', 'scheduled')`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("queue: count waiting jobs: %w", err)
+	}
+	return n, nil
+}
 
 func addCount(m map[string]map[string]int, kind, state string, n int) {
 	if m[kind] == nil {

@@ -1,0 +1,95 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The spot-check ledger lives beside the jobs because the abuse limits
+// must hold across restarts and across every process working the queue:
+// counts kept in memory would reset with each deploy.
+
+// Usage is what an admission decides on: the spot-checks already admitted
+// and the judge money they spent or reserved.
+type Usage struct {
+	PR       int     // spot-checks admitted for this pull request, ever
+	RepoDay  int     // spot-checks admitted for this repository in the 24 hours before now
+	SpentDay float64 // US dollars spent (or reserved, while running) since 00:00 UTC, all repositories
+}
+
+// Grant is the outcome of an admission.
+type Grant struct {
+	Admitted bool
+	// Limit names the limit that refused the spot-check, when it was not
+	// admitted.
+	Limit string
+	// MaxUSD is what an admitted spot-check may spend; it is reserved
+	// against the day's budget until Settle records the real spend.
+	MaxUSD float64
+}
+
+// SpotCheck identifies one spot-check to admit.
+type SpotCheck struct {
+	// Key names the spot-check across retries of its job (the delivery
+	// that asked for it): admitting a key again returns its first grant,
+	// so a retried job neither counts twice nor is refused by its own
+	// reservation.
+	Key  string
+	Repo string
+	PR   int
+}
+
+// Admit decides, in one serialised transaction, whether a spot-check may
+// run: decide sees the usage before it and returns the grant, which is
+// recorded when it admits. again reports that key was admitted before.
+// Refusals are not recorded.
+func (q *Queue) Admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (g Grant, again bool, err error) {
+	if sc.Key == "" {
+		return Grant{}, false, errors.New("queue: a spot-check needs a key")
+	}
+	return q.b.admit(ctx, now, sc, decide)
+}
+
+// Settle records what an admitted spot-check made in judge calls and
+// spent, replacing its reservation.
+func (q *Queue) Settle(ctx context.Context, key string, calls int, usd float64) error {
+	return q.b.settle(ctx, key, calls, usd)
+}
+
+// SpentSince is the judge spend (settled, or reserved while running) of
+// the spot-checks admitted at or after since.
+func (q *Queue) SpentSince(ctx context.Context, since time.Time) (float64, error) {
+	return q.b.spentSince(ctx, since)
+}
+
+// Waiting counts the jobs that wait to run (available, scheduled,
+// retryable or pending), to bound the queue.
+func (q *Queue) Waiting(ctx context.Context) (int, error) {
+	return q.b.waiting(ctx)
+}
+
+// dayStart is 00:00 UTC of now's day: the daily budget resets then.
+func dayStart(now time.Time) time.Time {
+	return now.UTC().Truncate(24 * time.Hour)
+}
+
+// usageQuery is shared by both databases; only the placeholders differ.
+func usageQuery(table string, ph func(int) string) string {
+	return fmt.Sprintf(`SELECT
+	(SELECT count(*) FROM %[1]s WHERE repo = %[2]s AND pr = %[3]s),
+	(SELECT count(*) FROM %[1]s WHERE repo = %[2]s AND admitted_at > %[4]s),
+	(SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0) FROM %[1]s WHERE admitted_at >= %[5]s)`,
+		table, ph(1), ph(2), ph(3), ph(4))
+}
+
+const ledgerColumns = `(
+	spot_key text PRIMARY KEY,
+	repo text NOT NULL,
+	pr bigint NOT NULL,
+	admitted_at bigint NOT NULL,
+	reserved_usd double precision NOT NULL,
+	calls integer,
+	spent_usd double precision
+)`
