@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -107,6 +108,16 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	outcome := "ignored"
 	for _, j := range jobs {
 		inserted, err := h.Queue.Enqueue(r.Context(), j)
+		if errors.Is(err, ErrOverloaded) {
+			// 503 with Retry-After: GitHub shows the failed delivery, and
+			// reconciliation queues the missed verification once the
+			// queue has drained.
+			h.observe(event, "overloaded")
+			log.Warn("delivery refused: the queue is full", "err", err, "repo", j.Repo, "pr", j.PR)
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "benchgate is overloaded; this pull request will be verified once the queue drains", http.StatusServiceUnavailable)
+			return
+		}
 		if err != nil {
 			// Not acknowledged: GitHub shows the failure and the delivery
 			// can be redelivered; nothing was half-done.
@@ -253,6 +264,11 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 		for _, n := range prs {
 			j := base
 			j.Kind, j.PR, j.HeadSHA = KindVerify, n, sha
+			if len(prs) > 1 {
+				// The queue takes a delivery id once: each pull request
+				// of the suite needs its own, or only the first is queued.
+				j.DeliveryID = fmt.Sprintf("%s/pr-%d", delivery, n)
+			}
 			jobs = append(jobs, j)
 		}
 		return jobs, nil

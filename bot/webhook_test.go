@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/benchgate/benchgate/bot/queue"
 )
 
 type memQueue struct {
@@ -167,5 +169,29 @@ func TestRoute(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRouteSuiteOfSeveralPulls: a check suite shared by several pull
+// requests asks for each to be verified, each under a delivery id of its
+// own (the queue records an id once).
+func TestRouteSuiteOfSeveralPulls(t *testing.T) {
+	body := `{"action": "rerequested", "repository": {"full_name": "geo/board"}, "installation": {"id": 7}, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}, {"number": 6}]}}`
+	jobs, err := Route("check_suite", "d", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 || jobs[0].PR != 5 || jobs[1].PR != 6 || jobs[0].DeliveryID == jobs[1].DeliveryID {
+		t.Fatalf("jobs %+v: want PRs 5 and 6 under distinct delivery ids", jobs)
+	}
+	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	for _, j := range jobs {
+		if inserted, err := (QueueAdapter{Q: q}).Enqueue(t.Context(), j); err != nil || !inserted {
+			t.Errorf("enqueue PR %d: inserted=%v err=%v", j.PR, inserted, err)
+		}
 	}
 }
