@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,6 +37,11 @@ type Config struct {
 	// 15m: a spot-check calls a slow judge many times). A job whose process
 	// died is run again once it has been running for twice as long.
 	JobTimeout time.Duration
+	// Limits are the abuse limits (BENCHGATE_SPOT_CHECKS_PER_PR,
+	// BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, BENCHGATE_JUDGE_USD_PER_DAY,
+	// BENCHGATE_SPOT_CHECK_USD, BENCHGATE_SPOT_CHECK_CALLS,
+	// BENCHGATE_QUEUE_LIMIT); see Limits for their defaults.
+	Limits Limits
 }
 
 // String shows the configuration without its secrets.
@@ -46,8 +52,10 @@ func (c Config) String() string {
 		}
 		return "unset"
 	}
-	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s)",
-		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode)
+	l := c.Limits
+	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), limits: %d spot-checks per PR, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
+		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode,
+		l.SpotChecksPerPR, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
 }
 
 // redactURL hides a password in a database URL.
@@ -86,6 +94,36 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 			problems = append(problems, fmt.Sprintf("BENCHGATE_JOB_TIMEOUT %q is not a duration of at least 1s, such as 15m", s))
 		}
 		c.JobTimeout = d
+	}
+	c.Limits = DefaultLimits()
+	positiveInt := func(name string, dst *int) {
+		if s := strings.TrimSpace(getenv(name)); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				problems = append(problems, fmt.Sprintf("%s %q is not a whole number of at least 1", name, s))
+				return
+			}
+			*dst = n
+		}
+	}
+	positiveUSD := func(name string, dst *float64) {
+		if s := strings.TrimSpace(getenv(name)); s != "" {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				problems = append(problems, fmt.Sprintf("%s %q is not an amount of US dollars above 0, such as 20 or 2.50", name, s))
+				return
+			}
+			*dst = x
+		}
+	}
+	positiveInt("BENCHGATE_SPOT_CHECKS_PER_PR", &c.Limits.SpotChecksPerPR)
+	positiveInt("BENCHGATE_SPOT_CHECKS_PER_REPO_DAY", &c.Limits.SpotChecksPerRepoDay)
+	positiveUSD("BENCHGATE_JUDGE_USD_PER_DAY", &c.Limits.JudgeUSDPerDay)
+	positiveUSD("BENCHGATE_SPOT_CHECK_USD", &c.Limits.SpotCheckUSD)
+	positiveInt("BENCHGATE_SPOT_CHECK_CALLS", &c.Limits.SpotCheckCalls)
+	positiveInt("BENCHGATE_QUEUE_LIMIT", &c.Limits.QueueWaiting)
+	if c.Limits.SpotCheckUSD > c.Limits.JudgeUSDPerDay {
+		problems = append(problems, fmt.Sprintf("BENCHGATE_SPOT_CHECK_USD (%.2f) is more than BENCHGATE_JUDGE_USD_PER_DAY (%.2f): one spot-check may not spend more than the day's budget", c.Limits.SpotCheckUSD, c.Limits.JudgeUSDPerDay))
 	}
 	if s := getenv("BENCHGATE_RERUN_SECRET"); s != "" {
 		c.RerunSecret = []byte(s)

@@ -51,6 +51,9 @@ func TestLoadConfig(t *testing.T) {
 		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
 		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
 		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
+		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
+			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
+		{"a spot-check above the day's budget", merge(valid, map[string]string{"BENCHGATE_JUDGE_USD_PER_DAY": "5", "BENCHGATE_SPOT_CHECK_USD": "7.5"}), []string{"BENCHGATE_SPOT_CHECK_USD (7.50) is more than BENCHGATE_JUDGE_USD_PER_DAY (5.00)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +64,9 @@ func TestLoadConfig(t *testing.T) {
 				}
 				if c.CloneURL("geo/board") != "https://github.com/geo/board.git" {
 					t.Errorf("clone URL %s", c.CloneURL("geo/board"))
+				}
+				if c.Limits != DefaultLimits() {
+					t.Errorf("limits %+v, want the defaults", c.Limits)
 				}
 				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != "command" {
 					t.Errorf("config %v", c)
@@ -109,5 +115,22 @@ func TestGitURLFor(t *testing.T) {
 		if got := gitURLFor(api); got != want {
 			t.Errorf("gitURLFor(%s) = %s, want %s", api, got, want)
 		}
+	}
+}
+
+func TestLoadConfigLimits(t *testing.T) {
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": "s",
+		"BENCHGATE_SPOT_CHECKS_PER_PR": "2", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "9", "BENCHGATE_JUDGE_USD_PER_DAY": "12.5",
+		"BENCHGATE_SPOT_CHECK_USD": "0.75", "BENCHGATE_SPOT_CHECK_CALLS": "40", "BENCHGATE_QUEUE_LIMIT": "250"}
+	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Limits{SpotChecksPerPR: 2, SpotChecksPerRepoDay: 9, JudgeUSDPerDay: 12.5, SpotCheckUSD: 0.75, SpotCheckCalls: 40, QueueWaiting: 250}
+	if c.Limits != want {
+		t.Errorf("limits %+v, want %+v", c.Limits, want)
+	}
+	if s := c.String(); !strings.Contains(s, "2 spot-checks per PR, 9 per repository per day, 12.50 USD per day, 0.75 USD and 40 calls per spot-check, 250 waiting jobs") {
+		t.Errorf("String() = %q, want the limits", s)
 	}
 }

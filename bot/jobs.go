@@ -64,6 +64,11 @@ type Worker struct {
 	AutoRerun bool
 	// OnJudge, when set, is told each spot-check's judge calls and spend.
 	OnJudge func(calls int, usd float64)
+	// Budget, when set, admits each spot-check under the abuse limits
+	// (per pull request, per repository, the day's judge spend) and
+	// records what it spent; Explain words a refusal for the pull request.
+	Budget  Budget
+	Explain func(limit string) string
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir    string
 	AuthorName  string
@@ -148,9 +153,12 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 // spotCheckAndPost runs the spot-check of a verified pull request and
 // posts its check run and its section of the sticky comment.
 func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) error {
-	rep, err := w.spotCheck(ctx, j, pr, baseSHA, out)
+	rep, refused, err := w.spotCheck(ctx, j, pr, baseSHA, out)
 	if err != nil {
 		return err
+	}
+	if refused != "" {
+		return w.postRefusal(ctx, j, pr, out, refused)
 	}
 	if w.OnJudge != nil {
 		w.OnJudge(rep.Calls, rep.SpendUSD)
@@ -175,22 +183,23 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA
 	return err
 }
 
-func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) (rerun.Report, error) {
+// spotCheck runs the spot-check, or names the limit that refused it.
+func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) (_ rerun.Report, refused string, _ error) {
 	if out.Submission == "" || out.Report == nil {
-		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, nil
+		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, "", nil
 	}
 	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
 	if err != nil {
-		return rerun.Report{}, err
+		return rerun.Report{}, "", err
 	}
 	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
 	if err != nil {
-		return rerun.Report{}, err
+		return rerun.Report{}, "", err
 	}
 	tree := overlay(base, out.Submission, files)
 	v, err := verify.New(tree, w.Verify)
 	if err != nil {
-		return rerun.Report{}, err
+		return rerun.Report{}, "", err
 	}
 	cfg := rerun.Config{Secret: w.RerunSecret, MaxCalls: w.RerunBudget}
 	if cfg.MaxCalls == 0 {
@@ -198,13 +207,59 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string
 	}
 	if b, _ := v.Benchmark(out.Report.Submissions[0].RubricKey); b != nil && b.Rubric != nil {
 		if w.Judge == nil {
-			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no judge endpoint is configured for this App (BENCHGATE_JUDGE_BASE_URL)"}, nil
+			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no judge endpoint is configured for this App (BENCHGATE_JUDGE_BASE_URL)"}, "", nil
 		}
 		jj := *w.Judge
 		jj.Model = b.Entry.JudgeModel
 		cfg.Judge = &jj
 	}
-	return rerun.Check(ctx, v, tree, out.Submission, cfg)
+	if w.Budget == nil {
+		rep, err := rerun.Check(ctx, v, tree, out.Submission, cfg)
+		return rep, "", err
+	}
+	key := spotCheckKey(j)
+	g, err := w.Budget.Admit(ctx, key, j.Repo, j.PR)
+	if err != nil {
+		return rerun.Report{}, "", err
+	}
+	if !g.Admitted {
+		w.Log.Warn("spot-check refused by a limit", "repo", j.Repo, "pr", j.PR, "limit", g.Limit)
+		return rerun.Report{}, g.Limit, nil
+	}
+	// The grant is at most the day's budget left; the check stops once it
+	// is spent (the call under way then may add its own cost).
+	cfg.MaxUSD = g.MaxUSD
+	rep, err := rerun.Check(ctx, v, tree, out.Submission, cfg)
+	if err != nil {
+		return rep, "", err
+	}
+	return rep, "", w.Budget.Settle(ctx, key, rep.Calls, rep.SpendUSD)
+}
+
+// spotCheckKey names a spot-check across its job's retries: the delivery
+// that asked for it, so that a retry is not counted again.
+func spotCheckKey(j Job) string {
+	if j.DeliveryID != "" {
+		return j.Kind + ":" + j.DeliveryID
+	}
+	return fmt.Sprintf("%s:%s#%d@%s", j.Kind, j.Repo, j.PR, j.HeadSHA)
+}
+
+// postRefusal tells the pull request that a limit stopped its
+// spot-check: a neutral check run, and the reason in the sticky comment.
+func (w *Worker) postRefusal(ctx context.Context, j Job, pr PRInfo, out CheckOutcome, limit string) error {
+	why := "A limit of this App stopped the spot-check."
+	if w.Explain != nil {
+		why = w.Explain(limit)
+	}
+	msg := "### Spot-check not run\n\n" + why + "\n"
+	rc := CheckOutcome{Conclusion: "neutral", Title: "Spot-check not run: a limit was reached", Summary: msg}
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, RerunCheckName, rc); err != nil {
+		return err
+	}
+	comment := capBytes(out.Comment+"\n\n---\n\n"+msg, MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
+	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, comment)
+	return err
 }
 
 // Regenerate rebuilds the leaderboard from the default branch and pushes

@@ -18,10 +18,23 @@ import (
 // head of a pull request cancels the queued verification of older ones.
 type QueueAdapter struct {
 	Q *queue.Queue
+	// MaxWaiting, when positive, bounds the jobs waiting to run: a
+	// verification or rerun beyond it is refused with ErrOverloaded.
+	// Regenerations are always taken (only a merge makes one).
+	MaxWaiting int
 }
 
 // Enqueue implements Enqueuer.
 func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
+	if a.MaxWaiting > 0 && j.Kind != KindRegenerate {
+		n, err := a.Q.Waiting(ctx)
+		if err != nil {
+			return false, err
+		}
+		if n >= a.MaxWaiting {
+			return false, fmt.Errorf("%w (%d jobs wait)", ErrOverloaded, n)
+		}
+	}
 	switch j.Kind {
 	case KindVerify:
 		inserted, err := a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID})
@@ -81,7 +94,25 @@ type Metrics struct {
 	RateLimit  prometheus.Gauge       // the last X-RateLimit-Remaining GitHub reported
 	JudgeCalls prometheus.Counter
 	JudgeSpend prometheus.Counter // USD
+	// SpendToday is the judge spend of today's spot-checks (UTC), from
+	// the ledger: it counts every process working the queue.
+	SpendToday prometheus.Gauge
+	Refusals   *prometheus.CounterVec // work refused by a limit, by limit
+	Limit      *prometheus.GaugeVec   // the configured limits, by name
 }
+
+// SetLimits publishes the configured limits.
+func (m *Metrics) SetLimits(l Limits) {
+	m.Limit.WithLabelValues(LimitPRSpotChecks).Set(float64(l.SpotChecksPerPR))
+	m.Limit.WithLabelValues(LimitRepoSpotChecks).Set(float64(l.SpotChecksPerRepoDay))
+	m.Limit.WithLabelValues(LimitDailySpend).Set(l.JudgeUSDPerDay)
+	m.Limit.WithLabelValues("spot_check_usd").Set(l.SpotCheckUSD)
+	m.Limit.WithLabelValues("spot_check_calls").Set(float64(l.SpotCheckCalls))
+	m.Limit.WithLabelValues(LimitQueue).Set(float64(l.QueueWaiting))
+}
+
+// Refused counts work refused by a limit (Ledger.OnRefuse).
+func (m *Metrics) Refused(limit string) { m.Refusals.WithLabelValues(limit).Inc() }
 
 // ObserveGitHub records one GitHub response (ghapp.Config.Observe).
 func (m *Metrics) ObserveGitHub(status, remaining int) {
@@ -110,8 +141,11 @@ func NewMetrics() *Metrics {
 		RateLimit:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_github_rate_limit_remaining", Help: "The X-RateLimit-Remaining GitHub last reported."}),
 		JudgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_calls_total", Help: "Judge calls made by spot-checks."}),
 		JudgeSpend: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_spend_usd_total", Help: "Reported or computed cost of the judge calls, in US dollars."}),
+		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Judge spend of today's spot-checks (UTC day), spent or reserved, in US dollars."}),
+		Refusals:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_limit_refusals_total", Help: "Spot-checks or deliveries refused by an abuse limit, by limit."}, []string{"limit"}),
+		Limit:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_limit", Help: "The configured abuse limits, by name."}, []string{"limit"}),
 	}
-	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -128,6 +162,11 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 		}
 	}
 	m.QueueAge.Set(st.OldestAvailableAge.Seconds())
+	spent, err := q.SpentSince(ctx, time.Now().UTC().Truncate(24*time.Hour))
+	if err != nil {
+		return err
+	}
+	m.SpendToday.Set(spent)
 	return nil
 }
 
@@ -136,7 +175,12 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 // /metrics.
 func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger) *http.ServeMux {
 	mux := http.NewServeMux()
-	hook.Observe = func(event, outcome string) { m.Deliveries.WithLabelValues(event, outcome).Inc() }
+	hook.Observe = func(event, outcome string) {
+		m.Deliveries.WithLabelValues(event, outcome).Inc()
+		if outcome == "overloaded" {
+			m.Refused(LimitQueue)
+		}
+	}
 	mux.Handle("/webhook", hook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {

@@ -27,7 +27,7 @@ func TestWebhookToCheck(t *testing.T) {
 	gh.pr.HeadSHA = "abc123"
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog()}
 	m := NewMetrics()
-	hook := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{q}, Log: quietLog()}
+	hook := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{Q: q}, Log: quietLog()}
 	srv := httptest.NewServer(Mux(hook, q, m, quietLog()))
 	defer srv.Close()
 

@@ -43,6 +43,11 @@ var secret = []byte("It's a Secret to Everybody")
 
 func deliver(t *testing.T, h http.Handler, event, delivery, body, sig string) int {
 	t.Helper()
+	return deliverRec(t, h, event, delivery, body, sig).Code
+}
+
+func deliverRec(t *testing.T, h http.Handler, event, delivery, body, sig string) *httptest.ResponseRecorder {
+	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
@@ -51,7 +56,7 @@ func deliver(t *testing.T, h http.Handler, event, delivery, body, sig string) in
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	return rec.Code
+	return rec
 }
 
 const prOpened = `{"action": "opened", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},

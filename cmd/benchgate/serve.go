@@ -67,12 +67,14 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	metrics := bot.NewMetrics()
+	metrics.SetLimits(cfg.Limits)
 	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug, Observe: metrics.ObserveGitHub})
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitUsage
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log,
+		Explain: func(limit string) string { return cfg.Limits.Explain(limit, time.Now()) }}
 	if cfg.PublishMode == "pr" {
 		w.Propose = app
 	}
@@ -90,9 +92,11 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		return exitUsage
 	}
 	defer q.Close()
-	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: bot.QueueAdapter{Q: q}, Log: log}
+	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
+	adapter := bot.QueueAdapter{Q: q, MaxWaiting: cfg.Limits.QueueWaiting}
+	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log}
 	if reconcile > 0 {
-		go bot.ReconcileEvery(ctx, reconcile, app, bot.QueueAdapter{Q: q}, log)
+		go bot.ReconcileEvery(ctx, reconcile, app, adapter, log)
 	}
 	mux := bot.Mux(hook, q, metrics, log)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {

@@ -8,8 +8,10 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/queue"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/gitserver"
 )
@@ -82,6 +85,7 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 		WebhookSecrets: [][]byte{[]byte(a.secret)}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
 		Listen: a.addr, GitHubAPIURL: gh.URL, GitURL: gh.URL, RerunSecret: []byte("r"),
 		BoardDir: "leaderboard", AuthorName: "benchgate[bot]", AuthorEmail: "benchgate@example.org",
+		Limits: bot.DefaultLimits(),
 	}
 	if opts.edit != nil {
 		opts.edit(a, &cfg)
@@ -255,6 +259,80 @@ func TestServeRerunCommands(t *testing.T) {
 	a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
 	if r := a.runs(bot.RerunCheckName, head)[0]; r.Conclusion != "success" || !strings.Contains(r.Output.Summary, "consistent") {
 		t.Errorf("rerun: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+}
+
+// TestServeAbuseLimits: a maintainer's reruns stop at the pull request's
+// limit (a neutral check run saying why), and a full queue refuses
+// deliveries with 503; both show in the metrics.
+func TestServeAbuseLimits(t *testing.T) {
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		cfg.Limits.SpotChecksPerPR = 1
+		cfg.Limits.QueueWaiting = 1
+	}})
+	head := strings.Repeat("f", 40)
+	a.pr(12, head, a.scores)
+	a.gh.SetPermission("geo/board", "maint", "maintain")
+	a.deliver("pull_request", "lim-1", prEvent("opened", 12, head))
+	a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+	a.deliver("issue_comment", "lim-2", commentEvent(12, 601, "maint", "/benchgate rerun"))
+	a.waitFor("the first spot-check", func() bool {
+		r := a.runs(bot.RerunCheckName, head)
+		return len(r) == 1 && r[0].Conclusion == "success"
+	})
+	a.deliver("issue_comment", "lim-3", commentEvent(12, 602, "maint", "/benchgate rerun"))
+	a.waitFor("the refusal", func() bool {
+		r := a.runs(bot.RerunCheckName, head)
+		return len(r) == 1 && r[0].Conclusion == "neutral"
+	})
+	if r := a.runs(bot.RerunCheckName, head)[0]; !strings.Contains(r.Output.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
+		t.Errorf("refusal summary %q", r.Output.Summary)
+	}
+	if cs := a.gh.Comments("geo/board", 12); len(cs) != 1 || !strings.Contains(cs[0].Body, "Spot-check not run") {
+		t.Errorf("comments %v, want the refusal in the one comment", cs)
+	}
+
+	metrics := func(addr string) string {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return string(body)
+	}
+	body := metrics(a.addr)
+	for _, want := range []string{`benchgate_limit_refusals_total{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="daily_spend"} 20`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+
+	// The queue's bound: the App's workers empty its queue at once, so the
+	// same front door (Mux and QueueAdapter, as serve builds them) is set
+	// over a queue nobody works, and a delivery beyond the bound is refused.
+	q, err := queue.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "full.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	hook := &bot.Webhook{Secrets: [][]byte{[]byte(a.secret)}, Queue: bot.QueueAdapter{Q: q, MaxWaiting: 1}, Log: slog.New(slog.DiscardHandler)}
+	m := bot.NewMetrics()
+	m.SetLimits(bot.Limits{QueueWaiting: 1})
+	srv := httptest.NewServer(bot.Mux(hook, q, m, slog.New(slog.DiscardHandler)))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	if code := signedRequest(t, addr, "pull_request", "full-1", prEvent("opened", 13, strings.Repeat("1", 40)), a.secret); code != http.StatusAccepted {
+		t.Fatalf("first delivery: %d", code)
+	}
+	if code := signedRequest(t, addr, "pull_request", "full-2", prEvent("opened", 14, strings.Repeat("2", 40)), a.secret); code != http.StatusServiceUnavailable {
+		t.Fatalf("delivery beyond the bound: %d, want 503", code)
+	}
+	body = metrics(addr)
+	for _, want := range []string{`benchgate_limit_refusals_total{limit="queue"} 1`, `benchgate_webhook_deliveries_total{event="pull_request",outcome="overloaded"} 1`, `benchgate_limit{limit="queue"} 1`, "benchgate_judge_spend_today_usd 0"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
 	}
 }
 

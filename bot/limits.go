@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/benchgate/benchgate/bot/queue"
+)
+
+// The limits' names, as the metrics and the messages use them.
+const (
+	LimitPRSpotChecks   = "pr_spot_checks"
+	LimitRepoSpotChecks = "repo_spot_checks"
+	LimitDailySpend     = "daily_spend"
+	LimitQueue          = "queue"
+)
+
+// Limits bound what strangers can make the App spend: judge money through
+// spot-checks, and work through deliveries. A flood of pull requests,
+// pushes or `/benchgate rerun` comments meets one of them.
+type Limits struct {
+	// SpotChecksPerPR is how many spot-checks one pull request may have,
+	// ever (BENCHGATE_SPOT_CHECKS_PER_PR, default 5): a pusher cannot
+	// grind the sample.
+	SpotChecksPerPR int
+	// SpotChecksPerRepoDay is how many spot-checks one repository may
+	// have in any 24 hours (BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, default 30).
+	SpotChecksPerRepoDay int
+	// JudgeUSDPerDay is the judge spend of all spot-checks per UTC day
+	// (BENCHGATE_JUDGE_USD_PER_DAY, default 20).
+	JudgeUSDPerDay float64
+	// SpotCheckUSD is what one spot-check may spend, reserved from the
+	// day's budget while it runs (BENCHGATE_SPOT_CHECK_USD, default 2).
+	SpotCheckUSD float64
+	// SpotCheckCalls is how many judge calls one spot-check may make
+	// (BENCHGATE_SPOT_CHECK_CALLS, default 60).
+	SpotCheckCalls int
+	// QueueWaiting is how many jobs may wait before deliveries asking for
+	// more are refused with 503 (BENCHGATE_QUEUE_LIMIT, default 1000).
+	// Verifications refused so are queued by reconciliation once the
+	// queue has drained.
+	QueueWaiting int
+}
+
+// DefaultLimits are the limits when none are configured.
+func DefaultLimits() Limits {
+	return Limits{SpotChecksPerPR: 5, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 60, QueueWaiting: 1000}
+}
+
+// Decide is the admission rule of a spot-check, given what was admitted
+// before it.
+func (l Limits) Decide(u queue.Usage) queue.Grant {
+	switch {
+	case u.PR >= l.SpotChecksPerPR:
+		return queue.Grant{Limit: LimitPRSpotChecks}
+	case u.RepoDay >= l.SpotChecksPerRepoDay:
+		return queue.Grant{Limit: LimitRepoSpotChecks}
+	case u.SpentDay >= l.JudgeUSDPerDay:
+		return queue.Grant{Limit: LimitDailySpend}
+	}
+	return queue.Grant{Admitted: true, MaxUSD: math.Min(l.SpotCheckUSD, l.JudgeUSDPerDay-u.SpentDay)}
+}
+
+// Explain tells maintainers, in the pull request, why a spot-check did
+// not run and what they can do.
+func (l Limits) Explain(limit string, now time.Time) string {
+	switch limit {
+	case LimitPRSpotChecks:
+		return fmt.Sprintf("This pull request has had its %d spot-checks, the most one pull request may have (so that nobody can grind the sample by pushing again and again). A maintainer can judge from the reports above, or raise `BENCHGATE_SPOT_CHECKS_PER_PR`.", l.SpotChecksPerPR)
+	case LimitRepoSpotChecks:
+		return fmt.Sprintf("This repository has had %d spot-checks in the last 24 hours, its limit. Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY`.", l.SpotChecksPerRepoDay)
+	case LimitDailySpend:
+		reset := dayEnd(now)
+		return fmt.Sprintf("Today's judge budget (%.2f USD for all spot-checks) is spent. It resets at %s (in %s); ask again with `/benchgate rerun` then, or raise `BENCHGATE_JUDGE_USD_PER_DAY`.",
+			l.JudgeUSDPerDay, reset.Format("15:04 UTC"), reset.Sub(now).Round(time.Minute))
+	}
+	return "A limit of this App stopped the spot-check."
+}
+
+func dayEnd(now time.Time) time.Time {
+	return now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+}
+
+// Budget admits spot-checks under the limits and records what they spent.
+type Budget interface {
+	Admit(ctx context.Context, key, repo string, pr int) (queue.Grant, error)
+	Settle(ctx context.Context, key string, calls int, usd float64) error
+}
+
+// Ledger is the Budget kept in the queue's database, so that the limits
+// hold across restarts and across every process working the queue.
+type Ledger struct {
+	Q      *queue.Queue
+	Limits Limits
+	Now    func() time.Time // time.Now when nil
+	// OnRefuse, when set, is told each refusal's limit (for metrics).
+	OnRefuse func(limit string)
+}
+
+func (l *Ledger) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+// Admit implements Budget.
+func (l *Ledger) Admit(ctx context.Context, key, repo string, pr int) (queue.Grant, error) {
+	g, _, err := l.Q.Admit(ctx, l.now(), queue.SpotCheck{Key: key, Repo: repo, PR: pr}, l.Limits.Decide)
+	if err == nil && !g.Admitted && l.OnRefuse != nil {
+		l.OnRefuse(g.Limit)
+	}
+	return g, err
+}
+
+// Settle implements Budget.
+func (l *Ledger) Settle(ctx context.Context, key string, calls int, usd float64) error {
+	return l.Q.Settle(ctx, key, calls, usd)
+}
+
+// ErrOverloaded is returned by QueueAdapter.Enqueue when the queue holds
+// as many waiting jobs as it may.
+var ErrOverloaded = errors.New("the queue is full")

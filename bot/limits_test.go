@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/bot/queue"
+)
+
+func TestLimitsDecide(t *testing.T) {
+	l := Limits{SpotChecksPerPR: 3, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 20, SpotCheckUSD: 2}
+	tests := []struct {
+		name string
+		u    queue.Usage
+		want queue.Grant
+	}{
+		{"nothing spent", queue.Usage{}, queue.Grant{Admitted: true, MaxUSD: 2}},
+		{"the pull request's last", queue.Usage{PR: 2, RepoDay: 9, SpentDay: 5}, queue.Grant{Admitted: true, MaxUSD: 2}},
+		{"the pull request's limit", queue.Usage{PR: 3}, queue.Grant{Limit: LimitPRSpotChecks}},
+		{"the repository's day", queue.Usage{PR: 0, RepoDay: 10}, queue.Grant{Limit: LimitRepoSpotChecks}},
+		{"little budget left: only that is granted", queue.Usage{SpentDay: 19.25}, queue.Grant{Admitted: true, MaxUSD: 0.75}},
+		{"the day's budget spent", queue.Usage{SpentDay: 20}, queue.Grant{Limit: LimitDailySpend}},
+		{"overspent by a last call", queue.Usage{SpentDay: 20.3}, queue.Grant{Limit: LimitDailySpend}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := l.Decide(tt.u); got != tt.want {
+				t.Errorf("Decide(%+v) = %+v, want %+v", tt.u, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLimitsExplain(t *testing.T) {
+	l := DefaultLimits()
+	now := time.Date(2026, 11, 30, 21, 30, 0, 0, time.UTC)
+	for limit, want := range map[string]string{
+		LimitPRSpotChecks:   "BENCHGATE_SPOT_CHECKS_PER_PR",
+		LimitRepoSpotChecks: "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY",
+		LimitDailySpend:     "resets at 00:00 UTC (in 2h30m0s)",
+	} {
+		if got := l.Explain(limit, now); !strings.Contains(got, want) {
+			t.Errorf("Explain(%s) = %q, want it to say %q", limit, got, want)
+		}
+	}
+}
+
+// TestSpotChecksLimited: a maintainer's reruns stop at the pull request's
+// limit with a neutral check run that says why; a retried job is not
+// counted twice; a spent day refuses every repository.
+func TestSpotChecksLimited(t *testing.T) {
+	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	limits := Limits{SpotChecksPerPR: 2, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 5, SpotCheckUSD: 1}
+	refused := map[string]int{}
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
+		Budget:  &Ledger{Q: q, Limits: limits, Now: func() time.Time { return now }, OnRefuse: func(l string) { refused[l]++ }},
+		Explain: func(l string) string { return limits.Explain(l, now) }}
+	rerunBy := func(delivery string) CheckOutcome {
+		t.Helper()
+		if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: delivery, Repo: "geo/board", PR: 5, Commenter: "maint"}); err != nil {
+			t.Fatal(err)
+		}
+		return gh.checks["head-2 "+RerunCheckName]
+	}
+	for _, d := range []string{"d1", "d2", "d2"} { // d2 twice: a retried job
+		if rc := rerunBy(d); rc.Conclusion != "success" {
+			t.Fatalf("rerun %s: %+v, want it run", d, rc)
+		}
+	}
+	rc := rerunBy("d3")
+	if rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
+		t.Errorf("third rerun: %s %q, want neutral naming the limit", rc.Conclusion, rc.Summary)
+	}
+	if !strings.Contains(gh.comment, "Spot-check not run") || gh.comments != 1 {
+		t.Errorf("comment %q (%d comments), want the refusal in the one comment", gh.comment, gh.comments)
+	}
+	if refused[LimitPRSpotChecks] != 1 {
+		t.Errorf("refusals %v", refused)
+	}
+
+	// Another pull request, on a day whose budget is spent.
+	if _, _, err := q.Admit(t.Context(), now, queue.SpotCheck{Key: "elsewhere", Repo: "other/board", PR: 1}, limits.Decide); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Settle(t.Context(), "elsewhere", 60, 5); err != nil {
+		t.Fatal(err)
+	}
+	gh.pr.HeadSHA = "head-3"
+	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: "d4", Repo: "geo/board", PR: 6, Commenter: "maint"}); err != nil {
+		t.Fatal(err)
+	}
+	if rc := gh.checks["head-3 "+RerunCheckName]; rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "budget") {
+		t.Errorf("rerun on a spent day: %s %q", rc.Conclusion, rc.Summary)
+	}
+	if refused[LimitDailySpend] != 1 {
+		t.Errorf("refusals %v", refused)
+	}
+}
+
+// TestQueueBound: beyond the bound, deliveries asking for verification
+// are refused with 503 and Retry-After; a merge's regeneration is still
+// taken.
+func TestQueueBound(t *testing.T) {
+	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	secret := []byte("s3cret")
+	var outcomes []string
+	h := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{Q: q, MaxWaiting: 2}, Log: quietLog(),
+		Observe: func(event, outcome string) { outcomes = append(outcomes, outcome) }}
+	pr := func(n int) string {
+		return fmt.Sprintf(`{"action": "opened", "repository": {"full_name": "geo/board"}, "installation": {"id": 1}, "pull_request": {"number": %d, "head": {"sha": "h%d"}}}`, n, n)
+	}
+	for n, want := range []int{202, 202, 503} {
+		body := pr(n + 1)
+		rec := deliverRec(t, h, "pull_request", fmt.Sprint("del-", n), body, Sign(secret, []byte(body)))
+		if rec.Code != want {
+			t.Errorf("delivery %d: %d, want %d", n+1, rec.Code, want)
+		}
+		if want == 503 && rec.Header().Get("Retry-After") == "" {
+			t.Error("503 without Retry-After")
+		}
+	}
+	push := `{"ref": "refs/heads/main", "after": "f00d", "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/x/meta.json"]}]}`
+	if rec := deliverRec(t, h, "push", "del-push", push, Sign(secret, []byte(push))); rec.Code != 202 {
+		t.Errorf("push while full: %d, want 202", rec.Code)
+	}
+	if strings.Join(outcomes, ",") != "queued,queued,overloaded,queued" {
+		t.Errorf("outcomes %v", outcomes)
+	}
+}
