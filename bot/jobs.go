@@ -27,6 +27,8 @@ type GitHub interface {
 	CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error)
 	PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out CheckOutcome) (int64, error)
 	UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error)
+	// Reply answers on a pull request, once: the same words again post
+	// nothing, so a flood of one request gets one answer.
 	Reply(ctx context.Context, inst int64, repo string, number int, body string) error
 }
 

@@ -453,6 +453,20 @@ func TestUpsertComment(t *testing.T) {
 	if cs := srv.Comments(repo, 4); len(cs) != 4 || cs[3].Body != "Only maintainers may ask for a rerun." {
 		t.Errorf("reply: %+v", cs)
 	}
+	// The same request again, many times: one answer. The same words from
+	// someone else do not count as the App's.
+	srv.AddComment(repo, 4, "mallory", "User", "Thanks, @mallory. Only maintainers.")
+	for range 5 {
+		if err := app.Reply(ctx, inst, repo, 4, "Only maintainers may ask for a rerun."); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Reply(ctx, inst, repo, 4, "Thanks, @mallory. Only maintainers."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cs := srv.Comments(repo, 4); len(cs) != 6 {
+		t.Errorf("%d comments after repeated replies, want 6 (one reply each)", len(cs))
+	}
 }
 
 func TestRetries(t *testing.T) {

@@ -233,34 +233,9 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 	if err != nil {
 		return 0, false, err
 	}
-	if a.cfg.AppSlug == "" {
-		return 0, false, errors.New("ghapp: Config.AppSlug is needed to recognise the App's own comment")
-	}
-	login := a.cfg.AppSlug + "[bot]"
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	var mine *github.IssueComment
-	for mine == nil {
-		var page []*github.IssueComment
-		var resp *github.Response
-		err := a.call(ctx, inst, fmt.Sprintf("listing the comments of %s#%d", repo, number), func(gh *github.Client) error {
-			var err error
-			page, resp, err = gh.Issues.ListComments(ctx, owner, name, number, opts)
-			return err
-		})
-		if err != nil {
-			return 0, false, err
-		}
-		for _, c := range page {
-			u := c.GetUser()
-			if strings.EqualFold(u.GetLogin(), login) && u.GetType() == "Bot" && strings.Contains(c.GetBody(), bot.StickyMarker) {
-				mine = c
-				break
-			}
-		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	mine, err := a.ownComment(ctx, inst, repo, number, func(b string) bool { return strings.Contains(b, bot.StickyMarker) })
+	if err != nil {
+		return 0, false, err
 	}
 	what := fmt.Sprintf("writing the comment on %s#%d", repo, number)
 	if mine != nil {
@@ -287,10 +262,53 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 	return id, true, nil
 }
 
-// Reply posts a plain comment on an issue or pull request.
+// ownComment finds the App's own comment on an issue or pull request
+// whose body matches; nil when there is none. Only a comment by
+// AppSlug+"[bot]" of type Bot counts.
+func (a *App) ownComment(ctx context.Context, inst int64, repo string, number int, match func(body string) bool) (*github.IssueComment, error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return nil, err
+	}
+	if a.cfg.AppSlug == "" {
+		return nil, errors.New("ghapp: Config.AppSlug is needed to recognise the App's own comment")
+	}
+	login := a.cfg.AppSlug + "[bot]"
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		var page []*github.IssueComment
+		var resp *github.Response
+		err := a.call(ctx, inst, fmt.Sprintf("listing the comments of %s#%d", repo, number), func(gh *github.Client) error {
+			var err error
+			page, resp, err = gh.Issues.ListComments(ctx, owner, name, number, opts)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range page {
+			u := c.GetUser()
+			if strings.EqualFold(u.GetLogin(), login) && u.GetType() == "Bot" && match(c.GetBody()) {
+				return c, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return nil, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// Reply posts a plain comment on an issue or pull request, once: when the
+// App already said exactly this there, nothing is posted, so that a flood
+// of the same request (or a retried job) gets one answer.
 func (a *App) Reply(ctx context.Context, inst int64, repo string, number int, body string) error {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
+		return err
+	}
+	said, err := a.ownComment(ctx, inst, repo, number, func(b string) bool { return b == body })
+	if err != nil || said != nil {
 		return err
 	}
 	return a.call(ctx, inst, fmt.Sprintf("replying on %s#%d", repo, number), func(gh *github.Client) error {

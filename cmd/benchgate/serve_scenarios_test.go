@@ -190,6 +190,26 @@ func (a *app) waitFor(what string, cond func() bool) {
 	}
 }
 
+// metric is the value of one series on the App's /metrics; -1 when it is
+// absent.
+func (a *app) metric(series string) float64 {
+	a.t.Helper()
+	resp, err := http.Get("http://" + a.addr + "/metrics")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			var x float64
+			fmt.Sscan(v, &x)
+			return x
+		}
+	}
+	return -1
+}
+
 func (a *app) runs(name, head string) []fakegithub.CheckRun {
 	var out []fakegithub.CheckRun
 	for _, r := range a.gh.CheckRuns("geo/board") {
@@ -253,6 +273,22 @@ func TestServeRerunCommands(t *testing.T) {
 	})
 	if len(a.runs(bot.RerunCheckName, "")) != 0 {
 		t.Error("a non-maintainer's rerun ran")
+	}
+	// Asking again and again gets no more answers.
+	for i := range 3 {
+		a.deliver("issue_comment", fmt.Sprint("rr-flood-", i), commentEvent(10, int64(510+i), "passer-by", "/benchgate rerun"))
+	}
+	a.waitFor("the repeated requests to be handled", func() bool {
+		return a.metric(`benchgate_jobs{kind="benchgate_rerun",state="completed"}`) == 4
+	})
+	replies := 0
+	for _, c := range a.gh.Comments("geo/board", 10) {
+		if strings.Contains(c.Body, "only maintainers") {
+			replies++
+		}
+	}
+	if replies != 1 {
+		t.Errorf("%d replies to a repeated request, want 1", replies)
 	}
 	// A maintainer asks: the spot-check runs and reports.
 	a.deliver("issue_comment", "rr-3", commentEvent(10, 502, "maint", "Let's check.\n/benchgate rerun"))
