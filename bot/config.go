@@ -26,6 +26,14 @@ type Config struct {
 	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from (default: derived from the API URL, https://github.com/)
 	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
 	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
+	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT,
+	// default 2m); a call past it is retried, then counted as a fault.
+	JudgeTimeout time.Duration
+	// JudgePriceInput and JudgePriceOutput are the judge's USD per million
+	// prompt and completion tokens (BENCHGATE_JUDGE_PRICE_INPUT,
+	// BENCHGATE_JUDGE_PRICE_OUTPUT): the spend of an endpoint that does
+	// not report its cost, which the daily budget needs.
+	JudgePriceInput, JudgePriceOutput *float64
 	RerunPolicy    string   // BENCHGATE_RERUN_POLICY: command (default) or auto
 	RerunSecret    []byte   // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
 	BoardDir       string   // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
@@ -94,6 +102,31 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 			problems = append(problems, fmt.Sprintf("BENCHGATE_JOB_TIMEOUT %q is not a duration of at least 1s, such as 15m", s))
 		}
 		c.JobTimeout = d
+	}
+	c.JudgeTimeout = 2 * time.Minute
+	if s := getenv("BENCHGATE_JUDGE_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TIMEOUT %q is not a duration above 0, such as 2m", s))
+		}
+		c.JudgeTimeout = d
+	}
+	for _, p := range []struct {
+		name string
+		dst  **float64
+	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}} {
+		name, dst := p.name, p.dst
+		if s := strings.TrimSpace(getenv(name)); s != "" {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+				problems = append(problems, fmt.Sprintf("%s %q is not a price in US dollars per million tokens, such as 2.50", name, s))
+				continue
+			}
+			*dst = &x
+		}
+	}
+	if (c.JudgePriceInput == nil) != (c.JudgePriceOutput == nil) {
+		problems = append(problems, "set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT, or neither")
 	}
 	c.Limits = DefaultLimits()
 	positiveInt := func(name string, dst *int) {

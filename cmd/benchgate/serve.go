@@ -79,7 +79,10 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		w.Propose = app
 	}
 	if cfg.JudgeBaseURL != "" {
-		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey})
+		if cfg.JudgePriceInput == nil {
+			log.Warn("no judge prices (BENCHGATE_JUDGE_PRICE_INPUT, BENCHGATE_JUDGE_PRICE_OUTPUT): the daily judge budget counts only the cost an endpoint reports")
+		}
+		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey, Timeout: cfg.JudgeTimeout, PriceInput: cfg.JudgePriceInput, PriceOutput: cfg.JudgePriceOutput})
 		if err != nil {
 			fmt.Fprintf(stderr, "benchgate serve: judge: %v\n", err)
 			return exitUsage

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/fakeopenai"
+)
+
+// TestServeJudgeFaultsAndBudget runs the App's spot-checks against a judge
+// that first misbehaves (a call that hangs past the timeout, then broken
+// and inconsistent verdicts) and then answers well, with prices set so
+// that the daily budget is counted in dollars:
+//   - the faulty judge's spot-check ends inconclusive for a maintainer to
+//     decide, never as evidence against the submitter, and the App goes on;
+//   - a good judge's spot-check spends, the spend is in the metrics, and
+//     once the day's budget is spent the next spot-check is refused.
+func TestServeJudgeFaultsAndBudget(t *testing.T) {
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	var broken atomic.Bool
+	broken.Store(true)
+	var faulty *fakeopenai.Server
+	var good *fakeopenai.Server
+	var badCalls atomic.Int32
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		good = fakeEndpoint(t, a.root)
+		faulty = fakeopenai.New(t, fakeopenai.Options{
+			Key: testKey,
+			Fail: func(call int, req fakeopenai.Request) *fakeopenai.Failure {
+				if call == 1 {
+					return &fakeopenai.Failure{Hang: true}
+				}
+				return nil
+			},
+			Reply: func(req fakeopenai.Request) fakeopenai.Reply {
+				if badCalls.Add(1)%2 == 0 {
+					return fakeopenai.Reply{Content: `I would give 9. {"gate_passed": tru`}
+				}
+				return fakeopenai.Reply{Content: `{"gate_passed": true, "gate_reason": "ok", "components": [], "total": 10, "adjudication_required": false, "adjudication_note": ""}`}
+			},
+		})
+		// One judge URL for the App; the test switches what is behind it.
+		judge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			target := good.URL
+			if broken.Load() {
+				target = faulty.URL
+			}
+			u, _ := url.Parse(target)
+			proxy := httputil.NewSingleHostReverseProxy(u)
+			proxy.ErrorLog = log.New(io.Discard, "", 0) // the hung call's cancellation
+			proxy.ServeHTTP(w, r)
+		}))
+		t.Cleanup(judge.Close)
+		cfg.JudgeBaseURL, cfg.JudgeAPIKey, cfg.JudgeTimeout = judge.URL, testKey, 300*time.Millisecond
+		in, out := 1.0, 4.0 // USD per million tokens
+		cfg.JudgePriceInput, cfg.JudgePriceOutput = &in, &out
+		// The good judge's calls cost 0.0028 USD each (2,000 tokens in,
+		// 200 out); the faulty one reports no usage.
+		cfg.Limits.JudgeUSDPerDay, cfg.Limits.SpotCheckUSD = 0.005, 0.005
+		a.gh.SetPermission("geo/board", "maint", "admin")
+	}})
+	meta, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/meta.json"))
+	scores, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/scores.json"))
+	spotCheck := func(n int) fakegithub.CheckRun {
+		t.Helper()
+		head := fmt.Sprintf("%040d", n)
+		dir := fmt.Sprintf("submissions/model-benchmark/judged-%d/", n)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: n, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+			{Name: dir + "meta.json", Status: "added", Content: meta},
+			{Name: dir + "scores.json", Status: "added", Content: scores},
+		}})
+		a.deliver("pull_request", fmt.Sprint("judge-open-", n), prEvent("opened", n, head))
+		a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+		a.deliver("issue_comment", fmt.Sprint("judge-rerun-", n), commentEvent(n, int64(700+n), "maint", "/benchgate rerun"))
+		a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
+		return a.runs(bot.RerunCheckName, head)[0]
+	}
+
+	r := spotCheck(40)
+	if r.Conclusion != "action_required" || !strings.Contains(r.Output.Summary, "inconclusive") {
+		t.Errorf("with a faulty judge: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+	if calls, _ := faulty.Stats(); calls < 5 {
+		t.Errorf("the faulty judge saw %d calls", calls)
+	}
+
+	broken.Store(false)
+	r = spotCheck(41)
+	if r.Conclusion == "failure" || r.Conclusion == "neutral" {
+		t.Errorf("with a good judge: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+	if spent := a.metric("benchgate_judge_spend_today_usd"); spent < 0.005 || spent > 0.005+0.0028 {
+		t.Errorf("spend today %v USD, want the day's budget of 0.005 reached, overshot by one call at most", spent)
+	}
+	r = spotCheck(42)
+	if r.Conclusion != "neutral" || !strings.Contains(r.Output.Summary, "judge budget") {
+		t.Errorf("once the day's budget is spent: %s\n%s", r.Conclusion, r.Output.Summary)
+	}
+	if n := a.metric(`benchgate_limit_refusals_total{limit="daily_spend"}`); n != 1 {
+		t.Errorf("daily_spend refusals %v, want 1", n)
+	}
+}
