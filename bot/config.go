@@ -34,13 +34,13 @@ type Config struct {
 	// BENCHGATE_JUDGE_PRICE_OUTPUT): the spend of an endpoint that does
 	// not report its cost, which the daily budget needs.
 	JudgePriceInput, JudgePriceOutput *float64
-	RerunPolicy    string   // BENCHGATE_RERUN_POLICY: command (default) or auto
-	RerunSecret    []byte   // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
-	BoardDir       string   // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
-	BoardBranch    string   // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
-	PublishMode    string   // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
-	AuthorName     string   // BENCHGATE_COMMIT_NAME (default benchgate[bot])
-	AuthorEmail    string   // BENCHGATE_COMMIT_EMAIL
+	RerunPolicy                       string // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunSecret                       []byte // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
+	BoardDir                          string // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	BoardBranch                       string // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
+	PublishMode                       string // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	AuthorName                        string // BENCHGATE_COMMIT_NAME (default benchgate[bot])
+	AuthorEmail                       string // BENCHGATE_COMMIT_EMAIL
 	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
 	// 15m: a spot-check calls a slow judge many times). A job whose process
 	// died is run again once it has been running for twice as long.
