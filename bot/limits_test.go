@@ -40,7 +40,7 @@ func TestLimitsExplain(t *testing.T) {
 	for limit, want := range map[string]string{
 		LimitPRSpotChecks:   "BENCHGATE_SPOT_CHECKS_PER_PR",
 		LimitRepoSpotChecks: "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY",
-		LimitDailySpend:     "resets at 00:00 UTC (in 2h30m0s)",
+		LimitDailySpend:     "resets at 00:00 UTC (in 2h30m)",
 	} {
 		if got := l.Explain(limit, now); !strings.Contains(got, want) {
 			t.Errorf("Explain(%s) = %q, want it to say %q", limit, got, want)
