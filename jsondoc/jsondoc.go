@@ -10,6 +10,7 @@ package jsondoc
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,12 +103,55 @@ func (n *Node) Int() (int64, bool) {
 	if i, err := strconv.ParseInt(n.Str, 10, 64); err == nil {
 		return i, true
 	}
-	// 3.0 and 3e0 are integers too.
-	f, err := strconv.ParseFloat(n.Str, 64)
-	if err != nil || f != float64(int64(f)) {
+	// 3.0 and 3e0 are integers too. The decimal text decides, not its
+	// float64 rounding: 2.99999999999999999 rounds to 3 but is no integer.
+	digits, ok := integerDigits(n.Str)
+	if !ok {
 		return 0, false
 	}
-	return int64(f), true
+	i, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return i, true
+}
+
+// integerDigits rewrites a JSON number whose value is an integer as plain
+// decimal digits with its sign ("-3.0e1" gives "-30"), and reports false
+// for a number with a fractional part.
+func integerDigits(num string) (string, bool) {
+	sign := ""
+	if strings.HasPrefix(num, "-") {
+		sign, num = "-", num[1:]
+	}
+	mant, exp := num, 0
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		mant = num[:i]
+		e, err := strconv.Atoi(num[i+1:])
+		if err != nil {
+			e = math.MaxInt32 // only a zero survives such an exponent
+			if strings.HasPrefix(num[i+1:], "-") {
+				e = math.MinInt32
+			}
+		}
+		exp = e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	point := len(whole) + exp - (len(whole) + len(frac) - len(digits)) // digits before the point, after trimming
+	if digits == "" {
+		return "0", true
+	}
+	if point < len(digits) {
+		if point < 0 || strings.Trim(digits[point:], "0") != "" {
+			return "", false
+		}
+		return sign + digits[:point], true
+	}
+	if point > 20 {
+		return "", false // beyond any int64
+	}
+	return sign + digits + strings.Repeat("0", point-len(digits)), true
 }
 
 // Float returns the value of a number node.
@@ -121,9 +165,10 @@ func (n *Node) Float() (float64, bool) {
 
 // Doc is a parsed document.
 type Doc struct {
-	Root  *Node
-	Size  int
-	lines []int // offsets of each '\n'
+	Root   *Node
+	Size   int
+	Values int   // how many values the document holds
+	lines  []int // offsets of each '\n'
 }
 
 // Position returns the 1-based line and column (in bytes) of a byte offset.
@@ -171,6 +216,11 @@ func (d *Doc) Lookup(ptr string) *Node {
 // Limits bound what a document may hold.
 type Limits struct {
 	MaxDepth int // deepest nesting of arrays and objects; 0 means 64
+	// MaxValues bounds the values (strings, numbers, literals, arrays and
+	// objects) of the document; 0 means no limit. A parsed value takes
+	// about a hundred bytes, so a file of tiny values takes some fifty
+	// times its size in memory: this bounds what a file can cost.
+	MaxValues int
 }
 
 // SyntaxError describes why a document is not strict JSON.
@@ -189,7 +239,7 @@ func Parse(data []byte, lim Limits) (*Doc, error) {
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = 64
 	}
-	p := &parser{data: data, maxDepth: lim.MaxDepth}
+	p := &parser{data: data, maxDepth: lim.MaxDepth, maxValues: lim.MaxValues}
 	d := &Doc{Size: len(data)}
 	// Collect newline offsets first so that errors can be positioned.
 	for i, c := range data {
@@ -215,16 +265,18 @@ func Parse(data []byte, lim Limits) (*Doc, error) {
 	if p.pos < len(data) {
 		return nil, p.errAt(p.pos, "unexpected "+p.describe(p.pos)+" after the end of the JSON value")
 	}
-	d.Root = root
+	d.Root, d.Values = root, p.values
 	return d, nil
 }
 
 type parser struct {
-	data     []byte
-	pos      int
-	maxDepth int
-	doc      *Doc
-	slab     []Node
+	data      []byte
+	pos       int
+	maxDepth  int
+	maxValues int
+	values    int
+	doc       *Doc
+	slab      []Node
 }
 
 func (p *parser) newNode(k Kind, off int) *Node {
@@ -272,6 +324,9 @@ func (p *parser) value(depth int) (*Node, error) {
 		return nil, p.errAt(p.pos, "unexpected end of file: a value is missing (is the file cut short?)")
 	}
 	start := p.pos
+	if p.values++; p.maxValues > 0 && p.values > p.maxValues {
+		return nil, p.errAt(start, fmt.Sprintf("the document holds more than %d values, the limit for this file", p.maxValues))
+	}
 	switch c := p.data[p.pos]; {
 	case c == '{':
 		return p.object(depth + 1)

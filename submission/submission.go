@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/jsondoc"
@@ -109,7 +110,31 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 		out.Errorf("meta.date", file, m.Lines["date"], "", "date %q is not a real calendar date; write the evaluation date as YYYY-MM-DD", m.Date)
 		return nil, out
 	}
-	return m, nil
+	for _, key := range textFields {
+		if i, r, bad := hiddenRune(n.GetString(key), key == "notes"); bad {
+			out.Errorf("meta.text", file, m.Lines[key], "", "%s holds the invisible character U+%04X at character %d; remove it: control characters and bidirectional overrides can make the leaderboard show other text than the file holds", key, r, i+1)
+		}
+	}
+	return m, out
+}
+
+// textFields are the strings of meta.json that the leaderboard shows.
+var textFields = []string{"model_name", "candidate_model_id", "submitter", "contact_or_repo", "rubric_key", "judge_model", "harness_name", "harness_repo", "notes"}
+
+// hiddenRune finds the first control character (C0, DEL, C1) or
+// bidirectional embedding, override or isolate in s; multiline text may
+// hold tabs and line breaks. Right-to-left scripts need none of these.
+func hiddenRune(s string, multiline bool) (at int, r rune, found bool) {
+	i := 0
+	for _, r := range s {
+		switch {
+		case multiline && (r == '\n' || r == '\r' || r == '\t'):
+		case unicode.IsControl(r), r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			return i, r, true
+		}
+		i++
+	}
+	return 0, 0, false
 }
 
 // RubricRow is one row of a rubric benchmark's scores.json.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,20 +23,82 @@ type check struct {
 	res   *Result
 	track submission.Track
 	out   finding.List
+	// Findings per code, and the first of each code past maxPerCode.
+	counts  map[string]int
+	dropped map[string]finding.Finding
 }
+
+// maxPerCode caps the findings of one code in one submission. A file that
+// is wrong on every row says so in its first hundred findings; the rest
+// would cost memory, the report's size and the reader's time.
+const maxPerCode = 100
+
+// maxEcho caps, in bytes, the contributor text a finding repeats.
+const maxEcho = 100
 
 func (c *check) file(name string) string { return path.Join(c.dir, name) }
 
 func (c *check) errorf(code, file string, line int, question, format string, args ...any) {
-	c.out.Errorf(code, file, line, question, format, args...)
+	if c.keep(finding.Finding{Severity: finding.Error, Code: code, File: file}) {
+		c.out.Errorf(code, file, line, question, format, args...)
+	}
 }
 
 func (c *check) warnf(code, file string, line int, question, format string, args ...any) {
-	c.out.Warnf(code, file, line, question, format, args...)
+	if c.keep(finding.Finding{Severity: finding.Warning, Code: code, File: file}) {
+		c.out.Warnf(code, file, line, question, format, args...)
+	}
+}
+
+// keep counts a finding and reports whether it is within maxPerCode.
+func (c *check) keep(f finding.Finding) bool {
+	if c.counts == nil {
+		c.counts, c.dropped = map[string]int{}, map[string]finding.Finding{}
+	}
+	c.counts[f.Code]++
+	if c.counts[f.Code] <= maxPerCode {
+		return true
+	}
+	if _, ok := c.dropped[f.Code]; !ok {
+		c.dropped[f.Code] = f
+	}
+	return false
+}
+
+// finish adds a closing finding for each capped code, shortens echoed
+// question ids and splits the findings into errors and warnings.
+func (c *check) finish() {
+	codes := make([]string, 0, len(c.dropped))
+	for code := range c.dropped {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		f := c.dropped[code]
+		f.Message = fmt.Sprintf("%d more findings like these are not shown; fix the ones above and verify again", c.counts[code]-maxPerCode)
+		c.out = append(c.out, f)
+	}
+	for i := range c.out {
+		c.out[i].Question = clip(c.out[i].Question)
+	}
+	c.res.Errors, c.res.Warnings = c.out.Split()
+}
+
+// clip shortens contributor text that a finding repeats, so that a
+// megabyte id costs a megabyte once, not once per report line.
+func clip(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func (c *check) run() {
-	defer func() { c.res.Errors, c.res.Warnings = c.out.Split() }()
+	defer c.finish()
 	if !c.layout() {
 		return
 	}
@@ -64,6 +127,11 @@ func (c *check) run() {
 		return
 	}
 	scoresFile := c.file(submission.ScoresFile)
+	if limit := valueBudget(b); scoresDoc.Values > limit {
+		// Checked before the schema, whose cost grows with every value.
+		c.errorf("scores.size", scoresFile, 0, "", "scores.json holds %d JSON values, but a scores.json for the %d questions of benchmark %q needs at most %d: it has rows or fields the benchmark does not have; submit one row per question", scoresDoc.Values, b.Questions(), b.Entry.Key, limit)
+		return
+	}
 	switch b.Entry.Kind {
 	case benchmark.KindMCQ:
 		rows, fs := submission.ParseMCQScores(scoresFile, scoresDoc)
@@ -185,7 +253,7 @@ func (c *check) readJSON(name string) *jsondoc.Doc {
 		}
 		return nil
 	}
-	doc, err := jsondoc.Parse(data, jsondoc.Limits{MaxDepth: c.v.opts.MaxDepth})
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{MaxDepth: c.v.opts.MaxDepth, MaxValues: c.v.opts.MaxValues})
 	if err != nil {
 		c.out = append(c.out, finding.FromError("json.syntax", file, err))
 		return nil
@@ -195,13 +263,26 @@ func (c *check) readJSON(name string) *jsondoc.Doc {
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
+// valueBudget bounds the JSON values of a scores.json for b, generously: an
+// mcq row holds at most 12, a rubric row about 10 plus 5 per component.
+func valueBudget(b *benchmark.Benchmark) int {
+	n := 4096
+	if b.Entry.Kind == benchmark.KindMCQ {
+		return n + 16*b.Questions()
+	}
+	for _, q := range b.Rubric.Questions {
+		n += 128 + 16*len(q.Components)
+	}
+	return n
+}
+
 // benchmarkOf finds the registry entry and the loaded benchmark that
 // meta.json names.
 func (c *check) benchmarkOf(meta *submission.Meta) (*benchmark.Entry, *benchmark.Benchmark) {
 	metaFile := c.file(submission.MetaFile)
 	e, ok := c.v.registry.Lookup(meta.RubricKey)
 	if !ok {
-		c.errorf("meta.rubric-key", metaFile, meta.Lines["rubric_key"], "", "rubric_key %q names no benchmark in %s; known keys: %s", meta.RubricKey, benchmark.RegistryFile, strings.Join(c.v.registry.Keys(), ", "))
+		c.errorf("meta.rubric-key", metaFile, meta.Lines["rubric_key"], "", "rubric_key %q names no benchmark in %s; known keys: %s", clip(meta.RubricKey), benchmark.RegistryFile, strings.Join(c.v.registry.Keys(), ", "))
 		return nil, nil
 	}
 	b, fs := c.v.Benchmark(e.Key)
@@ -231,11 +312,11 @@ func (c *check) metaAgainst(m *submission.Meta, e *benchmark.Entry) {
 		case m.JudgeModel == "":
 			c.errorf("judge.missing", file, m.Lines["rubric_key"], "", "judge_model is missing; benchmark %q is graded by %q: set \"judge_model\": %q", e.Key, e.JudgeModel, e.JudgeModel)
 		case m.JudgeModel != e.JudgeModel:
-			c.errorf("judge.mismatch", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is graded only by %q; re-score the answers with that judge", m.JudgeModel, e.Key, e.JudgeModel)
+			c.errorf("judge.mismatch", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is graded only by %q; re-score the answers with that judge", clip(m.JudgeModel), e.Key, e.JudgeModel)
 		}
 	case benchmark.KindMCQ:
 		if m.JudgeModel != "" {
-			c.errorf("judge.not-applicable", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is multiple choice and scored without a judge; remove judge_model", m.JudgeModel, e.Key)
+			c.errorf("judge.not-applicable", file, m.Lines["judge_model"], "", "judge_model is %q but benchmark %q is multiple choice and scored without a judge; remove judge_model", clip(m.JudgeModel), e.Key)
 		}
 	}
 	switch c.track {
@@ -250,7 +331,7 @@ func (c *check) metaAgainst(m *submission.Meta, e *benchmark.Entry) {
 		case e.ReferenceModelID == "":
 			c.errorf("meta.reference-model", file, m.Lines["candidate_model_id"], "", "benchmark %q pins no reference model (reference_model_id in %s), so it has no harness track", e.Key, benchmark.RegistryFile)
 		case m.CandidateModelID != e.ReferenceModelID:
-			c.errorf("meta.reference-model", file, m.Lines["candidate_model_id"], "", "candidate_model_id is %q, but the harness track of %q compares harnesses around the pinned model %q; run your harness with that model, or submit to model-benchmark", m.CandidateModelID, e.Key, e.ReferenceModelID)
+			c.errorf("meta.reference-model", file, m.Lines["candidate_model_id"], "", "candidate_model_id is %q, but the harness track of %q compares harnesses around the pinned model %q; run your harness with that model, or submit to model-benchmark", clip(m.CandidateModelID), e.Key, e.ReferenceModelID)
 		}
 	case submission.ModelTrack:
 		if m.HarnessName != "" || m.HarnessRepo != "" {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -104,7 +105,21 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 	s.LengthFinishes = intp(length)
 	s.Errors = intp(errs)
 	if latencyN > 0 {
-		s.MeanLatencyMS = floatp(latency / float64(latencyN))
+		mean := latency / float64(latencyN)
+		if math.IsInf(mean, 0) {
+			// Latencies near the float64 maximum overflow the sum; a
+			// running mean stays finite, and JSON cannot hold +Inf.
+			mean = 0
+			k := 0
+			for i := range rows {
+				if _, ok := seen[i]; ok && rows[i].LatencyMS != nil {
+					l := rows[i].LatencyMS
+					k++
+					mean += (*l - mean) / float64(k)
+				}
+			}
+		}
+		s.MeanLatencyMS = floatp(mean)
 	}
 }
 

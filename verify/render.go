@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/internal/mdtext"
@@ -35,9 +36,9 @@ func Render(w io.Writer, format string, r Report) error {
 func renderText(w io.Writer, r Report) error {
 	var b strings.Builder
 	for _, s := range r.Submissions {
-		fmt.Fprintf(&b, "%-6s %s", strings.ToUpper(string(s.Status)), s.Path)
+		fmt.Fprintf(&b, "%-6s %s", strings.ToUpper(string(s.Status)), printable(s.Path))
 		if s.RubricKey != "" {
-			fmt.Fprintf(&b, "  [%s", s.RubricKey)
+			fmt.Fprintf(&b, "  [%s", printable(s.RubricKey))
 			if s.Kind != "" {
 				fmt.Fprintf(&b, ", %s", s.Kind)
 			}
@@ -48,15 +49,38 @@ func renderText(w io.Writer, r Report) error {
 			b.WriteString("       " + line + "\n")
 		}
 		for _, f := range s.Errors {
-			b.WriteString("       error: " + f.String() + "\n")
+			b.WriteString("       error: " + printable(f.String()) + "\n")
 		}
 		for _, f := range s.Warnings {
-			b.WriteString("       warning: " + f.String() + "\n")
+			b.WriteString("       warning: " + printable(f.String()) + "\n")
 		}
 	}
 	fmt.Fprintf(&b, "%d submission(s): %d passed, %d failed, %d need review\n", len(r.Submissions), r.Passed, r.Failed, r.Review)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// printable escapes control characters and bidirectional controls as
+// \uXXXX, so that contributor text in the report (a folder name, a question
+// id, a rubric key) cannot move the cursor, recolour or reorder a
+// terminal's lines, for instance to print a PASS over a FAIL.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, hiddenRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hiddenRune(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func hiddenRune(r rune) bool {
+	return unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }
 
 // Line summarises the figures on one line, for text output.

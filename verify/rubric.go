@@ -30,7 +30,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 			c.errorf("ids.stale-question", file, row.Line, row.ID, "the question text differs from the rubric's (%s): these answers were produced for another version of the benchmark; regenerate them with the current rubric", firstDifference(row.Question, q.Text))
 		}
 		if row.JudgeModel != "" && row.JudgeModel != judge {
-			c.errorf("judge.row-mismatch", file, row.Line, row.ID, "this row was graded by %q, but benchmark %q is graded only by %q", row.JudgeModel, b.Entry.Key, judge)
+			c.errorf("judge.row-mismatch", file, row.Line, row.ID, "this row was graded by %q, but benchmark %q is graded only by %q", clip(row.JudgeModel), b.Entry.Key, judge)
 		}
 		if row.RubricSHA != "" && row.RubricSHA != b.SHA256 {
 			c.errorf("binding.rubric-sha256", file, row.Line, row.ID, "rubric_sha256 %s… does not match the benchmark file %s (%s…): this row was graded against another version of the rubric; re-score it", short(row.RubricSHA), b.Entry.File, short(b.SHA256))
@@ -53,6 +53,10 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		}
 		sum += int(total)
 		out.Points[qi] = int(total)
+		if total > 0 && strings.TrimSpace(row.Answer) == "" && strings.TrimSpace(row.AnswerClean) == "" {
+			// No judge gives points for nothing: these were written by hand.
+			c.errorf("arith.empty-answer", file, row.Line, row.ID, "score_b is %d but the answer is empty; an empty answer scores 0 (keep the row as the run produced it)", total)
+		}
 		if row.GatePassed == nil {
 			c.errorf("arith.gate-missing", file, row.Line, row.ID, "score_b_gate_passed is missing for a scored answer; the judge's verdict always says whether the gate passed")
 		} else {
@@ -94,7 +98,7 @@ func (c *check) components(file string, row *submission.RubricRow, q *benchmark.
 		comp, known := q.Component(cs.ID)
 		switch {
 		case !known:
-			c.errorf("arith.unknown-component", file, cs.Line, row.ID, "component %q is not in the rubric (its components are %s)", cs.ID, componentIDs(q))
+			c.errorf("arith.unknown-component", file, cs.Line, row.ID, "component %q is not in the rubric (its components are %s)", clip(cs.ID), componentIDs(q))
 			sumOK = false
 			continue
 		case got[cs.ID]:
@@ -180,7 +184,7 @@ func (c *check) ids(b *benchmark.Benchmark, file string, n int, row func(i int) 
 		if !ok {
 			unknown = append(unknown, id)
 			if len(unknown) <= maxListed {
-				c.errorf("ids.unknown", file, line, id, "id %q is not a question of benchmark %q", id, b.Entry.Key)
+				c.errorf("ids.unknown", file, line, id, "id %q is not a question of benchmark %q", clip(id), b.Entry.Key)
 			}
 			continue
 		}

@@ -36,6 +36,11 @@ type Options struct {
 	MaxFileBytes int64
 	// MaxDepth bounds the nesting of JSON values; 0 means 16.
 	MaxDepth int
+	// MaxValues bounds the JSON values in each file; 0 means 250,000.
+	// Parsing costs memory per value rather than per byte, so this is
+	// what keeps a file of a million tiny rows from taking gigabytes. A
+	// 7,440-question submission holds about 75,000.
+	MaxValues int
 	// ReviewRate is the share of unscored (rubric) or unverifiable (mcq)
 	// questions above which a submission needs review; 0 means 0.05.
 	ReviewRate float64
@@ -55,6 +60,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 16
+	}
+	if o.MaxValues <= 0 {
+		o.MaxValues = 250_000
 	}
 	if o.ReviewRate <= 0 {
 		o.ReviewRate = 0.05
