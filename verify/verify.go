@@ -168,10 +168,13 @@ func (v *Verifier) Benchmark(key string) (*benchmark.Benchmark, finding.List) {
 	return lb.b, lb.findings
 }
 
-// Discover returns every submission folder under submissions/, sorted. A
-// folder whose name starts with "_" or "." (such as _template) is not a
-// submission. Folders in the wrong place are returned too, so that
-// verification can say what is wrong with them.
+// Discover returns every submission folder under submissions/, sorted.
+// Only the template (submissions/_template) and hidden files (such as
+// .gitkeep) are not submissions: any other folder is returned, wherever
+// it is and however it is named, so that verification says what is wrong
+// with it. Skipping more (every name starting with "_", say) would let a
+// pull request add a folder that the App refuses but a whole-root
+// `benchgate verify` never looks at.
 func (v *Verifier) Discover() ([]string, error) {
 	tracks, err := fs.ReadDir(v.fsys, submission.Dir)
 	if err != nil {
@@ -182,7 +185,7 @@ func (v *Verifier) Discover() ([]string, error) {
 	}
 	var dirs []string
 	for _, t := range tracks {
-		if skipName(t.Name()) || !t.IsDir() {
+		if t.Name() == TemplateDir || !t.IsDir() {
 			continue
 		}
 		tdir := path.Join(submission.Dir, t.Name())
@@ -193,7 +196,7 @@ func (v *Verifier) Discover() ([]string, error) {
 		for _, s := range slugs {
 			// A stray file beside the submission folders is returned too:
 			// it is usually a submission put one level too high.
-			if skipName(s.Name()) || (!s.IsDir() && strings.EqualFold(s.Name(), "README.md")) {
+			if !s.IsDir() && (strings.HasPrefix(s.Name(), ".") || strings.EqualFold(s.Name(), "README.md")) {
 				continue
 			}
 			dirs = append(dirs, path.Join(tdir, s.Name()))
@@ -203,7 +206,9 @@ func (v *Verifier) Discover() ([]string, error) {
 	return dirs, nil
 }
 
-func skipName(name string) bool { return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") }
+// TemplateDir is the folder under submissions/ that contributors copy;
+// it is not a submission.
+const TemplateDir = "_template"
 
 // VerifyAll verifies submissions concurrently and returns their results in
 // the order given.

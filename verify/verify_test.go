@@ -406,6 +406,9 @@ func TestVerifyAllIsolatesFailures(t *testing.T) {
 	fsys["submissions/_template/meta.json"] = &fstest.MapFile{Data: []byte("{}")}
 	fsys["submissions/model-benchmark/README.md"] = &fstest.MapFile{Data: []byte("# Models\n")}
 	fsys["submissions/harness-benchmark/scores.json"] = &fstest.MapFile{Data: []byte("[]")}
+	fsys["submissions/harness-benchmark/.gitkeep"] = &fstest.MapFile{}
+	// Not the template: a folder named like one is verified (and fails).
+	fsys["submissions/harness-benchmark/_draft/meta.json"] = &fstest.MapFile{Data: []byte("{}")}
 	v, err := New(fsys, Options{Today: testToday})
 	if err != nil {
 		t.Fatal(err)
@@ -414,9 +417,10 @@ func TestVerifyAllIsolatesFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(dirs, " "); got != "submissions/harness-benchmark/scores.json submissions/model-benchmark/broken "+rubricDir+" "+mcqDir {
+	if got := strings.Join(dirs, " "); got != "submissions/harness-benchmark/_draft submissions/harness-benchmark/scores.json submissions/model-benchmark/broken "+rubricDir+" "+mcqDir {
 		t.Fatalf("Discover() = %s", got)
 	}
+	dirs = dirs[1:]
 	rep := v.VerifyAll(dirs)
 	if rep.Passed != 2 || rep.Failed != 2 || rep.Review != 0 {
 		t.Errorf("report: %d passed, %d failed, %d review", rep.Passed, rep.Failed, rep.Review)

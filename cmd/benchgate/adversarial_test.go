@@ -57,9 +57,6 @@ type advExpect struct {
 	// Placement "file" puts the case's one file at submissions/<track>/<slug>
 	// itself, as a contributor who forgot the folder would.
 	Placement string `json:"placement,omitempty"`
-	// Discovered false: a listing of the whole root does not take this
-	// folder for a submission (names starting with "_" or ".").
-	Discovered *bool `json:"discovered,omitempty"`
 	// Generate writes a file too large or too odd to commit.
 	Generate *advRecipe `json:"generate,omitempty"`
 }
@@ -76,7 +73,6 @@ type advCase struct {
 	files  map[string][]byte // path within dir (or the file itself, for placement "file") → content
 }
 
-func (c *advCase) discovered() bool { return c.expect.Discovered == nil || *c.expect.Discovered }
 
 // advLoad reads every case of the corpus, generated files included.
 func advLoad(t *testing.T) []*advCase {
@@ -569,10 +565,6 @@ func TestAdversarialCorpus(t *testing.T) {
 		for _, c := range cases {
 			r, found := byPath[c.dir]
 			switch {
-			case !c.discovered():
-				if found {
-					t.Errorf("%s: listed as a submission, but a folder named like %s is not one", c.name, path.Base(c.dir))
-				}
 			case !found:
 				t.Errorf("%s: %s is missing from the report", c.name, c.dir)
 			default:
