@@ -73,7 +73,6 @@ type advCase struct {
 	files  map[string][]byte // path within dir (or the file itself, for placement "file") → content
 }
 
-
 // advLoad reads every case of the corpus, generated files included.
 func advLoad(t *testing.T) []*advCase {
 	t.Helper()
