@@ -599,7 +599,43 @@ func advReport(t *testing.T, figures []advFigures) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| case | verdict | codes | ms | MB |\n|---|---|---|---:|---:|\n")
+	// First by category (the name's first word), then every case.
+	type tally struct {
+		cases, pass, review, fail int
+		codes                     map[string]bool
+		slowest                   time.Duration
+		alloc                     uint64
+	}
+	cats := map[string]*tally{}
+	var order []string
+	for _, f := range figures {
+		c, _, _ := strings.Cut(f.name, "-")
+		if cats[c] == nil {
+			cats[c] = &tally{codes: map[string]bool{}}
+			order = append(order, c)
+		}
+		tl := cats[c]
+		tl.cases++
+		switch f.verdict {
+		case "pass":
+			tl.pass++
+		case "review":
+			tl.review++
+		default:
+			tl.fail++
+		}
+		for _, code := range f.codes {
+			tl.codes[code] = true
+		}
+		tl.slowest, tl.alloc = max(tl.slowest, f.elapsed), max(tl.alloc, f.alloc)
+	}
+	sort.Strings(order)
+	fmt.Fprintf(&b, "| category | cases | pass | review | fail | distinct error codes | slowest | most allocated |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range order {
+		tl := cats[c]
+		fmt.Fprintf(&b, "| `%s-…` | %d | %d | %d | %d | %d | %d ms | %.1f MB |\n", c, tl.cases, tl.pass, tl.review, tl.fail, len(tl.codes), tl.slowest.Milliseconds(), advMB(tl.alloc))
+	}
+	fmt.Fprintf(&b, "\n| case | verdict | codes | ms | MB |\n|---|---|---|---:|---:|\n")
 	sorted := slices.Clone(figures)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
 	for _, f := range sorted {
