@@ -411,31 +411,10 @@ type advFigures struct {
 // benchmarks, and with examples also the example submissions.
 func advBase(t *testing.T, examples bool) string {
 	t.Helper()
-	dst := t.TempDir()
-	dirs := []string{"rubrics"}
 	if examples {
-		dirs = append(dirs, "submissions")
+		return copyFolders(t, "rubrics", "submissions")
 	}
-	for _, dir := range dirs {
-		err := filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(repoRoot, p)
-			if d.IsDir() {
-				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
+	return copyFolders(t, "rubrics")
 }
 
 func TestAdversarialCorpus(t *testing.T) {

@@ -60,8 +60,14 @@ func TestVerifyExampleData(t *testing.T) {
 // test may break.
 func copyBoard(t *testing.T) string {
 	t.Helper()
+	return copyFolders(t, "rubrics", "submissions")
+}
+
+// copyFolders copies folders of the repository to a temporary folder.
+func copyFolders(t *testing.T, dirs ...string) string {
+	t.Helper()
 	dst := t.TempDir()
-	for _, dir := range []string{"rubrics", "submissions"} {
+	for _, dir := range dirs {
 		err := filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
