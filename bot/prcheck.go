@@ -36,7 +36,11 @@ const MaxAnnotationsPerRequest = 50
 type ChangedFile struct {
 	Path    string
 	Status  string // added, modified, removed or renamed (GitHub's words)
-	Content []byte // nil for a removed file
+	Content []byte // nil for a removed file; a symbolic link's target path
+	// Symlink is true when the file is a symbolic link (git mode 120000).
+	// The check then sees a link, as the CLI does in a checkout, so that
+	// the verifier refuses it instead of reading what it points at.
+	Symlink bool
 }
 
 // PRInfo is what the check needs to know of a pull request.
@@ -220,12 +224,21 @@ func submitterOf(base fs.FS, dir string) string {
 // overlay is what verification reads: the base tree's registry and
 // benchmarks (rubrics/) and its copy of the submission folder, with the
 // pull request's files on top. Only those folders are read, so that a base
-// tree served lazily through the API costs a few requests.
+// tree served lazily through the API costs a few requests. Symbolic links
+// stay links (fstest.MapFS keeps a link's target as its Data and reports
+// fs.ModeSymlink from Lstat and ReadDir), so that the verifier finds them
+// exactly as it does on disk.
 func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
 	for _, root := range []string{"rubrics", dir} {
 		fs.WalkDir(base, root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Still a link if its target cannot be read.
+				target, _ := fs.ReadLink(base, p)
+				m[p] = symlink(target)
 				return nil
 			}
 			if data, err := fs.ReadFile(base, p); err == nil {
@@ -235,13 +248,23 @@ func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 		})
 	}
 	for _, f := range files {
-		if f.Status == "removed" || f.Content == nil {
+		switch {
+		case f.Status == "removed":
 			delete(m, f.Path)
-			continue
+		case f.Symlink:
+			m[f.Path] = symlink(string(f.Content))
+		case f.Content == nil:
+			delete(m, f.Path)
+		default:
+			m[f.Path] = &fstest.MapFile{Data: f.Content}
 		}
-		m[f.Path] = &fstest.MapFile{Data: f.Content}
 	}
 	return m
+}
+
+// symlink is a symbolic link to target in an fstest.MapFS.
+func symlink(target string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(target), Mode: fs.ModeSymlink | 0o777}
 }
 
 // annotations turns a result's findings into check-run annotations on the

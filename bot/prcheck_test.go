@@ -1,7 +1,10 @@
 package bot
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +73,117 @@ func TestCheckPR(t *testing.T) {
 	a := out.Annotations[0]
 	if a.Path != "submissions/model-benchmark/new-run/scores.json" || a.StartLine < 2 || a.Level != "failure" || !strings.HasPrefix(a.Message, "question rq-") {
 		t.Errorf("annotation %+v", a)
+	}
+}
+
+// TestCheckPRSymlinks: a symbolic link in a submission is refused with
+// layout.symlink by the App's check as by the CLI, with the same verdict
+// and findings. The CLI side verifies a checkout on disk holding real
+// links; the App side checks the pull request's files over the base tree.
+func TestCheckPRSymlinks(t *testing.T) {
+	const dir = "submissions/model-benchmark/new-run"
+	const other = "submissions/model-benchmark/qwen3-32b-reservoir"
+	meta := readRepo(t, other+"/meta.json")
+	scores := readRepo(t, other+"/scores.json")
+	file := func(name string, data []byte) ChangedFile {
+		return ChangedFile{Path: dir + "/" + name, Status: "added", Content: data}
+	}
+	link := func(name, target string) ChangedFile {
+		p := dir
+		if name != "" {
+			p += "/" + name
+		}
+		return ChangedFile{Path: p, Status: "added", Content: []byte(target), Symlink: true}
+	}
+	author := PRInfo{Repo: "geo/board", Number: 7, HeadSHA: "0123456789abcdef0123", Author: "newcomer"}
+	maintainer := author
+	maintainer.AuthorCanWrite = true
+	tests := []struct {
+		name  string
+		base  []ChangedFile // besides the registry, the benchmarks and the other submission
+		pr    PRInfo
+		files []ChangedFile
+		where string // the file layout.symlink names
+	}{
+		{"scores.json links to another submission's", nil, author, []ChangedFile{file("meta.json", meta), link("scores.json", "../qwen3-32b-reservoir/scores.json")}, dir + "/scores.json"},
+		{"scores.json links outside the repository", nil, author, []ChangedFile{file("meta.json", meta), link("scores.json", "../../../../../etc/passwd")}, dir + "/scores.json"},
+		{"scores.json links to nothing", nil, author, []ChangedFile{file("meta.json", meta), link("scores.json", "missing.json")}, dir + "/scores.json"},
+		{"meta.json is a link", nil, author, []ChangedFile{link("meta.json", "../qwen3-32b-reservoir/meta.json"), file("scores.json", scores)}, dir + "/meta.json"},
+		{"README.md is a link", nil, author, []ChangedFile{file("meta.json", meta), file("scores.json", scores), link("README.md", "../../../README.md")}, dir + "/README.md"},
+		{"the folder is a link", nil, author, []ChangedFile{link("", "qwen3-32b-reservoir")}, dir},
+		{"a link already on the base branch", []ChangedFile{file("meta.json", meta), link("scores.json", "../qwen3-32b-reservoir/scores.json")}, maintainer, []ChangedFile{{Path: dir + "/meta.json", Status: "modified", Content: meta}}, dir + "/scores.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, checkout := t.TempDir(), t.TempDir()
+			for _, root := range []string{base, checkout} {
+				for _, p := range []string{"rubrics/rubrics.json", "rubrics/reservoir-mcq.jsonl", "rubrics/basin-analysis.json", other + "/meta.json", other + "/scores.json"} {
+					materialize(t, root, ChangedFile{Path: p, Content: readRepo(t, p)})
+				}
+				for _, f := range tt.base {
+					materialize(t, root, f)
+				}
+			}
+			for _, f := range tt.files {
+				materialize(t, checkout, f)
+			}
+
+			v, err := verify.New(os.DirFS(checkout), checkOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cli := v.Verify(dir)
+			out := CheckPR(os.DirFS(base), tt.pr, tt.files, checkOpts)
+			if out.Report == nil {
+				t.Fatalf("no report: %s %s", out.Conclusion, out.Summary)
+			}
+			app := out.Report.Submissions[0]
+
+			want := "error:layout.symlink:" + tt.where
+			if out.Conclusion != "failure" || !slices.Contains(findingList(app), want) || !strings.Contains(out.Summary, "layout.symlink") {
+				t.Errorf("the App: %s %v, want failure with %s", out.Conclusion, findingList(app), want)
+			}
+			if !slices.ContainsFunc(out.Annotations, func(a Annotation) bool {
+				return a.Title == "layout.symlink" && a.Path == tt.where && a.Level == "failure"
+			}) {
+				t.Errorf("annotations %+v", out.Annotations)
+			}
+			if cli.Status != app.Status || !slices.Equal(findingList(cli), findingList(app)) {
+				t.Errorf("the CLI says %s %v\nthe App says %s %v", cli.Status, findingList(cli), app.Status, findingList(app))
+			}
+		})
+	}
+}
+
+// findingList is a result's findings as severity:code:file, sorted.
+func findingList(r verify.Result) []string {
+	var out []string
+	for _, f := range append(slices.Clone(r.Errors), r.Warnings...) {
+		out = append(out, fmt.Sprintf("%s:%s:%s", f.Severity, f.Code, f.File))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// materialize writes f under root as a checkout would: a file, or a real
+// symbolic link.
+func materialize(t *testing.T, root string, f ChangedFile) {
+	t.Helper()
+	name := filepath.Join(root, filepath.FromSlash(f.Path))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(name)
+	var err error
+	if f.Symlink {
+		if err = os.Symlink(string(f.Content), name); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	} else {
+		err = os.WriteFile(name, f.Content, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -6,13 +6,17 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -380,6 +384,199 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if c := srv.Comments(repo, 2); len(c) != 1 || !strings.HasPrefix(c[0].Body, bot.StickyMarker) {
 		t.Errorf("comments: %+v", c)
+	}
+}
+
+// findings lists a result's findings as severity:code:file, sorted.
+func findings(r verify.Result) []string {
+	var out []string
+	for _, f := range append(slices.Clone(r.Errors), r.Warnings...) {
+		out = append(out, fmt.Sprintf("%s:%s:%s", f.Severity, f.Code, f.File))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// symlinkPR adds submissions/model-benchmark/new-run with a regular
+// meta.json and a scores.json that is a symbolic link to target.
+func symlinkPR(number int, meta []byte, target string) fakegithub.PR {
+	dir := "submissions/model-benchmark/new-run/"
+	return fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: strings.Repeat(fmt.Sprintf("%02x", number), 20), Files: []fakegithub.File{
+		{Name: dir + "meta.json", Status: "added", Content: meta},
+		{Name: dir + "scores.json", Status: "added", SymlinkTarget: target},
+	}}
+}
+
+// TestSymlinkedFiles: a pull request whose scores.json is a symbolic link
+// is refused with layout.symlink, as the CLI refuses the same link in a
+// checkout, whether GitHub follows the link (a file of the repository) or
+// describes it (a path outside the repository).
+func TestSymlinkedFiles(t *testing.T) {
+	srv, app, _ := setup(t)
+	seeded := seedBase(t, srv)
+	meta := seeded["submissions/model-benchmark/qwen3-32b-reservoir/meta.json"]
+	tests := []struct {
+		name   string
+		number int
+		target string
+	}{
+		{"to another submission's, which GitHub follows", 11, "../qwen3-32b-reservoir/scores.json"},
+		{"out of the repository, which GitHub describes", 12, "../../../../../etc/passwd"},
+	}
+	for _, tt := range tests {
+		srv.AddPR(repo, symlinkPR(tt.number, meta, tt.target))
+	}
+	ctx := context.Background()
+	for _, tt := range tests {
+		n, target := tt.number, tt.target
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := app.ChangedFiles(ctx, inst, repo, n, strings.Repeat(fmt.Sprintf("%02x", n), 20))
+			if err != nil {
+				t.Fatal(err)
+			}
+			byPath := map[string]bot.ChangedFile{}
+			for _, f := range files {
+				byPath[path.Base(f.Path)] = f
+			}
+			if f := byPath["scores.json"]; !f.Symlink || string(f.Content) != target {
+				t.Errorf("scores.json: symlink %v, content %.60q; want a link to %q", f.Symlink, f.Content, target)
+			}
+			if f := byPath["meta.json"]; f.Symlink || !bytes.Equal(f.Content, meta) {
+				t.Errorf("meta.json: symlink %v, %d bytes", f.Symlink, len(f.Content))
+			}
+
+			_, out := checkPR(t, app, n)
+			if out.Conclusion != "failure" || out.Report == nil {
+				t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
+			}
+			app := findings(out.Report.Submissions[0])
+			if !slices.Equal(app, []string{"error:layout.symlink:submissions/model-benchmark/new-run/scores.json"}) {
+				t.Errorf("the App's findings: %v", app)
+			}
+
+			// The CLI on a checkout of the same head: the base files, the
+			// new meta.json and scores.json as a real symbolic link.
+			root := t.TempDir()
+			for p, data := range seeded {
+				writeFile(t, filepath.Join(root, p), data)
+			}
+			dir := filepath.Join(root, "submissions", "model-benchmark", "new-run")
+			writeFile(t, filepath.Join(dir, "meta.json"), meta)
+			if err := os.Symlink(target, filepath.Join(dir, "scores.json")); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			v, err := verify.New(os.DirFS(root), checkOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := v.Verify("submissions/model-benchmark/new-run")
+			if cli := findings(res); res.Status != out.Report.Submissions[0].Status || !slices.Equal(cli, app) {
+				t.Errorf("the CLI says %s %v, the App %s %v", res.Status, cli, out.Report.Submissions[0].Status, app)
+			}
+		})
+	}
+}
+
+// TestSymlinkSignals: a followed link is told even if GitHub's answer
+// carried the link's own path (then by its sha, which is not the listed
+// blob's), or if the listing carried no sha (then by its path).
+func TestSymlinkSignals(t *testing.T) {
+	srv, _, _ := setup(t)
+	seeded := seedBase(t, srv)
+	meta := seeded["submissions/model-benchmark/qwen3-32b-reservoir/meta.json"]
+	target := "../qwen3-32b-reservoir/scores.json"
+	srv.AddPR(repo, symlinkPR(13, meta, target))
+	for _, tt := range []struct {
+		name    string
+		rewrite func(path string, body any)
+		want    string
+	}{
+		{"the link's path", func(p string, body any) {
+			if m, ok := body.(map[string]any); ok && strings.Contains(p, "/contents/") {
+				m["path"] = strings.SplitN(p, "/contents/", 2)[1]
+			}
+		}, target},
+		{"no listed sha", func(p string, body any) {
+			if list, ok := body.([]any); ok && strings.HasSuffix(p, "/files") {
+				for _, f := range list {
+					delete(f.(map[string]any), "sha")
+				}
+			}
+		}, target},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			key := testKey()
+			pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+			client := &http.Client{Transport: rewriter{srv.Client().Transport, tt.rewrite}}
+			app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, AppSlug: srv.AppSlug, HTTPClient: client, Sleep: (&sleeps{}).sleep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := app.ChangedFiles(context.Background(), inst, repo, 13, strings.Repeat("0d", 20))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				link := path.Base(f.Path) == "scores.json"
+				if f.Symlink != link || link && string(f.Content) != tt.want || !link && !bytes.Equal(f.Content, meta) {
+					t.Errorf("%s: symlink %v, content %.40q", f.Path, f.Symlink, f.Content)
+				}
+			}
+		})
+	}
+}
+
+// rewriter edits GitHub's JSON answers on their way to the App.
+type rewriter struct {
+	next    http.RoundTripper
+	rewrite func(path string, body any)
+}
+
+func (r rewriter) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := r.next.RoundTrip(req)
+	if err != nil || res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		return res, err
+	}
+	raw, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var body any
+	if err := json.Unmarshal(raw, &body); err == nil {
+		r.rewrite(req.URL.Path, body)
+		raw, _ = json.Marshal(body)
+	}
+	res.Body = io.NopCloser(bytes.NewReader(raw))
+	res.ContentLength = int64(len(raw))
+	res.Header.Del("Content-Length")
+	return res, nil
+}
+
+func TestRelTarget(t *testing.T) {
+	for _, tt := range []struct{ link, to, want string }{
+		{"a/b/c", "a/b/d", "d"},
+		{"a/b/c", "a/x/d", "../x/d"},
+		{"a/b/c", "y", "../../y"},
+		{"c", "a/b", "a/b"},
+		{"a/c", "a/b/c", "b/c"},
+	} {
+		if got := relTarget(tt.link, tt.to); got != tt.want {
+			t.Errorf("relTarget(%q, %q) = %q, want %q", tt.link, tt.to, got, tt.want)
+		}
+		if got := path.Join(path.Dir(tt.link), relTarget(tt.link, tt.to)); got != tt.to {
+			t.Errorf("%s → %s leads to %s", tt.link, tt.to, got)
+		}
+	}
+}
+
+func writeFile(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -65,8 +67,10 @@ func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool
 
 // ChangedFiles reads every file a pull request changes, with each file's
 // content at headSHA. A renamed file also yields a "removed" entry for its
-// old path, because for the check a rename takes the old file away. The
-// total content read is capped by Config.MaxChangedBytes.
+// old path, because for the check a rename takes the old file away. A
+// symbolic link is marked as one, with its target path as content, so that
+// the check refuses it as the CLI does rather than reading what it points
+// at. The total content read is capped by Config.MaxChangedBytes.
 func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]bot.ChangedFile, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
@@ -99,7 +103,7 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 		}
 		cf := bot.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
 		if cf.Status != "removed" {
-			data, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
+			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
 			if err != nil {
 				return nil, err
 			}
@@ -107,7 +111,7 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 			if total > a.cfg.MaxChangedBytes {
 				return nil, fmt.Errorf("pull request %s#%d changes more than %d bytes of files; benchgate does not read submissions that large", repo, number, a.cfg.MaxChangedBytes)
 			}
-			cf.Content = data
+			cf.Content, cf.Symlink = data, link
 		}
 		out = append(out, cf)
 	}
@@ -116,30 +120,67 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 
 // fileAt reads one file at ref through the contents API; files over 1 MB
 // come without content there, so those are read as git blobs by sha.
-func (a *App) fileAt(ctx context.Context, inst int64, owner, name, path, ref, blobSHA string) ([]byte, error) {
+// blobSHA is the sha the pull request's file listing gave for file.
+//
+// The listing gives no file mode, and the contents API follows a symbolic
+// link to a regular file of the repository, answering with that file. So
+// a link is told by the contents API describing it (type "symlink"), or by
+// its answer being another file than the one listed: another path, or a
+// blob other than the listed one. For a link, fileAt returns link true and
+// its target path, which is what git stores as the link's blob.
+func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, blobSHA string) (data []byte, link bool, err error) {
 	var fc *github.RepositoryContent
-	err := a.call(ctx, inst, fmt.Sprintf("reading %s at %s", path, ref), func(gh *github.Client) error {
+	err = a.call(ctx, inst, fmt.Sprintf("reading %s at %s", file, ref), func(gh *github.Client) error {
 		var err error
-		fc, _, _, err = gh.Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+		fc, _, _, err = gh.Repositories.GetContents(ctx, owner, name, file, &github.RepositoryContentGetOptions{Ref: ref})
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if fc == nil {
-		return nil, fmt.Errorf("%s at %s is a folder, not a file", path, ref)
+		return nil, false, fmt.Errorf("%s at %s is a folder, not a file", file, ref)
+	}
+	switch {
+	case fc.GetType() == "symlink" && fc.GetTarget() != "":
+		return []byte(fc.GetTarget()), true, nil
+	case fc.GetType() == "symlink", fc.GetPath() != file, blobSHA != "" && fc.GetSHA() != blobSHA:
+		if blobSHA == "" {
+			// Only a followed link gets here without a listed sha; a path
+			// from the link's folder to the file it reached stands in for
+			// the target.
+			return []byte(relTarget(file, fc.GetPath())), true, nil
+		}
+		data, err := a.blob(ctx, inst, owner, name, blobSHA)
+		return data, true, err
 	}
 	if fc.GetEncoding() == "base64" {
 		s, err := fc.GetContent()
 		if err != nil {
-			return nil, fmt.Errorf("decoding %s at %s: %w", path, ref, err)
+			return nil, false, fmt.Errorf("decoding %s at %s: %w", file, ref, err)
 		}
-		return []byte(s), nil
+		return []byte(s), false, nil
 	}
 	if blobSHA == "" {
 		blobSHA = fc.GetSHA()
 	}
-	return a.blob(ctx, inst, owner, name, blobSHA)
+	data, err = a.blob(ctx, inst, owner, name, blobSHA)
+	return data, false, err
+}
+
+// relTarget is the relative link target that leads from the folder of the
+// link to the file to, both paths in the repository.
+func relTarget(link, to string) string {
+	var from []string
+	if d := path.Dir(link); d != "." {
+		from = strings.Split(d, "/")
+	}
+	parts := strings.Split(to, "/")
+	i := 0
+	for i < len(from) && i < len(parts)-1 && from[i] == parts[i] {
+		i++
+	}
+	return strings.Repeat("../", len(from)-i) + strings.Join(parts[i:], "/")
 }
 
 // blob reads a git blob by sha.

@@ -368,6 +368,128 @@ func TestContents(t *testing.T) {
 	}
 }
 
+// TestSymlinks: git keeps a symbolic link as a blob holding its target
+// path (mode 120000). The PR files listing gives that blob's sha; the
+// contents API follows a link to a regular file of the repository and
+// answers with that file, and describes any other link as type "symlink".
+func TestSymlinks(t *testing.T) {
+	s := newServer(t)
+	other := []byte(`{"other": true}` + "\n")
+	s.SetFile("acme/bench", "main", "submissions/m/other/scores.json", other)
+	s.SetFile("acme/bench", "main", "submissions/m/other/meta.json", []byte("{}\n"))
+	links := map[string]string{
+		"submissions/m/mine/scores.json": "../other/scores.json",       // a regular file: followed
+		"submissions/m/mine/meta.json":   "../../../../etc/passwd",     // leaves the repository
+		"submissions/m/mine/README.md":   "/etc/hosts",                 // absolute
+		"submissions/m/mine/all":         "../other",                   // a folder
+		"submissions/m/mine/gone.json":   "missing.json",               // nothing there
+		"submissions/m/mine/chain.json":  "scores.json",                // another link
+		"submissions/m/mine/self.json":   "../mine/../other/meta.json", // followed after cleaning
+	}
+	var files []File
+	for name, target := range links {
+		files = append(files, File{Name: name, Status: "added", SymlinkTarget: target, Content: []byte("ignored")})
+	}
+	s.AddPR("acme/bench", PR{Number: 8, HeadSHA: strings.Repeat("ab", 20), Files: files})
+	tok := installationToken(t, s)
+	head := strings.Repeat("ab", 20)
+
+	r := do(t, s, "GET", "repos/acme/bench/pulls/8/files", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var listed []struct {
+		Filename, Status, SHA string
+		Additions             int
+	}
+	r.json(t, &listed)
+	if len(listed) != len(links) {
+		t.Fatalf("listed %d files, want %d", len(listed), len(links))
+	}
+	for _, f := range listed {
+		if f.SHA != blobSHA([]byte(links[f.Filename])) || f.Additions != 1 {
+			t.Errorf("%s listed with sha %s and %d additions, want the link blob's sha and 1", f.Filename, f.SHA, f.Additions)
+		}
+	}
+
+	type content struct {
+		Type, Name, Path, SHA, Encoding, Content string
+		Target                                   *string
+		Size                                     int
+	}
+	get := func(path string) content {
+		t.Helper()
+		r := do(t, s, "GET", "repos/acme/bench/contents/"+path+"?ref="+head, tok, nil)
+		expectStatus(t, r, http.StatusOK)
+		var c content
+		r.json(t, &c)
+		return c
+	}
+	for path, want := range map[string]string{
+		"submissions/m/mine/scores.json": "submissions/m/other/scores.json",
+		"submissions/m/mine/self.json":   "submissions/m/other/meta.json",
+	} {
+		c := get(path)
+		data, _ := base64.StdEncoding.DecodeString(c.Content)
+		wantData := other
+		if strings.HasSuffix(want, "meta.json") {
+			wantData = []byte("{}\n")
+		}
+		if c.Type != "file" || c.Path != want || c.Name != want[strings.LastIndex(want, "/")+1:] || c.SHA != blobSHA(wantData) || c.Target != nil || !bytes.Equal(data, wantData) {
+			t.Errorf("%s: %+v, want the file %s itself", path, c, want)
+		}
+	}
+	for _, path := range []string{"submissions/m/mine/meta.json", "submissions/m/mine/README.md", "submissions/m/mine/all", "submissions/m/mine/gone.json", "submissions/m/mine/chain.json"} {
+		c := get(path)
+		if c.Type != "symlink" || c.Path != path || c.Target == nil || *c.Target != links[path] || c.SHA != blobSHA([]byte(links[path])) || c.Size != len(links[path]) || c.Content != "" || c.Encoding != "" {
+			t.Errorf("%s: %+v, want the symlink object", path, c)
+		}
+	}
+
+	// A folder listing names links as such, without their targets.
+	r = do(t, s, "GET", "repos/acme/bench/contents/submissions/m/mine?ref="+head, tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var dir []content
+	r.json(t, &dir)
+	if len(dir) != len(links) {
+		t.Fatalf("listing %+v", dir)
+	}
+	for _, c := range dir {
+		if c.Type != "symlink" || c.Target != nil || c.SHA != blobSHA([]byte(links[c.Path])) {
+			t.Errorf("listed %+v", c)
+		}
+	}
+
+	// The trees API gives mode 120000 for a link, and its blob is the target.
+	r = do(t, s, "GET", "repos/acme/bench/git/trees/"+head+"?recursive=1", tok, nil)
+	expectStatus(t, r, http.StatusOK)
+	var tree struct {
+		Tree []struct{ Path, Mode, Type, SHA string }
+	}
+	r.json(t, &tree)
+	seen := 0
+	for _, e := range tree.Tree {
+		target, isLink := links[e.Path]
+		switch {
+		case isLink:
+			seen++
+			if e.Mode != "120000" || e.Type != "blob" || e.SHA != blobSHA([]byte(target)) {
+				t.Errorf("tree entry %+v", e)
+			}
+			r := do(t, s, "GET", "repos/acme/bench/git/blobs/"+e.SHA, tok, nil)
+			expectStatus(t, r, http.StatusOK)
+			var blob struct{ Content string }
+			r.json(t, &blob)
+			if b, _ := base64.StdEncoding.DecodeString(blob.Content); string(b) != target {
+				t.Errorf("blob of %s = %q, want %q", e.Path, b, target)
+			}
+		case e.Type == "blob" && e.Mode != "100644":
+			t.Errorf("regular file %+v", e)
+		}
+	}
+	if seen != len(links) {
+		t.Errorf("tree has %d links, want %d: %+v", seen, len(links), tree.Tree)
+	}
+}
+
 func annotations(n int) []map[string]any {
 	var out []map[string]any
 	for i := range n {

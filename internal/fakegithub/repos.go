@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/url"
+	pathpkg "path"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,10 +34,18 @@ type repo struct {
 	reactions     []Reaction
 }
 
+// entry is one path of a commit's tree: a blob, and whether that blob is a
+// symbolic link (git mode 120000), in which case it holds the link's target
+// path, as git stores it.
+type entry struct {
+	data []byte
+	link bool
+}
+
 // treeRef remembers what a synthetic tree sha stands for, so a client can
 // walk trees non-recursively.
 type treeRef struct {
-	files  map[string][]byte
+	files  map[string]entry
 	prefix string // "" for the root, else "dir/"
 }
 
@@ -54,6 +63,10 @@ type File struct {
 	Content []byte
 	// PreviousName is the old path of a renamed file.
 	PreviousName string
+	// SymlinkTarget, when set, makes the file a symbolic link to this path,
+	// relative to the link's folder. Git keeps a link as a blob holding the
+	// target path, so Content is replaced by the target.
+	SymlinkTarget string
 }
 
 // PR is a pull request to seed the fake with.
@@ -189,7 +202,10 @@ func (s *Server) AddPR(repoName string, pr PR) {
 	pr.Files = slices.Clone(pr.Files)
 	for i, f := range pr.Files {
 		pr.Files[i].Content = slices.Clone(f.Content)
-		p.blobs[blobSHA(f.Content)] = pr.Files[i].Content
+		if f.SymlinkTarget != "" {
+			pr.Files[i].Content = []byte(f.SymlinkTarget)
+		}
+		p.blobs[blobSHA(pr.Files[i].Content)] = pr.Files[i].Content
 	}
 	p.pulls[pr.Number] = &pr
 }
@@ -259,11 +275,11 @@ func (p *repo) knownCommit(sha string) bool {
 // snapshot is the whole file tree at ref, or false for an unknown ref.
 // A PR head is its base branch with the PR's files applied, so content set
 // on the base after AddPR still shows through.
-func (p *repo) snapshot(ref string) (map[string][]byte, bool) {
+func (p *repo) snapshot(ref string) (map[string]entry, bool) {
 	return p.snapshotDepth(ref, 0)
 }
 
-func (p *repo) snapshotDepth(ref string, depth int) (map[string][]byte, bool) {
+func (p *repo) snapshotDepth(ref string, depth int) (map[string]entry, bool) {
 	if depth > 4 {
 		return nil, false
 	}
@@ -271,7 +287,7 @@ func (p *repo) snapshotDepth(ref string, depth int) (map[string][]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := map[string][]byte{}
+	out := map[string]entry{}
 	for _, pr := range p.pulls {
 		if pr.HeadSHA != sha {
 			continue
@@ -285,9 +301,9 @@ func (p *repo) snapshotDepth(ref string, depth int) (map[string][]byte, bool) {
 				delete(out, f.Name)
 			case "renamed":
 				delete(out, f.PreviousName)
-				out[f.Name] = f.Content
+				out[f.Name] = entry{f.Content, f.SymlinkTarget != ""}
 			default:
-				out[f.Name] = f.Content
+				out[f.Name] = entry{f.Content, f.SymlinkTarget != ""}
 			}
 		}
 		break
@@ -296,12 +312,12 @@ func (p *repo) snapshotDepth(ref string, depth int) (map[string][]byte, bool) {
 	for name, bsha := range p.branches {
 		if bsha == sha {
 			for k, v := range p.files[name] {
-				out[k] = v
+				out[k] = entry{data: v}
 			}
 		}
 	}
 	for k, v := range p.files[sha] {
-		out[k] = v
+		out[k] = entry{data: v}
 	}
 	return out, true
 }
@@ -490,9 +506,9 @@ func (s *Server) handlePullFiles(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	for _, f := range files[page.lo:page.hi] {
 		content := f.Content
-		old := base[f.Name]
+		old := base[f.Name].data
 		if f.Status == "renamed" {
-			old = base[f.PreviousName]
+			old = base[f.PreviousName].data
 		}
 		if f.Status == "removed" && content == nil {
 			content = old
@@ -506,6 +522,8 @@ func (s *Server) handlePullFiles(w http.ResponseWriter, r *http.Request) {
 		}
 		esc := (&url.URL{Path: f.Name}).EscapedPath()
 		m := map[string]any{
+			// For a symbolic link this is the link's own blob, whatever
+			// it points at: the listing says nothing of file modes.
 			"sha":          blobSHA(content),
 			"filename":     f.Name,
 			"status":       f.Status,
@@ -577,8 +595,14 @@ func (s *Server) handleContents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	path := strings.Trim(r.PathValue("path"), "/")
-	if c, ok := files[path]; ok {
-		writeJSON(w, http.StatusOK, s.fileJSON(p, ref, path, c, true))
+	if e, ok := files[path]; ok {
+		// GitHub answers a link to a regular file of the repository with
+		// that file (its own path and sha), and any other link with an
+		// object describing the link itself.
+		if target, ok := followLink(files, path); ok {
+			path, e = target, files[target]
+		}
+		writeJSON(w, http.StatusOK, s.entryJSON(p, ref, path, e, true))
 		return
 	}
 	entries := s.dirEntries(p, ref, files, path)
@@ -589,10 +613,35 @@ func (s *Server) handleContents(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, entries)
 }
 
-// fileJSON is a contents-API file object. GitHub wraps the base64 at 60
-// columns with newlines (clients must tolerate that), and for files over
-// 1 MB sends no content with encoding "none".
-func (s *Server) fileJSON(p *repo, ref, path string, c []byte, withContent bool) map[string]any {
+// followLink resolves the symbolic link at path to the regular file it
+// names at the same commit. A target that is absolute, leaves the
+// repository, is missing, or is a folder or another link does not resolve.
+func followLink(files map[string]entry, path string) (string, bool) {
+	e := files[path]
+	if !e.link {
+		return "", false
+	}
+	t := string(e.data)
+	if t == "" || pathpkg.IsAbs(t) {
+		return "", false
+	}
+	t = pathpkg.Join(pathpkg.Dir(path), t)
+	if t == "." || t == ".." || strings.HasPrefix(t, "../") {
+		return "", false
+	}
+	if f, ok := files[t]; !ok || f.link {
+		return "", false
+	}
+	return t, true
+}
+
+// entryJSON is a contents-API object for a file or a symbolic link. For a
+// file GitHub wraps the base64 at 60 columns with newlines (clients must
+// tolerate that), and for files over 1 MB sends no content with encoding
+// "none". A link comes as type "symlink" with no content; only when it is
+// asked for by path (full) does it carry its "target".
+func (s *Server) entryJSON(p *repo, ref, path string, e entry, full bool) map[string]any {
+	c := e.data
 	sha := blobSHA(c)
 	esc := (&url.URL{Path: path}).EscapedPath()
 	self := fmt.Sprintf("%srepos/%s/contents/%s?ref=%s", s.URL, p.fullName(), esc, url.QueryEscape(ref))
@@ -610,7 +659,14 @@ func (s *Server) fileJSON(p *repo, ref, path string, c []byte, withContent bool)
 		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", p.fullName(), ref, esc),
 		"_links":       map[string]string{"self": self, "git": git, "html": html},
 	}
-	if withContent {
+	if e.link {
+		m["type"] = "symlink"
+		if full {
+			m["target"] = string(c)
+		}
+		return m
+	}
+	if full {
 		if len(c) > 1<<20 {
 			m["encoding"] = "none"
 			m["content"] = ""
@@ -635,14 +691,14 @@ func wrap60(s string) string {
 }
 
 // dirEntries lists the immediate children of dir, sorted by name.
-func (s *Server) dirEntries(p *repo, ref string, files map[string][]byte, dir string) []map[string]any {
+func (s *Server) dirEntries(p *repo, ref string, files map[string]entry, dir string) []map[string]any {
 	prefix := ""
 	if dir != "" {
 		prefix = dir + "/"
 	}
 	seenDir := map[string]bool{}
 	out := []map[string]any{}
-	for path, c := range files {
+	for path, e := range files {
 		rest, ok := strings.CutPrefix(path, prefix)
 		if !ok {
 			continue
@@ -665,7 +721,7 @@ func (s *Server) dirEntries(p *repo, ref string, files map[string][]byte, dir st
 			})
 			continue
 		}
-		out = append(out, s.fileJSON(p, ref, path, c, false))
+		out = append(out, s.entryJSON(p, ref, path, e, false))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i]["name"].(string) < out[j]["name"].(string) })
 	return out
@@ -673,7 +729,7 @@ func (s *Server) dirEntries(p *repo, ref string, files map[string][]byte, dir st
 
 // registerTree gives the directory prefix of files a deterministic sha and
 // remembers it for the trees API.
-func (p *repo) registerTree(files map[string][]byte, prefix string) string {
+func (p *repo) registerTree(files map[string]entry, prefix string) string {
 	h := sha1.New()
 	var paths []string
 	for path := range files {
@@ -684,7 +740,7 @@ func (p *repo) registerTree(files map[string][]byte, prefix string) string {
 	sort.Strings(paths)
 	fmt.Fprintf(h, "tree %s\x00", prefix)
 	for _, path := range paths {
-		fmt.Fprintf(h, "%s %s\n", path, blobSHA(files[path]))
+		fmt.Fprintf(h, "%s %s %s\n", files[path].mode(), path, blobSHA(files[path].data))
 	}
 	sha := hex.EncodeToString(h.Sum(nil))
 	p.trees[sha] = treeRef{files: files, prefix: prefix}
@@ -714,7 +770,7 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	_, recursive := r.URL.Query()["recursive"]
 	seenDir := map[string]bool{}
 	entries := []map[string]any{}
-	for path, c := range tr.files {
+	for path, e := range tr.files {
 		rest, ok := strings.CutPrefix(path, tr.prefix)
 		if !ok {
 			continue
@@ -736,15 +792,23 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		if !recursive && len(parts) > 1 {
 			continue
 		}
-		bsha := blobSHA(c)
-		p.blobs[bsha] = c
-		entries = append(entries, map[string]any{"path": rest, "mode": "100644", "type": "blob", "sha": bsha, "size": len(c), "url": fmt.Sprintf("%srepos/%s/git/blobs/%s", s.URL, p.fullName(), bsha)})
+		bsha := blobSHA(e.data)
+		p.blobs[bsha] = e.data
+		entries = append(entries, map[string]any{"path": rest, "mode": e.mode(), "type": "blob", "sha": bsha, "size": len(e.data), "url": fmt.Sprintf("%srepos/%s/git/blobs/%s", s.URL, p.fullName(), bsha)})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i]["path"].(string) < entries[j]["path"].(string) })
 	writeJSON(w, http.StatusOK, map[string]any{
 		"sha": sha, "url": fmt.Sprintf("%srepos/%s/git/trees/%s", s.URL, p.fullName(), sha),
 		"tree": entries, "truncated": false,
 	})
+}
+
+// mode is the entry's git file mode, as the trees API reports it.
+func (e entry) mode() string {
+	if e.link {
+		return "120000"
+	}
+	return "100644"
 }
 
 // handleBlob implements GET /repos/{owner}/{repo}/git/blobs/{file_sha}.
