@@ -1,0 +1,77 @@
+package bot
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzRoute: any payload under any event either is refused with an error
+// or asks for well-formed jobs; it never panics.
+func FuzzRoute(f *testing.F) {
+	f.Add("pull_request", prOpened)
+	f.Add("issue_comment", `{"action": "created", "repository": {"full_name": "geo/board"}, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 77, "body": "/benchgate rerun", "user": {"login": "m", "type": "User"}}}`)
+	f.Add("check_suite", `{"action": "rerequested", "repository": {"full_name": "geo/board"}, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}, {"number": 6}]}}`)
+	f.Add("push", `{"ref": "refs/heads/main", "after": "f00d", "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/a/b/meta.json"]}]}`)
+	f.Add("push", `{"ref": null, "commits": [null, {"added": [1]}]}`)
+	f.Fuzz(func(t *testing.T, event, body string) {
+		jobs, err := Route(event, "delivery", []byte(body))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, j := range jobs {
+			switch j.Kind {
+			case KindVerify, KindRerun, KindRegenerate:
+			default:
+				t.Fatalf("job of kind %q", j.Kind)
+			}
+			if !strings.HasPrefix(j.DeliveryID, "delivery") || seen[j.DeliveryID] {
+				t.Fatalf("delivery ids %q: each job needs its own, from the delivery's", j.DeliveryID)
+			}
+			seen[j.DeliveryID] = true
+			if j.Kind == KindRegenerate && (j.AfterSHA == "" || j.Branch == "") {
+				t.Fatalf("regenerate without a commit or branch: %+v", j)
+			}
+		}
+	})
+}
+
+// FuzzCommand: a comment commands the App only with a line that is exactly
+// "/benchgate rerun" or "/benchgate verify" (spaces aside).
+func FuzzCommand(f *testing.F) {
+	for _, s := range []string{"/benchgate rerun", "please /benchgate rerun", "/benchgate  verify\r\n", "/benchgate rerun now", "/BENCHGATE rerun", "\u00a0/benchgate rerun"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		kind := Command(body)
+		if kind == "" {
+			return
+		}
+		for _, line := range strings.Split(body, "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == kind {
+				return
+			}
+		}
+		t.Fatalf("Command(%q) = %q without a line that says so", body, kind)
+	})
+}
+
+// FuzzWithFile: any YAML file is read or refused with a message naming
+// the file; it never panics.
+func FuzzWithFile(f *testing.F) {
+	f.Add([]byte("app_id: 77\nwebhook_secret: [a, b]\nqueue_limit: 10\n"))
+	f.Add([]byte("app_id: [\n"))
+	f.Add([]byte("? [a]\n: b\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		getenv, err := WithFile(os.Getenv, data, "benchgate.yaml")
+		if err != nil {
+			if !strings.Contains(err.Error(), "benchgate.yaml") {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		LoadConfig(getenv, func(string) ([]byte, error) { return nil, os.ErrNotExist })
+	})
+}
