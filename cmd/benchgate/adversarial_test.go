@@ -59,6 +59,9 @@ type advExpect struct {
 	Placement string `json:"placement,omitempty"`
 	// Generate writes a file too large or too odd to commit.
 	Generate *advRecipe `json:"generate,omitempty"`
+	// Symlinks are files of the submission that are symbolic links, each
+	// to its target (made by the test: a checkout would hold the link).
+	Symlinks map[string]string `json:"symlinks,omitempty"`
 }
 
 type advRecipe struct {
@@ -166,6 +169,15 @@ func (c *advCase) repoPath(rel string) string {
 // write puts the case's files into a leaderboard root.
 func (c *advCase) write(t *testing.T, root string) {
 	t.Helper()
+	for rel, target := range c.expect.Symlinks {
+		p := filepath.Join(root, filepath.FromSlash(c.repoPath(rel)))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for rel, data := range c.files {
 		p := filepath.Join(root, filepath.FromSlash(c.repoPath(rel)))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -182,6 +194,9 @@ func (c *advCase) changedFiles() []bot.ChangedFile {
 	var out []bot.ChangedFile
 	for rel, data := range c.files {
 		out = append(out, bot.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: data})
+	}
+	for rel, target := range c.expect.Symlinks {
+		out = append(out, bot.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: []byte(target), Symlink: true})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
