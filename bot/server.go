@@ -209,7 +209,11 @@ func Serve(ctx context.Context, listen string, mux http.Handler, q *queue.Queue,
 	if err := q.Start(ctx, h, workers); err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: listen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// A slow sender cannot hold a connection for long: ten seconds for
+	// the headers, two minutes for a whole request (a 25 MB delivery
+	// needs about 1.7 Mbit/s).
+	srv := &http.Server{Addr: listen, Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("benchgate serving", "listen", listen)

@@ -75,6 +75,20 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	event, delivery := r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")
 	log := h.Log.With("delivery", delivery, "event", event)
+	sig := r.Header.Get("X-Hub-Signature-256")
+	if _, ok := parseSignature(sig); !ok {
+		// Refused before the body is read: an unsigned request costs its
+		// sender the upload, never the App 25 MB of reading and hashing.
+		h.observe(event, "bad_signature")
+		log.Warn("webhook refused: missing or malformed signature")
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}
+	if r.ContentLength > MaxWebhookBytes {
+		h.observe(event, "too_large")
+		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -87,7 +101,7 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Nothing is parsed or done before the signature holds.
-	if !h.signed(body, r.Header.Get("X-Hub-Signature-256")) {
+	if !h.signed(body, sig) {
 		h.observe(event, "bad_signature")
 		log.Warn("webhook refused: missing or bad signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
@@ -139,12 +153,8 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // signed checks X-Hub-Signature-256 ("sha256=" and the hex HMAC-SHA256 of
 // the raw body) against every secret, in constant time.
 func (h *Webhook) signed(body []byte, header string) bool {
-	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	sig, ok := parseSignature(header)
 	if !ok {
-		return false
-	}
-	sig, err := hex.DecodeString(hexSig)
-	if err != nil || len(sig) != sha256.Size {
 		return false
 	}
 	valid := false
@@ -157,6 +167,20 @@ func (h *Webhook) signed(body []byte, header string) bool {
 		}
 	}
 	return valid
+}
+
+// parseSignature reads an X-Hub-Signature-256 value: "sha256=" and 64 hex
+// digits.
+func parseSignature(header string) ([]byte, bool) {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok {
+		return nil, false
+	}
+	sig, err := hex.DecodeString(hexSig)
+	if err != nil || len(sig) != sha256.Size {
+		return nil, false
+	}
+	return sig, true
 }
 
 // Sign returns the X-Hub-Signature-256 value of body under secret, as

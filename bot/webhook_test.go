@@ -88,6 +88,55 @@ func TestWebhookSignature(t *testing.T) {
 	}
 }
 
+// countingReader counts what the handler reads of a body.
+type countingReader struct {
+	n    int
+	left int
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), r.left)
+	for i := range k {
+		p[i] = ' '
+	}
+	r.n += k
+	r.left -= k
+	return k, nil
+}
+
+// TestWebhookRefusesBeforeReading: a request without a well-formed
+// signature, or announcing a body over GitHub's cap, is refused without
+// its body being read.
+func TestWebhookRefusesBeforeReading(t *testing.T) {
+	h := &Webhook{Secrets: [][]byte{secret}, Queue: &memQueue{}, Log: slog.New(slog.DiscardHandler)}
+	for _, tt := range []struct {
+		name, sig string
+		length    int64
+		want      int
+	}{
+		{"unsigned", "", 20 << 20, http.StatusUnauthorized},
+		{"malformed signature", "sha256=abc", 20 << 20, http.StatusUnauthorized},
+		{"signed, but announced over 25 MB", Sign(secret, []byte("x")), MaxWebhookBytes + 1, http.StatusRequestEntityTooLarge},
+	} {
+		body := &countingReader{left: 20 << 20}
+		req := httptest.NewRequest(http.MethodPost, "/webhook", body)
+		req.ContentLength = tt.length
+		req.Header.Set("X-GitHub-Event", "pull_request")
+		req.Header.Set("X-GitHub-Delivery", "d")
+		if tt.sig != "" {
+			req.Header.Set("X-Hub-Signature-256", tt.sig)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.want || body.n != 0 {
+			t.Errorf("%s: status %d after reading %d bytes; want %d after reading none", tt.name, rec.Code, body.n, tt.want)
+		}
+	}
+}
+
 // GitHub's documentation gives this example: secret "It's a Secret to
 // Everybody", payload "Hello, World!".
 func TestSignMatchesGitHubExample(t *testing.T) {
