@@ -486,23 +486,34 @@ func TestSymlinkSignals(t *testing.T) {
 	meta := seeded["submissions/model-benchmark/qwen3-32b-reservoir/meta.json"]
 	target := "../qwen3-32b-reservoir/scores.json"
 	srv.AddPR(repo, symlinkPR(13, meta, target))
+	samePath := func(p string, body any) {
+		if m, ok := body.(map[string]any); ok && strings.Contains(p, "/contents/") {
+			m["path"] = strings.SplitN(p, "/contents/", 2)[1]
+		}
+	}
 	for _, tt := range []struct {
 		name    string
 		rewrite func(path string, body any)
 		want    string
+		wantErr string
 	}{
-		{"the link's path", func(p string, body any) {
-			if m, ok := body.(map[string]any); ok && strings.Contains(p, "/contents/") {
-				m["path"] = strings.SplitN(p, "/contents/", 2)[1]
-			}
-		}, target},
+		{"the link's path", samePath, target, ""},
 		{"no listed sha", func(p string, body any) {
 			if list, ok := body.([]any); ok && strings.HasSuffix(p, "/files") {
 				for _, f := range list {
 					delete(f.(map[string]any), "sha")
 				}
 			}
-		}, target},
+		}, target, ""},
+		// Another blob at the listed path also comes from a push between
+		// the listing and the read: then the head has moved, and the
+		// files are not taken for links but read again later.
+		{"the head moved", func(p string, body any) {
+			samePath(p, body)
+			if m, ok := body.(map[string]any); ok && strings.HasSuffix(p, "/pulls/13") {
+				m["head"].(map[string]any)["sha"] = strings.Repeat("e", 40)
+			}
+		}, "", "moved from"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			key := testKey()
@@ -513,6 +524,12 @@ func TestSymlinkSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			files, err := app.ChangedFiles(context.Background(), inst, repo, 13, strings.Repeat("0d", 20))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err %v, want one saying %q", err, tt.wantErr)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package ghapp
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -104,6 +105,12 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 		cf := bot.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
 		if cf.Status != "removed" {
 			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
+			if errors.Is(err, errOtherBlob) {
+				// The listing is of the pull request's current head, the
+				// read of headSHA: a push in between also gives another
+				// blob. Only a head that has not moved makes it a link.
+				data, link, err = a.otherBlob(ctx, inst, owner, name, repo, number, headSHA, f.GetSHA())
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -144,7 +151,9 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	switch {
 	case fc.GetType() == "symlink" && fc.GetTarget() != "":
 		return []byte(fc.GetTarget()), true, nil
-	case fc.GetType() == "symlink", fc.GetPath() != file, blobSHA != "" && fc.GetSHA() != blobSHA:
+	case fc.GetType() != "symlink" && fc.GetPath() == file && blobSHA != "" && fc.GetSHA() != blobSHA:
+		return nil, false, errOtherBlob
+	case fc.GetType() == "symlink", fc.GetPath() != file:
 		if blobSHA == "" {
 			// Only a followed link gets here without a listed sha; a path
 			// from the link's folder to the file it reached stands in for
@@ -166,6 +175,32 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	}
 	data, err = a.blob(ctx, inst, owner, name, blobSHA)
 	return data, false, err
+}
+
+// errOtherBlob is fileAt's answer when the contents API gives the listed
+// path with another blob than the listing: a followed link, or a push
+// between the listing and the read.
+var errOtherBlob = errors.New("the contents API gave another blob than the pull request's listing")
+
+// otherBlob settles errOtherBlob: when the pull request's head is still
+// headSHA, the file is a link and its listed blob holds the target;
+// otherwise the pull request moved on while it was read, and the job is
+// to be retried (a newer verification then takes over).
+func (a *App) otherBlob(ctx context.Context, inst int64, owner, name, repo string, number int, headSHA, blobSHA string) ([]byte, bool, error) {
+	var pr *github.PullRequest
+	err := a.call(ctx, inst, fmt.Sprintf("reading pull request %s#%d", repo, number), func(gh *github.Client) error {
+		var err error
+		pr, _, err = gh.PullRequests.Get(ctx, owner, name, number)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if head := pr.GetHead().GetSHA(); head != headSHA {
+		return nil, false, fmt.Errorf("pull request %s#%d moved from %s to %s while its files were read; it is read again", repo, number, headSHA, head)
+	}
+	data, err := a.blob(ctx, inst, owner, name, blobSHA)
+	return data, true, err
 }
 
 // relTarget is the relative link target that leads from the folder of the
