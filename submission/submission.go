@@ -5,6 +5,7 @@
 package submission
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -69,6 +70,30 @@ type Meta struct {
 
 	// Lines of members, for findings about them.
 	Lines map[string]int
+}
+
+// MarshalJSON writes meta.json as the schema spells it, optional fields
+// omitted when unset: what ParseMeta reads back.
+func (m *Meta) MarshalJSON() ([]byte, error) {
+	type meta struct {
+		ModelName        string   `json:"model_name"`
+		CandidateModelID string   `json:"candidate_model_id"`
+		Submitter        string   `json:"submitter"`
+		ContactOrRepo    string   `json:"contact_or_repo"`
+		RubricKey        string   `json:"rubric_key"`
+		Date             string   `json:"date"`
+		JudgeModel       string   `json:"judge_model,omitempty"`
+		HarnessName      string   `json:"harness_name,omitempty"`
+		HarnessRepo      string   `json:"harness_repo,omitempty"`
+		Notes            string   `json:"notes,omitempty"`
+		OpenWeights      *bool    `json:"open_weights,omitempty"`
+		PriceInput       *float64 `json:"price_input_per_mtok,omitempty"`
+		PriceOutput      *float64 `json:"price_output_per_mtok,omitempty"`
+		Temperature      *float64 `json:"temperature,omitempty"`
+		MaxTokens        *int     `json:"max_tokens,omitempty"`
+	}
+	return json.Marshal(meta{m.ModelName, m.CandidateModelID, m.Submitter, m.ContactOrRepo, m.RubricKey, m.Date, m.JudgeModel,
+		m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens})
 }
 
 // ParseMeta checks a parsed meta.json against its schema and converts it.

@@ -1,6 +1,8 @@
 package submission
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,6 +97,30 @@ func TestValidSlug(t *testing.T) {
 	} {
 		if got := ValidSlug(s); got != want {
 			t.Errorf("ValidSlug(%q) = %v", s, got)
+		}
+	}
+}
+
+// TestMetaRoundTrip: what MarshalJSON writes, ParseMeta reads back
+// unchanged, with and without the optional fields.
+func TestMetaRoundTrip(t *testing.T) {
+	full, _ := ParseMeta("meta.json", parse(t, fullMeta))
+	if full == nil {
+		t.Fatal("fullMeta does not parse")
+	}
+	bare := &Meta{ModelName: "M", CandidateModelID: "org/m", Submitter: "lab", ContactOrRepo: "https://example.org", RubricKey: "k", Date: "2026-01-02"}
+	for _, m := range []*Meta{full, bare} {
+		data, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, fs := ParseMeta("meta.json", parse(t, string(data)))
+		if back == nil || len(fs) > 0 {
+			t.Fatalf("%s does not read back: %v", data, fs)
+		}
+		back.Lines, m.Lines = nil, nil
+		if !reflect.DeepEqual(back, m) {
+			t.Errorf("read back %+v, want %+v (from %s)", back, m, data)
 		}
 	}
 }

@@ -132,7 +132,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchgate submit: %s already exists; choose another --slug, or remove it to replace it\n", dir)
 		return exitUsage
 	}
-	meta, err := json.MarshalIndent(metaJSON(m), "", "  ")
+	meta, err := json.MarshalIndent(m, "", "  ")
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
@@ -162,27 +162,4 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
 		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
 	return exitOK
-}
-
-// metaJSON is meta.json as the schema spells it, optional fields omitted.
-func metaJSON(m *submission.Meta) any {
-	type meta struct {
-		ModelName        string   `json:"model_name"`
-		CandidateModelID string   `json:"candidate_model_id"`
-		Submitter        string   `json:"submitter"`
-		ContactOrRepo    string   `json:"contact_or_repo"`
-		RubricKey        string   `json:"rubric_key"`
-		Date             string   `json:"date"`
-		JudgeModel       string   `json:"judge_model,omitempty"`
-		HarnessName      string   `json:"harness_name,omitempty"`
-		HarnessRepo      string   `json:"harness_repo,omitempty"`
-		Notes            string   `json:"notes,omitempty"`
-		OpenWeights      *bool    `json:"open_weights,omitempty"`
-		PriceInput       *float64 `json:"price_input_per_mtok,omitempty"`
-		PriceOutput      *float64 `json:"price_output_per_mtok,omitempty"`
-		Temperature      *float64 `json:"temperature,omitempty"`
-		MaxTokens        *int     `json:"max_tokens,omitempty"`
-	}
-	return meta{m.ModelName, m.CandidateModelID, m.Submitter, m.ContactOrRepo, m.RubricKey, m.Date, m.JudgeModel,
-		m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens}
 }
