@@ -28,14 +28,10 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchgate-lb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "NaN"; exit }
-		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. bench/lib.sh
 
 base=1000
-echo "== machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo "== generating $base + $runs submissions of 500 questions over 5 benchmarks"
 go build -o "$tmp/benchgate" ./cmd/benchgate
 go run ./bench/gen -out "$tmp/all" -kind board -submissions $((base + runs)) -benchmarks 5 -questions 500 >/dev/null

@@ -31,19 +31,9 @@ command -v go >/dev/null || { echo "bench/verify.sh: the go command is not on PA
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchgate-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# median reads numbers, one a line, and prints their median.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "NaN"; exit }
-		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. bench/lib.sh
 
-echo "== machine"
-echo "cores (nproc): $(nproc)"
-echo "cpu: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-echo "$(go version)"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine inflates the figures)"
-echo
+machine
 
 echo "== building benchgate and generating leaderboards in $tmp"
 go build -o "$tmp/benchgate" ./cmd/benchgate
