@@ -68,9 +68,8 @@ type Worker struct {
 	OnJudge func(calls int, usd float64)
 	// Budget, when set, admits each spot-check under the abuse limits
 	// (per pull request, per repository, the day's judge spend) and
-	// records what it spent; Explain words a refusal for the pull request.
-	Budget  Budget
-	Explain func(limit string) string
+	// records what it spent.
+	Budget Budget
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir    string
 	AuthorName  string
@@ -250,11 +249,7 @@ func spotCheckKey(j Job) string {
 // postRefusal tells the pull request that a limit stopped its
 // spot-check: a neutral check run, and the reason in the sticky comment.
 func (w *Worker) postRefusal(ctx context.Context, j Job, pr PRInfo, out CheckOutcome, limit string) error {
-	why := "A limit of this App stopped the spot-check."
-	if w.Explain != nil {
-		why = w.Explain(limit)
-	}
-	msg := "### Spot-check not run\n\n" + why + "\n"
+	msg := "### Spot-check not run\n\n" + w.Budget.Explain(limit) + "\n"
 	rc := CheckOutcome{Conclusion: "neutral", Title: "Spot-check not run: a limit was reached", Summary: msg}
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, RerunCheckName, rc); err != nil {
 		return err

@@ -85,10 +85,12 @@ func dayEnd(now time.Time) time.Time {
 	return now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
 }
 
-// Budget admits spot-checks under the limits and records what they spent.
+// Budget admits spot-checks under the limits, records what they spent,
+// and says why a refused one was refused.
 type Budget interface {
 	Admit(ctx context.Context, key, repo string, pr int) (queue.Grant, error)
 	Settle(ctx context.Context, key string, calls int, usd float64) error
+	Explain(limit string) string
 }
 
 // Ledger is the Budget kept in the queue's database, so that the limits
@@ -116,6 +118,9 @@ func (l *Ledger) Admit(ctx context.Context, key, repo string, pr int) (queue.Gra
 	}
 	return g, err
 }
+
+// Explain implements Budget.
+func (l *Ledger) Explain(limit string) string { return l.Limits.Explain(limit, l.now()) }
 
 // Settle implements Budget.
 func (l *Ledger) Settle(ctx context.Context, key string, calls int, usd float64) error {

@@ -62,8 +62,7 @@ func TestSpotChecksLimited(t *testing.T) {
 	refused := map[string]int{}
 	gh := newMemGH(t)
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
-		Budget:  &Ledger{Q: q, Limits: limits, Now: func() time.Time { return now }, OnRefuse: func(l string) { refused[l]++ }},
-		Explain: func(l string) string { return limits.Explain(l, now) }}
+		Budget: &Ledger{Q: q, Limits: limits, Now: func() time.Time { return now }, OnRefuse: func(l string) { refused[l]++ }}}
 	rerunBy := func(delivery string) CheckOutcome {
 		t.Helper()
 		if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: delivery, Repo: "geo/board", PR: 5, Commenter: "maint"}); err != nil {

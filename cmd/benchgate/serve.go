@@ -73,8 +73,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitUsage
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log,
-		Explain: func(limit string) string { return cfg.Limits.Explain(limit, time.Now()) }}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
 	if cfg.PublishMode == "pr" {
 		w.Propose = app
 	}
