@@ -73,16 +73,12 @@ func (l Limits) Explain(limit string, now time.Time) string {
 	case LimitRepoSpotChecks:
 		return fmt.Sprintf("This repository has had %d spot-checks in the last 24 hours, its limit. Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY`.", l.SpotChecksPerRepoDay)
 	case LimitDailySpend:
-		reset := dayEnd(now)
+		reset := queue.DayStart(now).Add(24 * time.Hour)
 		left := reset.Sub(now).Round(time.Minute)
 		return fmt.Sprintf("Today's judge budget (%.2f USD for all spot-checks) is spent. It resets at %s (in %dh%02dm); ask again with `/benchgate rerun` then, or raise `BENCHGATE_JUDGE_USD_PER_DAY`.",
 			l.JudgeUSDPerDay, reset.Format("15:04 UTC"), int(left.Hours()), int(left.Minutes())%60)
 	}
 	return "A limit of this App stopped the spot-check."
-}
-
-func dayEnd(now time.Time) time.Time {
-	return now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
 }
 
 // Budget admits spot-checks under the limits, records what they spent,

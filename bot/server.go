@@ -162,7 +162,7 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 		}
 	}
 	m.QueueAge.Set(st.OldestAvailableAge.Seconds())
-	spent, err := q.SpentSince(ctx, time.Now().UTC().Truncate(24*time.Hour))
+	spent, err := q.SpentSince(ctx, queue.DayStart(time.Now()))
 	if err != nil {
 		return err
 	}

@@ -70,8 +70,9 @@ func (q *Queue) Waiting(ctx context.Context) (int, error) {
 	return q.b.waiting(ctx)
 }
 
-// dayStart is 00:00 UTC of now's day: the daily budget resets then.
-func dayStart(now time.Time) time.Time {
+// DayStart is 00:00 UTC of now's day: the daily judge budget counts the
+// spend from then.
+func DayStart(now time.Time) time.Time {
 	return now.UTC().Truncate(24 * time.Hour)
 }
 

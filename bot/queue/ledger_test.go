@@ -76,7 +76,7 @@ func TestLedgerCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if spent, err := q.SpentSince(ctx, dayStart(now)); err != nil || spent != 1.5 {
+		if spent, err := q.SpentSince(ctx, DayStart(now)); err != nil || spent != 1.5 {
 			t.Fatalf("spent = %v, %v; want 1.5", spent, err)
 		}
 		if g := admit("f", "other/board", 1, now); !g.Admitted || g.MaxUSD != 4 {
@@ -84,7 +84,7 @@ func TestLedgerCounts(t *testing.T) {
 		}
 		// The budget is per UTC day and the repository's count a rolling 24 hours.
 		tomorrow := time.Date(2026, 12, 1, 0, 0, 1, 0, time.UTC)
-		if spent, err := q.SpentSince(ctx, dayStart(tomorrow)); err != nil || spent != 0 {
+		if spent, err := q.SpentSince(ctx, DayStart(tomorrow)); err != nil || spent != 0 {
 			t.Fatalf("spent tomorrow = %v, %v; want 0", spent, err)
 		}
 		if g := admit("g", "acme/board", 4, tomorrow); g.Admitted || g.Limit != "repo" {

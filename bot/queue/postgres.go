@@ -169,7 +169,7 @@ func (b *pgBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, deci
 	var u Usage
 	var pr, repoDay int64
 	q := usageQuery(b.ledger, func(i int) string { return fmt.Sprintf("$%d", i) })
-	if err = tx.QueryRow(ctx, q, sc.Repo, int64(sc.PR), now.Add(-24*time.Hour).Unix(), dayStart(now).Unix()).Scan(&pr, &repoDay, &u.SpentDay); err != nil {
+	if err = tx.QueryRow(ctx, q, sc.Repo, int64(sc.PR), now.Add(-24*time.Hour).Unix(), DayStart(now).Unix()).Scan(&pr, &repoDay, &u.SpentDay); err != nil {
 		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
 	}
 	u.PR, u.RepoDay = int(pr), int(repoDay)

@@ -170,7 +170,7 @@ func (b *sqliteBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, 
 	}
 	var u Usage
 	q := usageQuery("benchgate_spotcheck", func(int) string { return "?" })
-	if err = tx.QueryRowContext(ctx, q, sc.Repo, sc.PR, sc.Repo, now.Add(-24*time.Hour).Unix(), dayStart(now).Unix()).Scan(&u.PR, &u.RepoDay, &u.SpentDay); err != nil {
+	if err = tx.QueryRowContext(ctx, q, sc.Repo, sc.PR, sc.Repo, now.Add(-24*time.Hour).Unix(), DayStart(now).Unix()).Scan(&u.PR, &u.RepoDay, &u.SpentDay); err != nil {
 		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
 	}
 	g = decide(u)
