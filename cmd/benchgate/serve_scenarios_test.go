@@ -317,9 +317,11 @@ func TestServeAbuseLimits(t *testing.T) {
 		return len(r) == 1 && r[0].Conclusion == "success"
 	})
 	a.deliver("issue_comment", "lim-3", commentEvent(12, 602, "maint", "/benchgate rerun"))
+	// The check run is posted before the comment is edited: wait for both.
 	a.waitFor("the refusal", func() bool {
 		r := a.runs(bot.RerunCheckName, head)
-		return len(r) == 1 && r[0].Conclusion == "neutral"
+		cs := a.gh.Comments("geo/board", 12)
+		return len(r) == 1 && r[0].Conclusion == "neutral" && len(cs) == 1 && strings.Contains(cs[0].Body, "Spot-check not run")
 	})
 	if r := a.runs(bot.RerunCheckName, head)[0]; !strings.Contains(r.Output.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
 		t.Errorf("refusal summary %q", r.Output.Summary)
