@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchgate/benchgate/internal/filecache"
 )
 
 // Config is the App's configuration, read from the environment (the
@@ -37,10 +39,14 @@ type Config struct {
 	RerunPolicy                       string // BENCHGATE_RERUN_POLICY: command (default) or auto
 	RerunSecret                       []byte // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
 	BoardDir                          string // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
-	BoardBranch                       string // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
-	PublishMode                       string // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
-	AuthorName                        string // BENCHGATE_COMMIT_NAME (default benchgate[bot])
-	AuthorEmail                       string // BENCHGATE_COMMIT_EMAIL
+	// CacheDir keeps verification results, rankings and judge answers
+	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
+	// cache folder, as for the CLI); empty when there is none.
+	CacheDir    string
+	BoardBranch string // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
+	PublishMode string // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	AuthorName  string // BENCHGATE_COMMIT_NAME (default benchgate[bot])
+	AuthorEmail string // BENCHGATE_COMMIT_EMAIL
 	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
 	// 15m: a spot-check calls a slow judge many times). A job whose process
 	// died is run again once it has been running for twice as long.
@@ -61,8 +67,8 @@ func (c Config) String() string {
 		return "unset"
 	}
 	l := c.Limits
-	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), limits: %d spot-checks per PR, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
-		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode,
+	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
+		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode, c.CacheDir,
 		l.SpotChecksPerPR, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
 }
 
@@ -90,6 +96,7 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		JudgeAPIKey:  strings.TrimSpace(getenv("BENCHGATE_JUDGE_API_KEY")),
 		RerunPolicy:  or(getenv("BENCHGATE_RERUN_POLICY"), "command"),
 		BoardDir:     or(getenv("BENCHGATE_LEADERBOARD_DIR"), "leaderboard"),
+		CacheDir:     filecache.DefaultDir(getenv),
 		BoardBranch:  getenv("BENCHGATE_LEADERBOARD_BRANCH"),
 		PublishMode:  or(getenv("BENCHGATE_PUBLISH"), "push"),
 		AuthorName:   or(getenv("BENCHGATE_COMMIT_NAME"), "benchgate[bot]"),

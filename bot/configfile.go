@@ -14,7 +14,7 @@ var fileKeys = []string{
 	"app_id", "private_key_file", "private_key", "webhook_secret", "database_url", "listen", "github_api_url",
 	"git_url", "judge_base_url", "judge_api_key", "rerun_policy", "rerun_secret", "leaderboard_dir",
 	"leaderboard_branch", "publish", "commit_name", "commit_email", "job_timeout",
-	"judge_timeout", "judge_price_input", "judge_price_output",
+	"judge_timeout", "judge_price_input", "judge_price_output", "cache_dir",
 	"spot_checks_per_pr", "spot_checks_per_repo_day", "judge_usd_per_day", "spot_check_usd", "spot_check_calls", "queue_limit",
 }
 

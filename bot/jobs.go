@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/benchgate/benchgate/bot/publish"
 	"github.com/benchgate/benchgate/judge"
@@ -71,7 +72,10 @@ type Worker struct {
 	// records what it spent.
 	Budget Budget
 	// Leaderboard output, as `benchgate leaderboard` writes it.
-	BoardDir    string
+	BoardDir string
+	// Cache, when set, keeps verification results and rankings between
+	// regenerations (BENCHGATE_CACHE_DIR), as it does for the CLI.
+	Cache       ranking.Store
 	AuthorName  string
 	AuthorEmail string
 	// BoardBranch, when set, is the branch the leaderboard is published
@@ -277,8 +281,8 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 	case w.BoardBranch != "" && w.BoardBranch != branch:
 		cfg.PushBranch = w.BoardBranch
 	}
-	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, worktree string) (map[string][]byte, error) {
-		return BuildBoard(os.DirFS(worktree), w.Verify)
+	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, tree publish.Tree) (map[string][]byte, error) {
+		return w.board(os.DirFS(tree.Dir), tree.Time)
 	})
 	if err != nil || sha == "" || w.Propose == nil {
 		return sha, err
@@ -287,20 +291,26 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		"benchgate regenerated the leaderboard from `"+branch+"` after the latest merge. Merging this pull request publishes it; a newer merge replaces it.")
 }
 
-// BuildBoard verifies every submission of a leaderboard tree and renders
-// the three published files, as `benchgate leaderboard` does.
-func BuildBoard(fsys fs.FS, opts verify.Options) (map[string][]byte, error) {
-	v, err := verify.New(fsys, opts)
+// board builds the leaderboard of a tree as `benchgate leaderboard`
+// does, dated by the day (UTC) the tree's branch last changed: the same
+// tree always gives the same files.
+func (w *Worker) board(fsys fs.FS, changed time.Time) (map[string][]byte, error) {
+	g, err := ranking.Generate(fsys, ranking.GenerateOptions{
+		Verify: w.Verify,
+		Board:  ranking.Options{AsOf: AsOf(changed)},
+		Cache:  w.Cache,
+	})
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := v.Discover()
-	if err != nil {
-		return nil, err
+	return g.Files, nil
+}
+
+// AsOf is the date the App prints on a leaderboard built from a branch
+// whose head commit was made at t: its day in UTC.
+func AsOf(t time.Time) string {
+	if t.IsZero() {
+		return ""
 	}
-	board, err := ranking.Build(v, v.VerifyAll(dirs).Submissions, ranking.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return ranking.Files(board)
+	return t.UTC().Format(time.DateOnly)
 }

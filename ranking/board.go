@@ -78,8 +78,8 @@ type Entry struct {
 type MCQDetail struct {
 	MacroBySource  *float64         `json:"macro_by_source,omitempty"` // mean of per-source accuracies
 	Sources        int              `json:"sources"`
-	ByDifficulty   map[string]Count `json:"by_difficulty,omitempty"`
-	ByDomain       map[string]Count `json:"by_domain,omitempty"`
+	ByDifficulty   map[string]Count `json:"by_difficulty"`
+	ByDomain       map[string]Count `json:"by_domain"`
 	Letters        map[string]int   `json:"letters"`                     // chosen letters; "none" for no answer
 	LongestPicked  *float64         `json:"longest_pick_rate,omitempty"` // questions where the model chose the uniquely longest choice, of all questions
 	ParseFailures  int              `json:"parse_failures"`

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/internal/roundtrip"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/schemas"
 	"github.com/benchgate/benchgate/verify"
@@ -265,4 +266,10 @@ func TestGroupCache(t *testing.T) {
 	if len(entries) != 3 { // one per benchmark and track with entries
 		t.Errorf("%d cache entries, want 3", len(entries))
 	}
+}
+
+// TestGroupRecordRoundTrip: every field of a ranked entry comes back from
+// the cache as it went in, including fields added after this test.
+func TestGroupRecordRoundTrip(t *testing.T) {
+	roundtrip.Check(t, encodeGroup, decodeGroup)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // Output is one file of the published leaderboard.
@@ -24,7 +26,14 @@ var Outputs = []Output{
 // every one), by file name.
 func Files(b *Board, formats ...string) (map[string][]byte, error) {
 	want := map[string]bool{}
+	known := []string{"all"}
+	for _, o := range Outputs {
+		known = append(known, o.Format)
+	}
 	for _, f := range formats {
+		if !slices.Contains(known, f) {
+			return nil, fmt.Errorf("unknown output format %q; the formats are %s", f, strings.Join(known, ", "))
+		}
 		want[f] = true
 	}
 	all := len(formats) == 0 || want["all"]

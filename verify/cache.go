@@ -27,19 +27,145 @@ type Store interface {
 // depends on changes: the files of the submission, the registry and
 // benchmark files, the options and the verifier's own code.
 
-// cacheEntry is a Result with the fields that its JSON form leaves out, the
-// outcomes in a compact form.
-type cacheEntry struct {
-	Result     Result
-	Meta       *submission.Meta
-	Letters    string `json:",omitempty"`
-	Correct    string `json:",omitempty"` // '1' for correct, '0' otherwise
-	Points     []int  `json:",omitempty"`
-	GatePassed string `json:",omitempty"`
-	HasOut     bool
+// cacheRecord is a Result as the cache keeps it, and the only encoding of
+// one there. Each type inside has a record of its own with every field
+// named: the report's JSON leaves out the meta, the outcomes and each
+// finding's severity, and Meta's JSON is meta.json, so neither may stand
+// in for it. TestCacheRecordRoundTrip fills every field of Result by
+// reflection, so a field added to one of these types and not to its
+// record fails it.
+type cacheRecord struct {
+	Path      string
+	RubricKey string
+	Kind      string
+	Status    Status
+	Errors    []findingRecord
+	Warnings  []findingRecord
+	Summary   Summary // its JSON keeps every field: pointers are omitted only when nil
+	Meta      *metaRecord
+	Outcomes  *outcomesRecord
 }
 
-func bits(b []bool) string {
+type findingRecord struct {
+	Severity finding.Severity
+	Code     string
+	File     string
+	Line     int
+	Question string
+	Message  string
+}
+
+type metaRecord struct {
+	ModelName        string
+	CandidateModelID string
+	Submitter        string
+	ContactOrRepo    string
+	RubricKey        string
+	Date             string
+	JudgeModel       string
+	HarnessName      string
+	HarnessRepo      string
+	Notes            string
+	OpenWeights      *bool
+	PriceInput       *float64
+	PriceOutput      *float64
+	Temperature      *float64
+	MaxTokens        *int
+	Lines            map[string]int
+}
+
+// outcomesRecord holds the outcomes compactly: a letter a byte, a bool a
+// '0' or '1'. An absent field is a nil slice, "" an empty one.
+type outcomesRecord struct {
+	Letters    *string `json:",omitempty"`
+	Correct    *string `json:",omitempty"`
+	Points     []int
+	GatePassed *string `json:",omitempty"`
+}
+
+func newCacheRecord(r Result) cacheRecord {
+	rec := cacheRecord{
+		Path:      r.Path,
+		RubricKey: r.RubricKey,
+		Kind:      r.Kind,
+		Status:    r.Status,
+		Errors:    findingRecords(r.Errors),
+		Warnings:  findingRecords(r.Warnings),
+		Summary:   r.Summary,
+	}
+	if m := r.Meta; m != nil {
+		rec.Meta = &metaRecord{m.ModelName, m.CandidateModelID, m.Submitter, m.ContactOrRepo, m.RubricKey, m.Date, m.JudgeModel,
+			m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens, m.Lines}
+	}
+	if o := r.Outcomes; o != nil {
+		rec.Outcomes = &outcomesRecord{Letters: letters(o.Letters), Correct: bits(o.Correct), Points: o.Points, GatePassed: bits(o.GatePassed)}
+	}
+	return rec
+}
+
+func (rec cacheRecord) result() Result {
+	r := Result{
+		Path:      rec.Path,
+		RubricKey: rec.RubricKey,
+		Kind:      rec.Kind,
+		Status:    rec.Status,
+		Errors:    findingList(rec.Errors),
+		Warnings:  findingList(rec.Warnings),
+		Summary:   rec.Summary,
+	}
+	if m := rec.Meta; m != nil {
+		r.Meta = &submission.Meta{ModelName: m.ModelName, CandidateModelID: m.CandidateModelID, Submitter: m.Submitter,
+			ContactOrRepo: m.ContactOrRepo, RubricKey: m.RubricKey, Date: m.Date, JudgeModel: m.JudgeModel,
+			HarnessName: m.HarnessName, HarnessRepo: m.HarnessRepo, Notes: m.Notes, OpenWeights: m.OpenWeights,
+			PriceInput: m.PriceInput, PriceOutput: m.PriceOutput, Temperature: m.Temperature, MaxTokens: m.MaxTokens, Lines: m.Lines}
+	}
+	if o := rec.Outcomes; o != nil {
+		r.Outcomes = &Outcomes{Letters: unletters(o.Letters), Correct: unbits(o.Correct), Points: o.Points, GatePassed: unbits(o.GatePassed)}
+	}
+	return r
+}
+
+func findingRecords(l finding.List) []findingRecord {
+	if l == nil {
+		return nil
+	}
+	out := make([]findingRecord, len(l))
+	for i, f := range l {
+		out[i] = findingRecord{f.Severity, f.Code, f.File, f.Line, f.Question, f.Message}
+	}
+	return out
+}
+
+func findingList(rs []findingRecord) finding.List {
+	if rs == nil {
+		return nil
+	}
+	out := make(finding.List, len(rs))
+	for i, f := range rs {
+		out[i] = finding.Finding{Severity: f.Severity, Code: f.Code, File: f.File, Line: f.Line, Question: f.Question, Message: f.Message}
+	}
+	return out
+}
+
+func letters(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
+}
+
+func unletters(s *string) []byte {
+	if s == nil {
+		return nil
+	}
+	return []byte(*s)
+}
+
+func bits(b []bool) *string {
+	if b == nil {
+		return nil
+	}
 	s := make([]byte, len(b))
 	for i, v := range b {
 		s[i] = '0'
@@ -47,46 +173,29 @@ func bits(b []bool) string {
 			s[i] = '1'
 		}
 	}
-	return string(s)
+	str := string(s)
+	return &str
 }
 
-func unbits(s string) []bool {
-	if s == "" {
+func unbits(s *string) []bool {
+	if s == nil {
 		return nil
 	}
-	b := make([]bool, len(s))
-	for i := range s {
-		b[i] = s[i] == '1'
+	b := make([]bool, len(*s))
+	for i := range *s {
+		b[i] = (*s)[i] == '1'
 	}
 	return b
 }
 
-func encodeResult(r Result) ([]byte, error) {
-	e := cacheEntry{Result: r, Meta: r.Meta}
-	if o := r.Outcomes; o != nil {
-		e.HasOut = true
-		e.Letters, e.Correct, e.Points, e.GatePassed = string(o.Letters), bits(o.Correct), o.Points, bits(o.GatePassed)
-	}
-	return json.Marshal(e)
-}
+func encodeResult(r Result) ([]byte, error) { return json.Marshal(newCacheRecord(r)) }
 
-func decodeResult(data []byte) (Result, bool) {
-	var e cacheEntry
-	if err := json.Unmarshal(data, &e); err != nil {
-		return Result{}, false
+func decodeResult(data []byte) (Result, error) {
+	var rec cacheRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return Result{}, err
 	}
-	r := e.Result
-	r.Meta = e.Meta
-	if e.HasOut {
-		r.Outcomes = &Outcomes{Correct: unbits(e.Correct), Points: e.Points, GatePassed: unbits(e.GatePassed)}
-		if e.Letters != "" || e.Correct != "" {
-			r.Outcomes.Letters = []byte(e.Letters)
-		}
-	}
-	for i := range r.Warnings {
-		r.Warnings[i].Severity = finding.Warning
-	}
-	return r, true
+	return rec.result(), nil
 }
 
 // boardFingerprint hashes what every verification depends on besides the

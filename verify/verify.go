@@ -256,7 +256,7 @@ func (v *Verifier) Verify(dir string) Result {
 	key := v.cacheKey(dir)
 	if key != "" {
 		if data, ok := v.opts.Cache.Get(key); ok {
-			if r, ok := decodeResult(data); ok && r.Path == dir {
+			if r, err := decodeResult(data); err == nil && r.Path == dir {
 				return r
 			}
 		}

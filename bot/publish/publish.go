@@ -52,11 +52,18 @@ type Config struct {
 	PushBranch string
 }
 
-// Regenerate computes the generated files from a checked-out tree at
-// worktreeDir (a plain directory, readable with os.DirFS). It returns
-// slash-separated paths relative to Config.OutDir mapped to contents.
-// It is called again, on a fresh checkout, after every rejected push.
-type Regenerate func(ctx context.Context, worktreeDir string) (map[string][]byte, error)
+// Regenerate computes the generated files from a checked-out tree. It
+// returns slash-separated paths relative to Config.OutDir mapped to
+// contents. It is called again, on a fresh checkout, after every rejected
+// push.
+type Regenerate func(ctx context.Context, tree Tree) (map[string][]byte, error)
+
+// Tree is the checkout a Regenerate reads.
+type Tree struct {
+	Dir  string    // the worktree, a plain directory readable with os.DirFS
+	Head string    // the commit checked out
+	Time time.Time // its committer's time: when the branch last changed
+}
 
 // ErrTooManyAttempts is returned, wrapped, when every attempt was rejected
 // because the branch kept moving.
@@ -125,7 +132,7 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 	base := head.Hash()
 
 	for attempt := 1; ; attempt++ {
-		hash, err := commitOnce(ctx, cfg, regen, dir, outDir, wt)
+		hash, err := commitOnce(ctx, cfg, regen, repo, base, dir, outDir, wt)
 		if err != nil || hash == plumbing.ZeroHash {
 			return "", err
 		}
@@ -190,8 +197,12 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 
 // commitOnce regenerates into the worktree and commits if anything changed,
 // returning the new commit or the zero hash when the tree is unchanged.
-func commitOnce(ctx context.Context, cfg Config, regen Regenerate, dir, outDir string, wt *git.Worktree) (plumbing.Hash, error) {
-	files, err := regen(ctx, dir)
+func commitOnce(ctx context.Context, cfg Config, regen Regenerate, repo *git.Repository, base plumbing.Hash, dir, outDir string, wt *git.Worktree) (plumbing.Hash, error) {
+	head, err := repo.CommitObject(base)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
+	}
+	files, err := regen(ctx, Tree{Dir: dir, Head: base.String(), Time: head.Committer.When})
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("publish: regenerate: %w", err)
 	}

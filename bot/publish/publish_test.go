@@ -40,7 +40,8 @@ func setup(t *testing.T) (*gitserver.Server, Config) {
 
 // rankSubmissions is a stand-in generator: it lists submissions/ in the
 // checked-out tree, so its output depends on what the branch holds.
-func rankSubmissions(ctx context.Context, dir string) (map[string][]byte, error) {
+func rankSubmissions(ctx context.Context, tree Tree) (map[string][]byte, error) {
+	dir := tree.Dir
 	entries, err := fs.ReadDir(os.DirFS(dir), "submissions")
 	if err != nil {
 		return nil, err
@@ -120,7 +121,7 @@ func TestPublishWrongTokenDoesNotLeakIt(t *testing.T) {
 	s, cfg := setup(t)
 	cfg.Token = "ghs_wrongtoken_must_not_leak"
 	called := false
-	_, err := Publish(ctx(t), cfg, func(context.Context, string) (map[string][]byte, error) {
+	_, err := Publish(ctx(t), cfg, func(context.Context, Tree) (map[string][]byte, error) {
 		called = true
 		return nil, nil
 	})
@@ -148,11 +149,17 @@ func TestPublishWrongTokenDoesNotLeakIt(t *testing.T) {
 func TestPublishRetriesAfterSideCommit(t *testing.T) {
 	s, cfg := setup(t)
 	var calls atomic.Int32
-	regen := func(ctx context.Context, dir string) (map[string][]byte, error) {
-		out, err := rankSubmissions(ctx, dir)
+	var side string
+	var heads []string
+	regen := func(ctx context.Context, tree Tree) (map[string][]byte, error) {
+		heads = append(heads, tree.Head)
+		if tree.Time.IsZero() || time.Since(tree.Time) > time.Hour {
+			t.Errorf("the tree's time %v is not its head commit's", tree.Time)
+		}
+		out, err := rankSubmissions(ctx, tree)
 		// Another merge lands between our clone and our push.
 		if calls.Add(1) == 1 {
-			s.Commit(t, repo, branch, map[string][]byte{"submissions/beta.txt": []byte("beta 20\n")}, "Merge beta")
+			side = s.Commit(t, repo, branch, map[string][]byte{"submissions/beta.txt": []byte("beta 20\n")}, "Merge beta")
 		}
 		return out, err
 	}
@@ -162,6 +169,9 @@ func TestPublishRetriesAfterSideCommit(t *testing.T) {
 	}
 	if n := calls.Load(); n != 2 {
 		t.Errorf("regenerate ran %d times, want 2 (one rejected push, one retry)", n)
+	}
+	if len(heads) != 2 || heads[1] != side || heads[0] == side {
+		t.Errorf("regenerated from heads %q; want the first clone's, then the side commit %s", heads, side)
 	}
 	files := s.Files(t, repo, branch)
 	if string(files["submissions/beta.txt"]) != "beta 20\n" {
@@ -180,10 +190,10 @@ func TestPublishGivesUpAfterMaxAttempts(t *testing.T) {
 	s, cfg := setup(t)
 	cfg.MaxAttempts = 2
 	var calls atomic.Int32
-	regen := func(ctx context.Context, dir string) (map[string][]byte, error) {
+	regen := func(ctx context.Context, tree Tree) (map[string][]byte, error) {
 		n := calls.Add(1)
 		s.Commit(t, repo, branch, map[string][]byte{"submissions/x.txt": []byte{byte('0' + n)}}, "Merge")
-		return rankSubmissions(ctx, dir)
+		return rankSubmissions(ctx, tree)
 	}
 	_, err := Publish(ctx(t), cfg, regen)
 	if !errors.Is(err, ErrTooManyAttempts) {
@@ -203,7 +213,8 @@ func TestPublishConcurrent(t *testing.T) {
 	ready.Add(2)
 	appendLine := func(line string) Regenerate {
 		var first sync.Once
-		return func(ctx context.Context, dir string) (map[string][]byte, error) {
+		return func(ctx context.Context, tree Tree) (map[string][]byte, error) {
+			dir := tree.Dir
 			// Hold both publishers until both have cloned, which forces
 			// one of the two pushes to be rejected.
 			first.Do(func() { ready.Done(); ready.Wait() })
@@ -240,7 +251,7 @@ func TestPublishConcurrent(t *testing.T) {
 
 func TestPublishRejectsPathsOutsideOutDir(t *testing.T) {
 	s, cfg := setup(t)
-	_, err := Publish(ctx(t), cfg, func(context.Context, string) (map[string][]byte, error) {
+	_, err := Publish(ctx(t), cfg, func(context.Context, Tree) (map[string][]byte, error) {
 		return map[string][]byte{"../README.md": []byte("pwned")}, nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "invalid path") {

@@ -201,12 +201,7 @@ func isTerminal(w io.Writer) bool {
 
 // judgeCache is where judge results are kept between runs.
 func judgeCache() judge.Store {
-	dir := os.Getenv("BENCHGATE_CACHE_DIR")
-	if dir == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			dir = filepath.Join(d, "benchgate")
-		}
-	}
+	dir := filecache.DefaultDir(os.Getenv)
 	if dir == "" {
 		return nil
 	}

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/ghapp"
 	"github.com/benchgate/benchgate/bot/queue"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/llm"
 )
@@ -77,6 +79,11 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	if cfg.PublishMode == "pr" {
 		w.Propose = app
 	}
+	var judgeStore judge.Store
+	if cfg.CacheDir != "" {
+		w.Cache = filecache.Dir(cfg.CacheDir)
+		judgeStore = filecache.Dir(filepath.Join(cfg.CacheDir, "judge"))
+	}
 	if cfg.JudgeBaseURL != "" {
 		if cfg.JudgePriceInput == nil {
 			log.Warn("no judge prices (BENCHGATE_JUDGE_PRICE_INPUT, BENCHGATE_JUDGE_PRICE_OUTPUT): the daily judge budget counts only the cost an endpoint reports")
@@ -86,7 +93,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 			fmt.Fprintf(stderr, "benchgate serve: judge: %v\n", err)
 			return exitUsage
 		}
-		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache()}
+		w.Judge = &judge.Judge{LLM: client, Cache: judgeStore}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout})
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -23,6 +24,7 @@ import (
 	"github.com/benchgate/benchgate/bot/queue"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/gitserver"
+	"github.com/benchgate/benchgate/ranking"
 )
 
 var (
@@ -381,6 +383,8 @@ func TestServeMerges(t *testing.T) {
 	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
 		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
+		// The second regeneration reads the first one's results.
+		cfg.CacheDir = t.TempDir()
 	}})
 	root := a.root
 	files := map[string][]byte{}
@@ -414,6 +418,37 @@ func TestServeMerges(t *testing.T) {
 		if len(git.Files(t, "geo/board", "main")[f]) == 0 {
 			t.Errorf("%s not published", f)
 		}
+	}
+	// What the App published is what `benchgate leaderboard` writes from
+	// the same tree, dated by the day of the merge it was built on.
+	var merged time.Time // of the newest merge, the tree the last update was built on
+	for _, c := range git.Log(t, "geo/board", "main") {
+		if strings.HasPrefix(c.Message, "Merge ") {
+			merged = c.Committed
+			break
+		}
+	}
+	asOf := bot.AsOf(merged)
+	published := git.Files(t, "geo/board", "main")
+	tree := t.TempDir()
+	for p, data := range published {
+		if !strings.HasPrefix(p, "leaderboard/") {
+			os.MkdirAll(filepath.Dir(filepath.Join(tree, p)), 0o755)
+			os.WriteFile(filepath.Join(tree, p), data, 0o644)
+		}
+	}
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "leaderboard", "--root", tree, "--out", out, "--cache", "", "--as-of", asOf); code != exitOK {
+		t.Fatalf("benchgate leaderboard: exit %d: %s", code, stderr)
+	}
+	for _, o := range ranking.Outputs {
+		cli, _ := os.ReadFile(filepath.Join(out, o.File))
+		if app := published["leaderboard/"+o.File]; !bytes.Equal(app, cli) {
+			t.Errorf("%s: the App published %d bytes, benchgate leaderboard wrote %d from the same tree and date; they differ", o.File, len(app), len(cli))
+		}
+	}
+	if !strings.Contains(string(published["leaderboard/LEADERBOARD.md"]), "As of "+asOf) {
+		t.Error("the published board is not dated by its merge")
 	}
 }
 

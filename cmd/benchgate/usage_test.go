@@ -66,3 +66,34 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLeaderboardSecondRun: run as a maintainer runs it, twice, with the
+// cache that BENCHGATE_CACHE_DIR names; the second run reads every result
+// from the cache and writes the same bytes as the first.
+func TestLeaderboardSecondRun(t *testing.T) {
+	root := copyBoard(t)
+	cache := t.TempDir()
+	t.Setenv("BENCHGATE_CACHE_DIR", cache)
+	var runs [2]map[string][]byte
+	for i := range runs {
+		out := filepath.Join(t.TempDir(), "board")
+		if code, stdout, stderr := runCLI(t, "leaderboard", "--root", root, "--out", out, "--as-of", "2026-11-29"); code != exitOK {
+			t.Fatalf("run %d: exit %d\n%s%s", i+1, code, stdout, stderr)
+		}
+		runs[i] = map[string][]byte{}
+		for _, f := range []string{"LEADERBOARD.md", "index.html", "leaderboard.json"} {
+			runs[i][f], _ = os.ReadFile(filepath.Join(out, f))
+		}
+		if entries, _ := os.ReadDir(cache); len(entries) == 0 {
+			t.Fatalf("run %d: nothing cached in BENCHGATE_CACHE_DIR", i+1)
+		}
+	}
+	for f, first := range runs[0] {
+		if string(first) != string(runs[1][f]) {
+			t.Errorf("%s: the second run (from the cache) differs from the first", f)
+		}
+	}
+	if !strings.Contains(string(runs[1]["LEADERBOARD.md"]), "| Qwen3-32B |") {
+		t.Errorf("the second run lost the model names:\n%s", runs[1]["LEADERBOARD.md"])
+	}
+}

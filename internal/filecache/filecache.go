@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -47,6 +48,23 @@ func (d Dir) Put(key string, data []byte) {
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), dst) != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// EnvVar names the folder that benchgate's caches live in; the CLI and
+// the App both read it.
+const EnvVar = "BENCHGATE_CACHE_DIR"
+
+// DefaultDir is where benchgate keeps its caches unless told otherwise:
+// the folder named by BENCHGATE_CACHE_DIR (read through getenv), else
+// benchgate/ in the user's cache folder, else "" for no cache.
+func DefaultDir(getenv func(string) string) string {
+	if d := strings.TrimSpace(getenv(EnvVar)); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "benchgate")
+	}
+	return ""
 }
 
 var (

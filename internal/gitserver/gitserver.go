@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Side-commit identity used by Commit and CreateRepo, distinct from any
@@ -43,6 +44,7 @@ type Commit struct {
 	AuthorName  string
 	AuthorEmail string
 	Message     string
+	Committed   time.Time // the committer's time
 }
 
 // New starts a server that accepts only requests whose HTTP basic auth
@@ -209,18 +211,22 @@ func (s *Server) Log(t testing.TB, name, branch string) []Commit {
 	t.Helper()
 	// NUL separates fields and RS separates records because messages may
 	// contain newlines.
-	out := s.run(t, name, nil, nil, "log", "--format=%H%x00%an%x00%ae%x00%B%x1e", "refs/heads/"+branch)
+	out := s.run(t, name, nil, nil, "log", "--format=%H%x00%an%x00%ae%x00%cI%x00%B%x1e", "refs/heads/"+branch)
 	var log []Commit
 	for _, rec := range strings.Split(out, "\x1e") {
 		rec = strings.TrimLeft(rec, "\n")
 		if rec == "" {
 			continue
 		}
-		f := strings.SplitN(rec, "\x00", 4)
-		if len(f) != 4 {
+		f := strings.SplitN(rec, "\x00", 5)
+		if len(f) != 5 {
 			t.Fatalf("gitserver: unexpected log record %q", rec)
 		}
-		log = append(log, Commit{Hash: f[0], AuthorName: f[1], AuthorEmail: f[2], Message: strings.TrimRight(f[3], "\n")})
+		when, err := time.Parse(time.RFC3339, f[3])
+		if err != nil {
+			t.Fatalf("gitserver: commit time %q: %v", f[3], err)
+		}
+		log = append(log, Commit{Hash: f[0], AuthorName: f[1], AuthorEmail: f[2], Committed: when, Message: strings.TrimRight(f[4], "\n")})
 	}
 	return log
 }

@@ -1,0 +1,68 @@
+package ranking
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/benchgate/benchgate/verify"
+)
+
+// GenerateOptions say how Generate verifies, ranks and renders.
+type GenerateOptions struct {
+	Verify verify.Options // how each submission is verified
+	Board  Options        // the date and the statistics of the board
+	// Cache, when set, keeps both the verification results and the
+	// rankings between runs, in place of Verify.Cache and Board.Cache.
+	Cache Store
+	// Formats are the outputs to render (md, html, json); none or "all"
+	// renders every one.
+	Formats []string
+}
+
+// Generated is a leaderboard built and rendered.
+type Generated struct {
+	Report verify.Report     // the verdict on every submission found
+	Board  *Board            // the board built from those that passed
+	Files  map[string][]byte // the rendered outputs, by file name (see Outputs)
+}
+
+// Generate is the leaderboard pipeline, the one `benchgate leaderboard`
+// and the App both run: it finds every submission under submissions/ of
+// the leaderboard tree fsys, verifies each with the same code as
+// `benchgate verify`, ranks those that pass and renders the published
+// files. The same tree and options always give the same bytes, with the
+// cache or without it.
+func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
+	if o.Cache != nil {
+		o.Verify.Cache, o.Board.Cache = o.Cache, o.Cache
+	}
+	// Options are checked before any submission is read.
+	if _, err := o.Board.withDefaults(); err != nil {
+		return nil, err
+	}
+	v, err := verify.New(fsys, o.Verify)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := v.Discover()
+	if err != nil {
+		return nil, fmt.Errorf("cannot list the submissions: %w", err)
+	}
+	g := &Generated{Report: v.VerifyAll(dirs)}
+	if g.Board, err = Build(v, g.Report.Submissions, o.Board); err != nil {
+		return nil, err
+	}
+	if g.Files, err = Files(g.Board, o.Formats...); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Ranked is the number of entries ranked on the board.
+func (b *Board) Ranked() int {
+	n := 0
+	for _, bm := range b.Benchmarks {
+		n += len(bm.Entries)
+	}
+	return n
+}
