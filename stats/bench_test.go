@@ -24,13 +24,22 @@ func BenchmarkBootstrapRubric50x50(b *testing.B) { benchmarkBootstrap(b, 50, 50,
 // models, 7,440 questions.
 func BenchmarkBootstrap20x7440(b *testing.B) { benchmarkBootstrap(b, 20, 7440, 1) }
 
-// BenchmarkSignFlip times a Monte Carlo sign-flip test of two models on
-// 7,440 rubric questions with 10,000 rounds.
-func BenchmarkSignFlip(b *testing.B) {
-	m, _ := newRandomMatrix(b, 2, 2, 7440, 10)
+// BenchmarkSignFlipRubric50 times the exact sign-flip test of two models
+// on 50 rubric questions scored 0..10, the size of a rubric benchmark.
+func BenchmarkSignFlipRubric50(b *testing.B) {
+	m, _ := newRandomMatrix(b, 2, 2, 50, 10)
 	d := m.Diffs(0, 1)
 	for b.Loop() {
-		SignFlip(d, 10000, 1)
+		SignFlip(d)
+	}
+}
+
+// BenchmarkSignFlipRubric500 is a large rubric benchmark: 500 questions.
+func BenchmarkSignFlipRubric500(b *testing.B) {
+	m, _ := newRandomMatrix(b, 2, 2, 500, 10)
+	d := m.Diffs(0, 1)
+	for b.Loop() {
+		SignFlip(d)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 
 // Example builds a small multiple-choice leaderboard: scores with 95%
 // intervals and rank ranges from one paired bootstrap, then tiers from
-// McNemar tests between neighbours, adjusted together by Holm's method.
+// exact McNemar tests against each tier's leader, Holm-corrected, and the
+// number of models proven better than each.
 func Example() {
 	const questions = 400
 	names := []string{"alpha", "bravo", "charlie", "delta"}
@@ -41,19 +42,16 @@ func Example() {
 		}
 		return 0
 	})
-	var p []float64
-	for k := range len(order) - 1 {
-		b, c := m.PairCounts(order[k], order[k+1])
-		p = append(p, stats.McNemarExact(b, c))
-	}
-	tiers := stats.Tiers(stats.Holm(p), 0.05)
+	sep := stats.Separate(len(order), func(i, j int) float64 {
+		return stats.McNemarExact(m.PairCounts(order[i], order[j]))
+	}, 0.05)
 	for k, i := range order {
-		fmt.Printf("tier %d  %-8s %.3f [%.3f, %.3f]  rank %d-%d\n",
-			tiers[k], names[i], m.Mean(i), boot.Lo[i], boot.Hi[i], boot.RankLo[i], boot.RankHi[i])
+		fmt.Printf("tier %d  %-8s %.3f [%.3f, %.3f]  rank %d-%d, at best %d\n",
+			sep.Tier[k], names[i], m.Mean(i), boot.Lo[i], boot.Hi[i], boot.RankLo[i], boot.RankHi[i], sep.Better[k]+1)
 	}
 	// Output:
-	// tier 1  alpha    0.895 [0.865, 0.925]  rank 1-1
-	// tier 2  bravo    0.792 [0.750, 0.833]  rank 2-3
-	// tier 2  charlie  0.775 [0.733, 0.815]  rank 2-3
-	// tier 3  delta    0.590 [0.542, 0.637]  rank 4-4
+	// tier 1  alpha    0.895 [0.865, 0.925]  rank 1-1, at best 1
+	// tier 2  bravo    0.792 [0.750, 0.833]  rank 2-3, at best 2
+	// tier 2  charlie  0.775 [0.733, 0.815]  rank 2-3, at best 2
+	// tier 3  delta    0.590 [0.542, 0.637]  rank 4-4, at best 4
 }

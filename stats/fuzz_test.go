@@ -51,6 +51,36 @@ func FuzzMcNemar(f *testing.F) {
 	})
 }
 
+// FuzzSignFlip: for any differences, each byte a signed difference, the
+// sign-flip p-value is the share that enumeration counts, between the
+// smallest attainable and 1, and the same with every sign reversed.
+func FuzzSignFlip(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 255, 0, 7})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 16 {
+			data = data[:16]
+		}
+		d, neg := make([]int, len(data)), make([]int, len(data))
+		nonzero := 0
+		for i, b := range data {
+			d[i], neg[i] = int(int8(b)), -int(int8(b))
+			if b != 0 {
+				nonzero++
+			}
+		}
+		p := SignFlip(d)
+		if want := bruteSignFlip(d); !near(p, want, 1e-13) {
+			t.Fatalf("SignFlip(%v) = %v, enumeration gives %v", d, p, want)
+		}
+		if p < MinPairedP(nonzero) || p > 1 {
+			t.Fatalf("SignFlip(%v) = %v, outside [%v, 1]", d, p, MinPairedP(nonzero))
+		}
+		if q := SignFlip(neg); q != p {
+			t.Fatalf("SignFlip(%v) = %v but SignFlip(%v) = %v", d, p, neg, q)
+		}
+	})
+}
+
 // FuzzMatrixAdd adds a row of fuzzed scores, each byte a signed score,
 // with extra (if not 0) in the middle: invalid rows must be refused with an
 // error naming the value and leave the matrix as it was, valid rows must

@@ -2,8 +2,6 @@ package stats
 
 import (
 	"math"
-	"math/bits"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -102,105 +100,84 @@ func deviance(x, m float64) float64 {
 	}
 }
 
-// signFlipStream separates SignFlip's random stream from Bootstrap's
-// resample streams drawn from the same seed.
-const signFlipStream = 0x5369676e466c6970
+// maxSignFlipWork bounds the exact sign-flip computation, which takes
+// about one step per non-zero difference and unit of their total size: 2^27
+// steps is some 3,600 questions of 10 points, far beyond any rubric
+// benchmark. Beyond it the normal approximation is used.
+const maxSignFlipWork = 1 << 27
 
-// SignFlip returns the two-sided p-value of a paired sign-flip (randomization)
-// test that the differences d (per question, model 1 − model 2) have mean 0.
-// Under that hypothesis each non-zero difference is as likely to have either
-// sign; zero differences have no sign to flip and carry no information.
+// SignFlip returns the exact two-sided p-value of the paired sign-flip
+// (randomization) test that the differences d (per question, model 1 −
+// model 2) have mean 0. Under that hypothesis each non-zero difference is
+// as likely to have either sign; zero differences have no sign to flip and
+// carry no information. The p-value is the share of all 2^n sign
+// assignments of the n non-zero differences whose sum is at least as far
+// from 0 as the observed sum: 1 when that sum is 0, and at least 2^(1−n).
 //
-// With n ≤ 20 non-zero differences the p-value is exact: the share of all 2^n
-// sign assignments whose sum is at least as far from 0 as the observed sum.
-// Otherwise it is a Monte Carlo estimate from rounds random assignments drawn
-// deterministically from seed: (1 + hits) / (1 + rounds), which is never 0
-// and is a valid p-value for any rounds; rounds ≤ 0 gives 1.
-//
-// Sums, not means, are compared, so there is no rounding at the threshold.
-// The Monte Carlo test groups differences by size: flipping c differences
-// of size a at random adds a·(2B − c) with B ~ Binomial(c, 1/2), drawn as the
-// popcount of c random bits, which costs one 64-bit draw per 64 questions.
-func SignFlip(d []int, rounds int, seed uint64) float64 {
-	var nonzero []int
-	observed := 0
+// The share is counted exactly, not sampled, so that it stays right in the
+// far tail where Holm's correction over many comparisons looks: the sum of
+// the differences given a + sign takes integer values from 0 to the total
+// size S, and its distribution is built one difference at a time in
+// O(n·S) steps. Past maxSignFlipWork steps the normal approximation with a
+// continuity correction is used. For 0/1 data the test is McNemar's.
+func SignFlip(d []int) float64 {
+	var sizes []int
+	observed, total := 0, 0
+	var squares float64
 	for _, v := range d {
 		if v != 0 {
-			nonzero = append(nonzero, v)
+			a := abs(v)
+			sizes = append(sizes, a)
 			observed += v
+			total += a
+			squares += float64(a) * float64(a)
 		}
 	}
 	observed = abs(observed)
-	n := len(nonzero)
-	if n == 0 {
+	n := len(sizes)
+	if n == 0 || observed == 0 {
 		return 1
 	}
-	if n <= 20 {
-		return signFlipExact(nonzero, observed)
+	if float64(n)*float64(total) > maxSignFlipWork {
+		// The sum moves in steps of 2, so the correction is 1.
+		return min(1, math.Erfc((float64(observed)-1)/math.Sqrt(2*squares)))
 	}
-	if rounds <= 0 {
-		return 1
-	}
-
-	// Group the differences by size.
-	sizes := make([]int, n)
-	for i, v := range nonzero {
-		sizes[i] = abs(v)
-	}
+	// dist[u] is the probability that the differences signed + add up to u
+	// in size; the signed sum is then 2u − S. Small sizes first keep the
+	// filled part of dist short for longest.
 	slices.Sort(sizes)
-	type group struct{ size, count int }
-	var groups []group
-	for _, s := range sizes {
-		if len(groups) > 0 && groups[len(groups)-1].size == s {
-			groups[len(groups)-1].count++
-		} else {
-			groups = append(groups, group{s, 1})
+	dist := make([]float64, total+1)
+	dist[0] = 1
+	filled := 0
+	for _, a := range sizes {
+		filled += a
+		for u := filled; u >= a; u-- {
+			dist[u] = 0.5 * (dist[u] + dist[u-a])
+		}
+		for u := a - 1; u >= 0; u-- {
+			dist[u] *= 0.5
 		}
 	}
-
-	pcg := rand.NewPCG(seed, signFlipStream)
-	hits := 0
-	for range rounds {
-		sum := 0
-		for _, g := range groups {
-			plus := 0
-			c := g.count
-			for ; c >= 64; c -= 64 {
-				plus += bits.OnesCount64(pcg.Uint64())
-			}
-			if c > 0 {
-				plus += bits.OnesCount64(pcg.Uint64() >> (64 - c))
-			}
-			sum += g.size * (2*plus - g.count)
-		}
-		if abs(sum) >= observed {
-			hits++
-		}
+	// |2u − S| ≥ observed in the upper tail is u ≥ (S + observed)/2, an
+	// integer because the observed sum has the parity of S; the lower tail
+	// is its mirror image. Summed from the far end, smallest terms first.
+	tail := 0.0
+	for u := total; u >= (total+observed)/2; u-- {
+		tail += dist[u]
 	}
-	return float64(1+hits) / float64(1+rounds)
+	return min(1, 2*tail)
 }
 
-// signFlipExact visits every sign assignment of d in Gray-code order, one
-// flip per step. The last sign stays fixed: negating all signs negates the
-// sum, so each half of the assignments has the same share at or beyond
-// observed.
-func signFlipExact(d []int, observed int) float64 {
-	cur := slices.Clone(d)
-	sum := 0
-	for _, v := range d {
-		sum += v
+// MinPairedP is the smallest p-value that the paired tests (McNemar's and
+// the sign-flip test) can give on n questions: 2^(1−n), reached when one
+// model is ahead on every question. When it is above the significance
+// level, no difference between two models can be significant, however
+// large.
+func MinPairedP(n int) float64 {
+	if n < 1 {
+		return 1
 	}
-	free := len(d) - 1
-	hits := 1 // the assignment observed
-	for g := 1; g < 1<<free; g++ {
-		i := bits.TrailingZeros(uint(g))
-		sum -= 2 * cur[i]
-		cur[i] = -cur[i]
-		if abs(sum) >= observed {
-			hits++
-		}
-	}
-	return float64(hits) / float64(uint(1)<<free)
+	return min(1, math.Ldexp(1, 1-n))
 }
 
 func abs(x int) int {

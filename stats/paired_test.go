@@ -130,39 +130,31 @@ func TestSignFlipExact(t *testing.T) {
 		{2, 0, -1, 3, 0, 4},
 		{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, -1},
 	} {
-		if got, want := SignFlip(d, 0, 1), bruteSignFlip(d); got != want {
+		if got, want := SignFlip(d), bruteSignFlip(d); !near(got, want, 1e-14) {
 			t.Errorf("SignFlip(%v) = %v, want %v", d, got, want)
 		}
 	}
 	// All five positive: only the identity and its negation are as extreme.
-	if got := SignFlip([]int{1, 1, 1, 1, 1}, 0, 1); got != 2.0/32 {
+	if got := SignFlip([]int{1, 1, 1, 1, 1}); got != 2.0/32 {
 		t.Errorf("SignFlip(five ones) = %v, want 1/16", got)
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	for range 200 {
-		d := make([]int, rng.IntN(26))
+	for range 300 {
+		d := make([]int, rng.IntN(22))
 		for i := range d {
 			d[i] = rng.IntN(21) - 10
 		}
-		nz := 0
-		for _, v := range d {
-			if v != 0 {
-				nz++
-			}
-		}
-		if nz > 20 {
-			continue
-		}
-		if got, want := SignFlip(d, 0, 1), bruteSignFlip(d); got != want {
+		if got, want := SignFlip(d), bruteSignFlip(d); !near(got, want, 1e-13) {
 			t.Fatalf("SignFlip(%v) = %v, want %v", d, got, want)
 		}
 	}
 }
 
-func TestSignFlipMonteCarlo(t *testing.T) {
-	// 0/1 data: the sign-flip test of 30 +1 and 16 −1 differences is the
-	// two-sided sign test, P(|2B − 46| ≥ 14) with B ~ Binomial(46, 1/2),
-	// which is McNemar's test.
+// TestSignFlipLarge compares SignFlip on hundreds of differences, far
+// beyond enumeration, with the distribution of the signed sum built by
+// convolving ±v one difference at a time, and with McNemar's test on 0/1
+// data, which it then is.
+func TestSignFlipLarge(t *testing.T) {
 	d := make([]int, 0, 60)
 	for range 30 {
 		d = append(d, 1)
@@ -173,53 +165,85 @@ func TestSignFlipMonteCarlo(t *testing.T) {
 	for range 14 {
 		d = append(d, 0)
 	}
-	want := McNemarExact(30, 16)
-	p := SignFlip(d, 100000, 42)
-	if math.Abs(p-want) > 0.005 {
-		t.Errorf("SignFlip(30 up, 16 down) = %v, want about %v", p, want)
+	if got, want := SignFlip(d), McNemarExact(30, 16); !near(got, want, 1e-12) {
+		t.Errorf("SignFlip(30 up, 16 down) = %v, McNemarExact = %v", got, want)
 	}
-	if again := SignFlip(d, 100000, 42); again != p {
-		t.Errorf("SignFlip with the same seed gave %v then %v", p, again)
+	// 400 up, 300 down: p is about 2e-4, where a sampled p-value of 10,000
+	// rounds could say nothing.
+	d = d[:0]
+	for i := range 700 {
+		d = append(d, 1-2*(i/400))
 	}
-	if other := SignFlip(d, 100000, 43); other == p {
-		t.Errorf("SignFlip with seeds 42 and 43 both gave %v", p)
+	if got, want := SignFlip(d), McNemarExact(400, 300); !near(got, want, 1e-10) {
+		t.Errorf("SignFlip(400 up, 300 down) = %v, McNemarExact = %v", got, want)
 	}
 
-	// Mixed sizes: compare with the exact distribution, computed by
-	// convolving per-difference ±v.
 	rng := rand.New(rand.NewPCG(3, 3))
-	d = make([]int, 200)
-	for i := range d {
-		d[i] = rng.IntN(7) - 2
-	}
-	dist := map[int]float64{0: 1}
-	obs := 0
-	for _, v := range d {
-		obs += v
-		if v == 0 {
-			continue
+	for _, shift := range []int{0, 1, 3} {
+		d := make([]int, 200)
+		for i := range d {
+			d[i] = rng.IntN(7) - 3 + shift*rng.IntN(2)
 		}
-		next := map[int]float64{}
+		dist := map[int]float64{0: 1}
+		obs := 0
+		for _, v := range d {
+			obs += v
+			if v == 0 {
+				continue
+			}
+			next := map[int]float64{}
+			for s, pr := range dist {
+				next[s+v] += pr / 2
+				next[s-v] += pr / 2
+			}
+			dist = next
+		}
+		want := 0.0
 		for s, pr := range dist {
-			next[s+v] += pr / 2
-			next[s-v] += pr / 2
+			if abs(s) >= abs(obs) {
+				want += pr
+			}
 		}
-		dist = next
-	}
-	want = 0
-	for s, pr := range dist {
-		if abs(s) >= abs(obs) {
-			want += pr
+		if got := SignFlip(d); !near(got, want, 1e-12) && math.Abs(got-want) > 1e-12*want {
+			t.Errorf("shift %d: SignFlip = %v, want %v", shift, got, want)
 		}
 	}
-	if p := SignFlip(d, 100000, 9); math.Abs(p-want) > 0.005 {
-		t.Errorf("SignFlip(mixed sizes) = %v, want about %v", p, want)
-	}
+}
 
-	if p := SignFlip(d, 0, 9); p != 1 {
-		t.Errorf("SignFlip with no rounds = %v, want 1", p)
+// TestSignFlipNormal: past the exact computation's bound, the normal
+// approximation agrees with the exact McNemar test on 0/1 data.
+func TestSignFlipNormal(t *testing.T) {
+	d := make([]int, 0, 20000)
+	for i := range 20000 {
+		d = append(d, 1-2*(i%2))
 	}
-	if p := SignFlip(d, 1, 9); p != 0.5 && p != 1 {
-		t.Errorf("SignFlip with one round = %v, want 1/2 or 1", p)
+	d = append(d, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+	got, want := SignFlip(d), McNemarExact(10020, 10000)
+	if math.Abs(got-want) > 0.01*want {
+		t.Errorf("SignFlip(10,020 up, 10,000 down) = %v, McNemarExact = %v", got, want)
+	}
+}
+
+func TestMinPairedP(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{0, 1}, {1, 1}, {3, 0.25}, {5, 0.0625}, {6, 0.03125}, {40, math.Ldexp(1, -39)}} {
+		if got := MinPairedP(tc.n); got != tc.want {
+			t.Errorf("MinPairedP(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+	// It is what the tests reach when one model wins every question.
+	for n := 1; n <= 12; n++ {
+		d := make([]int, n)
+		for i := range d {
+			d[i] = 1 + i%3
+		}
+		if got := SignFlip(d); got != MinPairedP(n) {
+			t.Errorf("SignFlip(%d wins) = %v, MinPairedP = %v", n, got, MinPairedP(n))
+		}
+		if got := McNemarExact(n, 0); !near(got, MinPairedP(n), 1e-15) {
+			t.Errorf("McNemarExact(%d, 0) = %v, MinPairedP = %v", n, got, MinPairedP(n))
+		}
 	}
 }
