@@ -1,8 +1,10 @@
 // Package ranking turns verified submissions into the published
 // leaderboard: every number computed from the merged files, with its
-// uncertainty, and tiers where models cannot be told apart. Building the
-// board is pure (Build); writing it out is Markdown, HTML and JSON
-// (Render*), each byte-identical for the same inputs.
+// uncertainty, and tiers of the models a paired test does not show to be
+// worse than their tier's leader. Building the board is pure (Build);
+// writing it out is Markdown, HTML and JSON (Render*), each byte-identical
+// for the same inputs; Generate is the whole pipeline, from a tree of
+// submissions to the files.
 package ranking
 
 // Board is the whole leaderboard, as leaderboard.json holds it.
@@ -37,6 +39,11 @@ type Benchmark struct {
 	// key is uniquely the longest choice.
 	KeyLetters  map[string]int `json:"key_letters,omitempty"`
 	LongestRate *float64       `json:"longest_correct_rate,omitempty"`
+	// MinPairedP is the smallest p-value the paired test can reach on
+	// this many questions, 2^(1−n); TooSmall is set when it is above the
+	// tier alpha: then no two models can be told apart, however different.
+	MinPairedP float64 `json:"min_paired_p"`
+	TooSmall   bool    `json:"too_small_to_separate"`
 
 	Entries  []Entry    `json:"entries"`
 	Excluded []Excluded `json:"excluded"`
@@ -44,21 +51,33 @@ type Benchmark struct {
 
 // Entry is one ranked submission.
 type Entry struct {
-	Slug             string   `json:"slug"`
-	Track            string   `json:"track"`
-	Path             string   `json:"path"`
-	ModelName        string   `json:"model_name"`
-	CandidateModelID string   `json:"candidate_model_id"`
-	Score            float64  `json:"score"` // accuracy 0..1 (mcq) or mean points per question (rubric)
-	CILow            float64  `json:"ci_low"`
-	CIHigh           float64  `json:"ci_high"`
-	Rank             int      `json:"rank"`
-	RankLow          int      `json:"rank_low"`
-	RankHigh         int      `json:"rank_high"`
-	Tier             int      `json:"tier"`
-	N                int      `json:"n"`
-	Correct          *int     `json:"correct,omitempty"`
-	PNext            *float64 `json:"p_next,omitempty"` // Holm-adjusted p-value against the next entry
+	Slug             string  `json:"slug"`
+	Track            string  `json:"track"`
+	Path             string  `json:"path"`
+	ModelName        string  `json:"model_name"`
+	CandidateModelID string  `json:"candidate_model_id"`
+	Score            float64 `json:"score"` // accuracy 0..1 (mcq) or mean points per question (rubric)
+	CILow            float64 `json:"ci_low"`
+	CIHigh           float64 `json:"ci_high"`
+	Rank             int     `json:"rank"`
+	RankLow          int     `json:"rank_low"`
+	RankHigh         int     `json:"rank_high"`
+	// Tier: a tier starts at its leader, the best entry not yet placed,
+	// and holds the entries after it up to the first that the paired test
+	// finds significantly worse than the leader (Holm over the leader's
+	// comparisons).
+	Tier int `json:"tier"`
+	// TierP is the Holm-adjusted p-value of the test that placed the
+	// entry: against its tier's leader (at least the alpha: kept in the
+	// tier), or for a tier's leader against the previous tier's leader
+	// (below it: a new tier). Absent for the first entry.
+	TierP *float64 `json:"tier_p,omitempty"`
+	// RankUB is 1 + the number of entries significantly better than this
+	// one (Holm over its comparisons with the entries above it): the best
+	// rank the evidence leaves it.
+	RankUB  int  `json:"rank_ub"`
+	N       int  `json:"n"`
+	Correct *int `json:"correct,omitempty"`
 
 	Submitter     string   `json:"submitter"`
 	ContactOrRepo string   `json:"contact_or_repo"`

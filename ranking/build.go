@@ -5,11 +5,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/benchgate/benchgate/internal/filecache"
 	"hash/fnv"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/benchgate/benchgate/internal/filecache"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
@@ -114,6 +118,8 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 		if b.Rubric != nil {
 			out.MaxScore = float64(b.Rubric.TotalPoints)
 		}
+		out.MinPairedP = stats.MinPairedP(out.Questions)
+		out.TooSmall = out.MinPairedP > opts.Alpha
 		if b.Stats != nil {
 			out.KeyLetters = b.Stats.KeyCounts
 			rate := b.Stats.LongestRate
@@ -153,7 +159,7 @@ func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs
 		return rankGroup(e, b, track, rs, opts)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "rank-group 1\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
+	fmt.Fprintf(h, "rank-group 2\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
 	enc := json.NewEncoder(h)
 	for _, r := range rs {
 		if err := enc.Encode([]any{r.Path, r.Meta, r.Summary, r.Outcomes}); err != nil {
@@ -249,26 +255,15 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []ver
 		}
 		return a.Slug < c.Slug
 	})
-	// Paired tests between neighbours in that order, Holm-corrected.
-	p := make([]float64, len(order)-1)
-	for k := range p {
-		i, j := order[k], order[k+1]
-		if b.Rubric != nil {
-			p[k] = stats.SignFlip(m.Diffs(i, j), opts.Resamples, seed+uint64(k)+1)
-		} else {
-			bc, cb := m.PairCounts(i, j)
-			p[k] = stats.McNemarExact(bc, cb)
-		}
-	}
-	adj := stats.Holm(p)
-	tiers := stats.Tiers(adj, opts.Alpha)
+	sep := stats.Separate(len(order), pairTests(m, order, b.Rubric != nil), opts.Alpha)
 	sorted := make([]Entry, len(order))
 	for k, i := range order {
 		en := entries[i]
-		en.Tier = tiers[k]
-		if k < len(adj) {
-			pv := adj[k]
-			en.PNext = &pv
+		en.Tier = sep.Tier[k]
+		en.RankUB = sep.Better[k] + 1
+		if k > 0 {
+			pv := sep.TierP[k]
+			en.TierP = &pv
 		}
 		// Competition ranking: equal scores share the better rank.
 		en.Rank = k + 1
@@ -278,6 +273,35 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []ver
 		sorted[k] = en
 	}
 	return sorted, nil
+}
+
+// pairTests runs the paired test between every two models, by their
+// places in order, on all cores: exact McNemar on accuracy, the exact
+// sign-flip test on rubric points. It returns p(i, j) for i < j.
+func pairTests(m *stats.Matrix, order []int, rubric bool) func(i, j int) float64 {
+	n := len(order)
+	below := make([][]float64, n) // below[j][i] = p(i, j)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n-1, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := int(next.Add(1)); j < n; j = int(next.Add(1)) {
+				row := make([]float64, j)
+				for i := range row {
+					if rubric {
+						row[i] = stats.SignFlip(m.Diffs(order[i], order[j]))
+					} else {
+						row[i] = stats.McNemarExact(m.PairCounts(order[i], order[j]))
+					}
+				}
+				below[j] = row
+			}
+		}()
+	}
+	wg.Wait()
+	return func(i, j int) float64 { return below[j][i] }
 }
 
 func groupSeed(seed uint64, key, track string) uint64 {

@@ -18,6 +18,7 @@ import (
 	"github.com/benchgate/benchgate/internal/roundtrip"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/schemas"
+	"github.com/benchgate/benchgate/stats"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -245,10 +246,183 @@ func TestFormationEvalPublished(t *testing.T) {
 		}
 		t.Logf("%s: %.1f%% [%.1f, %.1f], tier %d, ranks %d–%d", e.ModelName, 100*e.Score, 100*e.CILow, 100*e.CIHigh, e.Tier, e.RankLow, e.RankHigh)
 	}
+	// The tiers the exact McNemar tests on the published answers imply,
+	// computed here from the rows themselves: the leader's two comparisons
+	// Holm-corrected together, then the second model's one comparison.
+	right := map[string]map[string]bool{}
+	for m, rows := range subs {
+		right[m] = map[string]bool{}
+		for _, r := range rows {
+			right[m][r["id"].(string)] = r["correct"].(bool)
+		}
+	}
+	mcnemar := func(a, b string) float64 {
+		x, y := 0, 0
+		for id, ok := range right[a] {
+			switch {
+			case ok && !right[b][id]:
+				x++
+			case !ok && right[b][id]:
+				y++
+			}
+		}
+		return stats.McNemarExact(x, y)
+	}
+	g, c, n := "gpt-oss-120b", "claude-3.5-haiku", "nemotron-3-nano-30b-a3b"
+	leader := stats.Holm([]float64{mcnemar(g, c), mcnemar(g, n)})
+	t.Logf("McNemar p, Holm-adjusted: %s–%s %.3g, %s–%s %.3g; %s–%s %.3g", g, c, leader[0], g, n, leader[1], c, n, mcnemar(c, n))
+	want := []int{1, 1, 1}
+	switch {
+	case leader[0] < 0.05:
+		want[1], want[2] = 2, 2
+		if mcnemar(c, n) < 0.05 {
+			want[2] = 3
+		}
+	case leader[1] < 0.05:
+		want[2] = 2
+	}
+	for i, e := range es {
+		if e.Tier != want[i] {
+			t.Errorf("%s: tier %d, the McNemar tests imply %d", e.ModelName, e.Tier, want[i])
+		}
+	}
 	// 458 vs 424 vs 391 of 505 on the same questions: each gap is
-	// significant, so each model is its own tier.
-	if es[0].Tier != 1 || es[1].Tier != 2 || es[2].Tier != 3 {
-		t.Errorf("tiers %d %d %d, want 1 2 3", es[0].Tier, es[1].Tier, es[2].Tier)
+	// significant, so each model is its own tier and proven worse than
+	// every model above it.
+	if es[0].Tier != 1 || es[1].Tier != 2 || es[2].Tier != 3 || es[0].RankUB != 1 || es[1].RankUB != 2 || es[2].RankUB != 3 {
+		t.Errorf("tiers %d %d %d, rank (UB) %d %d %d; want 1 2 3 each", es[0].Tier, es[1].Tier, es[2].Tier, es[0].RankUB, es[1].RankUB, es[2].RankUB)
+	}
+}
+
+// mcqBoard is a board of one mcq benchmark of q questions (key A) and a
+// submission per model, correct on the questions right(i) says.
+func mcqBoard(q int, models map[string]func(i int) bool) fstest.MapFS {
+	var bench strings.Builder
+	for i := 0; i < q; i++ {
+		fmt.Fprintf(&bench, `{"id": "q%04d", "question": "Q%d?", "choices": ["w", "x", "y", "z"], "answer_index": 0, "answer_key": "A"}`+"\n", i, i)
+	}
+	fsys := fstest.MapFS{
+		"rubrics/rubrics.json": {Data: []byte(`[{"key": "m", "file": "rubrics/m.jsonl", "kind": "mcq", "extraction": "answer-line"}]`)},
+		"rubrics/m.jsonl":      {Data: []byte(bench.String())},
+	}
+	for slug, right := range models {
+		rows := make([]map[string]any, q)
+		for i := range rows {
+			letter := "B"
+			if right(i) {
+				letter = "A"
+			}
+			rows[i] = map[string]any{"id": fmt.Sprintf("q%04d", i), "response": "ANSWER: " + letter, "answer": letter, "correct": letter == "A"}
+		}
+		scores, _ := json.Marshal(rows)
+		meta, _ := json.Marshal(map[string]any{"model_name": slug, "candidate_model_id": "org/" + slug, "submitter": "s", "contact_or_repo": "https://example.org", "rubric_key": "m", "date": "2026-01-01"})
+		fsys["submissions/model-benchmark/"+slug+"/meta.json"] = &fstest.MapFile{Data: meta}
+		fsys["submissions/model-benchmark/"+slug+"/scores.json"] = &fstest.MapFile{Data: scores}
+	}
+	return fsys
+}
+
+// TestTiersSeparateWhatTheTestSeparates: a clear leader followed by a
+// chain of near-ties. Chaining neighbours put all of them in one tier,
+// since no two neighbours differ significantly; a tier must instead end
+// at the first model significantly worse than its leader. The leader is
+// alone in tier 1, and no tier holds a model that a direct paired test,
+// Holm-corrected over the leader's comparisons, separates from the
+// tier's leader.
+func TestTiersSeparateWhatTheTestSeparates(t *testing.T) {
+	const q = 500
+	models := map[string]func(int) bool{
+		"leader": func(i int) bool { return i < 499 }, // 99.8%
+	}
+	// From 90% down to 70% in steps of 1 point: 5 questions apart,
+	// never significant between neighbours, always so over the chain.
+	for k := 0; k <= 20; k++ {
+		limit := 450 - 5*k
+		models[fmt.Sprintf("chain-%02d", k)] = func(i int) bool { return i < limit }
+	}
+	b := buildFS(t, mcqBoard(q, models), Options{})
+	es := b.Benchmarks[0].Entries
+	if len(es) != 22 || es[0].Slug != "leader" {
+		t.Fatalf("entries: %+v", es)
+	}
+	if es[0].Tier != 1 || es[1].Tier != 2 {
+		t.Errorf("the leader shares tier 1: tiers %v", tiersOf(es))
+	}
+	correct := func(e Entry) []bool {
+		out := make([]bool, q)
+		for i := range out {
+			out[i] = models[e.Slug](i)
+		}
+		return out
+	}
+	for l := 0; l < len(es); {
+		var family []float64
+		for j := l + 1; j < len(es); j++ {
+			x, y := 0, 0
+			a, c := correct(es[l]), correct(es[j])
+			for i := range a {
+				if a[i] && !c[i] {
+					x++
+				} else if !a[i] && c[i] {
+					y++
+				}
+			}
+			family = append(family, stats.McNemarExact(x, y))
+		}
+		adj := stats.Holm(family)
+		next := l + 1
+		for ; next < len(es) && es[next].Tier == es[l].Tier; next++ {
+			if adj[next-l-1] < 0.05 {
+				t.Errorf("%s is in tier %d although the paired test separates it from the tier's leader %s (adjusted p %.3g)", es[next].Slug, es[l].Tier, es[l].Slug, adj[next-l-1])
+			}
+		}
+		if next < len(es) && adj[next-l-1] >= 0.05 {
+			t.Errorf("%s starts tier %d although the test does not separate it from %s (adjusted p %.3g)", es[next].Slug, es[next].Tier, es[l].Slug, adj[next-l-1])
+		}
+		l = next
+	}
+	if last := es[len(es)-1].Tier; last < 3 {
+		t.Errorf("a chain from 90%% to 70%% on 500 questions makes %d tiers: %v", last, tiersOf(es))
+	}
+	// Every chain model is proven worse than the leader, and the last
+	// one than most of the chain.
+	for _, e := range es[1:] {
+		if e.RankUB < 2 {
+			t.Errorf("%s: rank (UB) %d, but the leader is significantly better", e.Slug, e.RankUB)
+		}
+	}
+	if ub := es[len(es)-1].RankUB; ub < 10 {
+		t.Errorf("the last of the chain: rank (UB) %d", ub)
+	}
+	t.Logf("tiers %v", tiersOf(es))
+}
+
+func tiersOf(es []Entry) []int {
+	out := make([]int, len(es))
+	for i, e := range es {
+		out[i] = e.Tier
+	}
+	return out
+}
+
+// TestTooSmallToSeparate: on 5 questions no paired test can be
+// significant, and the board says so rather than draw one tier.
+func TestTooSmallToSeparate(t *testing.T) {
+	b := buildFS(t, mcqBoard(5, map[string]func(int) bool{
+		"all":  func(int) bool { return true },
+		"none": func(int) bool { return false },
+	}), Options{})
+	bm := b.Benchmarks[0]
+	if !bm.TooSmall || bm.MinPairedP != 0.0625 {
+		t.Errorf("5 questions: too small %v, min p %v", bm.TooSmall, bm.MinPairedP)
+	}
+	md := string(render(t, b, md))
+	if !strings.Contains(md, "With 5 questions no difference between models can be significant") || strings.Contains(md, "Tier 1:") {
+		t.Errorf("LEADERBOARD.md:\n%s", md)
+	}
+	big := buildFS(t, mcqBoard(6, map[string]func(int) bool{"all": func(int) bool { return true }, "none": func(int) bool { return false }}), Options{})
+	if bm := big.Benchmarks[0]; bm.TooSmall || bm.Entries[1].Tier != 2 {
+		t.Errorf("6 questions, 6 to 0: too small %v, tiers %v", bm.TooSmall, tiersOf(bm.Entries))
 	}
 }
 

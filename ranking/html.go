@@ -146,7 +146,8 @@ type trackView struct {
 type rowView struct {
 	Bench, BenchLabel     string
 	Track, TrackLabel     string
-	Rank, Tier, N         int
+	Rank, N, TierSort     int
+	Tier                  string // the number, or "–" where no tier can be drawn
 	RankRange, RankSort   string
 	Model, Harness, Match string
 	Anchor                string
@@ -159,7 +160,8 @@ type rowView struct {
 
 type entryView struct {
 	ID                   string
-	Rank, Tier           int
+	Rank                 int
+	Tier                 string // "Tier 2", or "" where no tier can be drawn
 	Model, Harness       string
 	Score, CI, RankRange string
 	Facts                []fact
@@ -220,10 +222,10 @@ func newPageView(b *Board) pageView {
 			if len(es) == 0 {
 				continue
 			}
-			tv := trackView{ID: ids.make(bv.ID + "-" + trackShort(t)), Name: trackName(t), Note: tierNoteText(es)}
-			tv.Chart = newRankChart(tv.ID+"-chart", bm, t, es, b.Method.Confidence)
+			tv := trackView{ID: ids.make(bv.ID + "-" + trackShort(t)), Name: trackName(t), Note: tierNoteText(bm, es, b.Method.Alpha)}
+			tv.Chart = newRankChart(tv.ID+"-chart", bm, t, es, b.Method)
 			for _, e := range es {
-				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, e)
+				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, e, b.Method.Alpha)
 				tv.Entries = append(tv.Entries, ev)
 				v.Rows = append(v.Rows, newRowView(bm, bv.Label, e, ev.ID))
 			}
@@ -244,12 +246,15 @@ func newPageView(b *Board) pageView {
 	return v
 }
 
-// methodText follows the wording of LEADERBOARD.md.
+// methodText says how the numbers were computed, for LEADERBOARD.md and
+// the page alike.
 func methodText(m Method) string {
 	return "Every number is computed by benchgate from the merged submissions that passed verification. " +
 		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%s resamples, seed %d) for rubric means, where an unscored answer counts as 0. ", 100*m.Confidence, thousands(m.Resamples), m.Seed) +
 		"The rank range is the span of ranks a model holds in the central share of bootstrap resamples. " +
-		fmt.Sprintf("Models share a tier when a paired test cannot tell them from their neighbour (exact McNemar for accuracy, sign-flip permutation for rubric scores; Holm-corrected, α = %g).", m.Alpha)
+		"Two models are compared on the same questions by an exact paired test: McNemar's for accuracy, the sign-flip test for rubric means. " +
+		fmt.Sprintf("A tier starts at its leader, the best model not yet placed, and holds the models below it up to the first one significantly worse than the leader (Holm-corrected over the leader's comparisons, α = %g), which starts the next tier. ", m.Alpha) +
+		"Rank (UB) is 1 + the number of models significantly better than a model (Holm-corrected over its comparisons with the models above it): the best rank the evidence leaves it."
 }
 
 func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
@@ -259,7 +264,8 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 		Track:      e.Track,
 		TrackLabel: trackShortName(e.Track),
 		Rank:       e.Rank,
-		Tier:       e.Tier,
+		Tier:       tierCell(bm, e),
+		TierSort:   e.Tier,
 		N:          e.N,
 		RankRange:  rankRange(e),
 		RankSort:   fmt.Sprintf("%d.%04d", e.RankLow, e.RankHigh),
@@ -280,8 +286,11 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 	return r
 }
 
-func newEntryView(id string, bm *Benchmark, e Entry) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, Tier: e.Tier, Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
+func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
+	ev := entryView{ID: id, Rank: e.Rank, Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
+	if !bm.TooSmall {
+		ev.Tier = "Tier " + strconv.Itoa(e.Tier)
+	}
 	ev.Score, ev.CI = scoreText(bm, e)
 	add := func(label, text string) {
 		if text != "" {
@@ -312,10 +321,8 @@ func newEntryView(id string, bm *Benchmark, e Entry) entryView {
 		add("Questions", strconv.Itoa(e.N))
 	}
 	add("Rank range", ev.RankRange)
-	add("Tier", strconv.Itoa(e.Tier))
-	if e.PNext != nil {
-		add("p against the next entry", fmt.Sprintf("%.4g (Holm-adjusted)", *e.PNext))
-	}
+	add("Rank (UB)", rankUBText(e))
+	add("Tier", tierText(bm, e, alpha))
 	add("Submission", e.Path)
 	if d := e.MCQ; d != nil {
 		ev.Tables, ev.Remarks = mcqTables(bm, d)
@@ -525,33 +532,75 @@ func trackShortName(t string) string {
 
 // tierNoteText is the tier note of LEADERBOARD.md as plain text; the page's
 // template escapes it.
-func tierNoteText(es []Entry) string { return tierNoteFor(es, func(s string) string { return s }) }
+func tierNoteText(bm *Benchmark, es []Entry, alpha float64) string {
+	return tierNoteFor(bm, es, alpha, func(s string) string { return s })
+}
 
-// tierNoteFor says in words which models cannot be told apart, each name
+// tierNoteFor says in words what the tiers of one track show, each name
 // passed through escape.
-func tierNoteFor(es []Entry, escape func(string) string) string {
-	byTier := map[int][]string{}
-	for _, e := range es {
-		byTier[e.Tier] = append(byTier[e.Tier], escape(e.ModelName))
+func tierNoteFor(bm *Benchmark, es []Entry, alpha float64, escape func(string) string) string {
+	if len(es) == 1 {
+		return "One entry so far."
 	}
-	tiers := make([]int, 0, len(byTier))
-	for t := range byTier {
-		tiers = append(tiers, t)
+	if bm.TooSmall {
+		return fmt.Sprintf("With %d %s no difference between models can be significant: the paired test's smallest possible p-value, %.4g, is above α = %g. So these models are not split into tiers, and their order is not evidence that one is better than another.",
+			bm.Questions, plural(bm.Questions, "question", "questions"), bm.MinPairedP, alpha)
 	}
-	sort.Ints(tiers)
 	var parts []string
-	for _, t := range tiers {
-		if names := byTier[t]; len(names) > 1 {
-			parts = append(parts, fmt.Sprintf("tier %d (%s)", t, strings.Join(names, ", ")))
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].Tier == es[i].Tier {
+			j++
 		}
+		if j-i > 1 {
+			names := make([]string, 0, j-i-1)
+			for _, e := range es[i+1 : j] {
+				names = append(names, escape(displayName(e)))
+			}
+			verb := "does not show " + names[0]
+			if len(names) > 1 {
+				verb = "shows none of " + strings.Join(names, ", ")
+			}
+			parts = append(parts, fmt.Sprintf("Tier %d: the paired test %s to be worse than its leader, %s.", es[i].Tier, verb, escape(displayName(es[i]))))
+		}
+		i = j
 	}
 	if len(parts) == 0 {
-		if len(es) == 1 {
-			return "One entry so far."
-		}
-		return "Every neighbour in this ranking differs significantly."
+		return "Each model is significantly worse than the one above it, so each is a tier of its own."
 	}
-	return "Within " + strings.Join(parts, "; ") + " the models cannot be told apart on these questions: their order there is not evidence that one is better."
+	return strings.Join(parts, " ")
+}
+
+// tierCell is an entry's tier in a table: its number, or "–" on a
+// benchmark too small to tell any two models apart.
+func tierCell(bm *Benchmark, e Entry) string {
+	if bm.TooSmall {
+		return "–"
+	}
+	return strconv.Itoa(e.Tier)
+}
+
+// tierText says an entry's tier in words, with the test that placed it.
+func tierText(bm *Benchmark, e Entry, alpha float64) string {
+	switch {
+	case bm.TooSmall:
+		return fmt.Sprintf("none: with %d %s no difference can be significant", bm.Questions, plural(bm.Questions, "question", "questions"))
+	case e.TierP == nil:
+		return fmt.Sprintf("%d, its leader", e.Tier)
+	case *e.TierP < alpha:
+		return fmt.Sprintf("%d, its leader: significantly worse than the previous tier's leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
+	default:
+		return fmt.Sprintf("%d: not shown worse than its leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
+	}
+}
+
+// rankUBText says how many models are proven better than an entry.
+func rankUBText(e Entry) string {
+	better := e.RankUB - 1
+	if better == 0 {
+		return "1: no model is significantly better"
+	}
+	return fmt.Sprintf("%d: %d %s significantly better", e.RankUB, better, plural(better, "model is", "models are"))
 }
 
 // webURL reports whether s is an http(s) address that is safe to link to.

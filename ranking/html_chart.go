@@ -150,7 +150,8 @@ const (
 	rankRowH   = 30
 )
 
-func newRankChart(id string, bm *Benchmark, track string, es []Entry, confidence float64) *rankChart {
+func newRankChart(id string, bm *Benchmark, track string, es []Entry, m Method) *rankChart {
+	confidence := m.Confidence
 	sc := newScoreScale(bm, es)
 	x := func(v float64) float64 { return rankPlotL + sc.at(v)*(rankPlotR-rankPlotL) }
 	bottom := float64(rankTop + len(es)*rankRowH)
@@ -174,12 +175,15 @@ func newRankChart(id string, bm *Benchmark, track string, es []Entry, confidence
 		ValueX:    num(rankPlotR + 12),
 		AxisTitle: sc.title(),
 	}
-	c.Desc = fmt.Sprintf("%s of %d %s, best first. Each dot is a score and each whisker its %.0f%% interval; shaded bands group the tiers, within which models cannot be told apart.",
+	c.Desc = fmt.Sprintf("%s of %d %s, best first. Each dot is a score and each whisker its %.0f%% interval.",
 		sc.title(), len(es), plural(len(es), "entry", "entries"), 100*confidence)
+	if !bm.TooSmall {
+		c.Desc += " Shaded bands group the tiers: each holds its leader and the models below it that a paired test does not show to be worse than the leader."
+	}
 	for _, t := range sc.ticks {
 		c.Ticks = append(c.Ticks, chartTick{Pos: num(x(t)), Label: sc.label(t)})
 	}
-	for i := 0; i < len(es); {
+	for i := 0; i < len(es) && !bm.TooSmall; {
 		j := i
 		for j < len(es) && es[j].Tier == es[i].Tier {
 			j++
@@ -194,7 +198,7 @@ func newRankChart(id string, bm *Benchmark, track string, es []Entry, confidence
 		score, ci := scoreText(bm, e)
 		c.Rows = append(c.Rows, rankRow{
 			Label:   truncate(fmt.Sprintf("%d. %s", e.Rank, entryLabel(e)), 44),
-			Tip:     fmt.Sprintf("%d. %s: %s (%.0f%% interval %s), rank range %s, tier %d", e.Rank, entryLabel(e), score, 100*confidence, ci, rankRange(e), e.Tier),
+			Tip:     fmt.Sprintf("%d. %s: %s (%.0f%% interval %s), rank range %s, %s", e.Rank, entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
 			TextY:   num(y + 4),
 			X:       num(x(e.Score)),
 			Y:       num(y),

@@ -46,7 +46,7 @@ func ptr[T any](v T) *T { return &v }
 // tracks, prices, entries that are not ranked and hostile strings.
 func htmlFixtureBoard() *Board {
 	mcq := Benchmark{
-		Key: "mcq-mini", Label: "MCQ mini", Kind: "mcq", Questions: 200, MaxScore: 1,
+		Key: "mcq-mini", Label: "MCQ mini", Kind: "mcq", Questions: 200, MaxScore: 1, MinPairedP: 0x1p-199,
 		KeyLetters:  map[string]int{"A": 50, "B": 52, "C": 49, "D": 49},
 		LongestRate: ptr(0.315),
 		Entries: []Entry{
@@ -54,7 +54,7 @@ func htmlFixtureBoard() *Board {
 				Slug: "alpha-7b", Track: "model-benchmark", Path: "submissions/model-benchmark/alpha-7b",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
 				Score: 0.82, CILow: 0.762, CIHigh: 0.867, Rank: 1, RankLow: 1, RankHigh: 2, Tier: 1, N: 200,
-				Correct: ptr(164), PNext: ptr(0.41),
+				Correct: ptr(164), RankUB: 1,
 				Submitter: "Alpha Lab", ContactOrRepo: "https://github.com/alpha-lab/alpha-eval", Date: "2026-10-02",
 				Notes:       "Greedy decoding. Full logs: [report](https://example.org/report?a=1&b=2).\n\n* one `code` item\n* two",
 				OpenWeights: ptr(false), PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
@@ -71,7 +71,7 @@ func htmlFixtureBoard() *Board {
 				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",
 				ModelName: hostileModel, CandidateModelID: "evil/model",
 				Score: 0.79, CILow: 0.728, CIHigh: 0.841, Rank: 2, RankLow: 1, RankHigh: 3, Tier: 1, N: 200,
-				Correct: ptr(158), PNext: ptr(0.003),
+				Correct: ptr(158), TierP: ptr(0.41), RankUB: 1,
 				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
 				Notes:       hostileNotes,
 				OpenWeights: ptr(true), PriceInput: ptr(0.5), PriceOutput: ptr(1.5),
@@ -83,14 +83,14 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "beta-mini", Track: "model-benchmark", Path: "submissions/model-benchmark/beta-mini",
 				ModelName: "Beta Mini", CandidateModelID: "beta/mini",
-				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200,
+				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200, TierP: ptr(0.003), RankUB: 3,
 				Correct: ptr(122), Submitter: "beta team", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
 				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
 			},
 			{
 				Slug: "alpha-7b-react", Track: "harness-benchmark", Path: "submissions/harness-benchmark/alpha-7b-react",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
-				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 200,
+				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 200,
 				Correct: ptr(176), Submitter: "Loops Inc.", ContactOrRepo: "https://github.com/loops/react-loop", Date: "2026-10-11",
 				HarnessName: "ReAct loop", HarnessRepo: "https://github.com/loops/react-loop",
 				PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
@@ -102,12 +102,12 @@ func htmlFixtureBoard() *Board {
 		},
 	}
 	rubric := Benchmark{
-		Key: "essay-rubric", Label: "Essay rubric", Kind: "rubric", JudgeModel: "judge-x-2026", Questions: 40, MaxScore: 4,
+		Key: "essay-rubric", Label: "Essay rubric", Kind: "rubric", JudgeModel: "judge-x-2026", Questions: 40, MaxScore: 4, MinPairedP: 0x1p-39,
 		Entries: []Entry{
 			{
 				Slug: "gamma-large", Track: "model-benchmark", Path: "submissions/model-benchmark/gamma-large",
 				ModelName: "Gamma Large", CandidateModelID: "gamma/large",
-				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 40, PNext: ptr(0.001),
+				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 40,
 				Submitter: "Gamma", ContactOrRepo: "https://gamma.example/runs/2026-10", Date: "2026-10-03",
 				OpenWeights: ptr(true), PriceInput: ptr(10.0), PriceOutput: ptr(30.0),
 				Rubric: &RubricDetail{GatePassRate: 0.95, Adjudications: 3, Unscored: 1, MeanScored: ptr(3.18)},
@@ -115,7 +115,7 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "delta", Track: "model-benchmark", Path: "submissions/model-benchmark/delta",
 				ModelName: "Delta", CandidateModelID: "delta/base",
-				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, N: 40,
+				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, TierP: ptr(0.001), RankUB: 2, N: 40,
 				Submitter: "Delta", ContactOrRepo: "delta-team", Date: "2026-10-04",
 				PriceInput: ptr(0.2),
 				Rubric:     &RubricDetail{GatePassRate: 0.8, Adjudications: 0, Unscored: 4},
@@ -123,7 +123,7 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "epsilon-tools", Track: "harness-benchmark", Path: "submissions/harness-benchmark/epsilon-tools",
 				ModelName: "Epsilon", CandidateModelID: "eps/1",
-				Score: 2.75, CILow: 2.5, CIHigh: 2.98, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, N: 40,
+				Score: 2.75, CILow: 2.5, CIHigh: 2.98, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 40,
 				Submitter: "Eps", ContactOrRepo: "ftp://eps.example/", Date: "2026-10-06",
 				HarnessName: hostileHarness, HarnessRepo: "ftp://eps.example/harness",
 				Rubric: &RubricDetail{GatePassRate: 1, Adjudications: 1},
@@ -446,6 +446,28 @@ func TestRenderHTMLCharts(t *testing.T) {
 	// The rubric axis runs to the rubric's maximum.
 	if !strings.Contains(out, "Mean points per question (0–4)") {
 		t.Error("the rubric axis does not state its maximum")
+	}
+}
+
+// TestRenderHTMLTooSmall: on a benchmark too small for any difference to
+// be significant the page draws no tier bands and says why.
+func TestRenderHTMLTooSmall(t *testing.T) {
+	b := htmlFixtureBoard()
+	bm := &b.Benchmarks[1]
+	bm.Questions, bm.MinPairedP, bm.TooSmall = 3, 0.25, true
+	out := string(renderHTMLBytes(t, b))
+	section := out[strings.Index(out, `id="bench-essay-rubric"`):]
+	for _, want := range []string{"With 3 questions no difference between models can be significant", "is above α = 0.05"} {
+		if !strings.Contains(section, templateEscape(want)) {
+			t.Errorf("the rubric section does not say %q", want)
+		}
+	}
+	if strings.Contains(section, `class="band`) || strings.Contains(section, `<span class="tier">`) {
+		t.Error("tiers are drawn on a benchmark too small to tell models apart")
+	}
+	mcq := out[strings.Index(out, `id="bench-mcq-mini"`):strings.Index(out, `id="bench-essay-rubric"`)]
+	if !strings.Contains(mcq, `class="band`) {
+		t.Error("the mcq benchmark lost its tier bands")
 	}
 }
 

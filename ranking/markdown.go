@@ -15,12 +15,9 @@ func RenderMarkdown(w io.Writer, b *Board) error {
 	if b.AsOf != "" {
 		fmt.Fprintf(&s, "As of %s. ", b.AsOf)
 	}
-	s.WriteString("Every number is computed by benchgate from the merged submissions that passed verification. ")
-	fmt.Fprintf(&s, "Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%s resamples, seed %d) for rubric means, where an unscored answer counts as 0. ", 100*b.Method.Confidence, thousands(b.Method.Resamples), b.Method.Seed)
-	s.WriteString("The rank range is the span of ranks a model holds in the central share of bootstrap resamples. ")
-	fmt.Fprintf(&s, "Models share a tier when a paired test cannot tell them from their neighbour (exact McNemar for accuracy, sign-flip permutation for rubric scores; Holm-corrected, α = %g).\n", b.Method.Alpha)
+	s.WriteString(methodText(b.Method) + "\n")
 	for _, bm := range b.Benchmarks {
-		writeBenchmarkMD(&s, &bm)
+		writeBenchmarkMD(&s, &bm, b.Method.Alpha)
 	}
 	if len(b.Unmatched) > 0 {
 		s.WriteString("\n## Submissions to no known benchmark\n\n")
@@ -30,7 +27,7 @@ func RenderMarkdown(w io.Writer, b *Board) error {
 	return err
 }
 
-func writeBenchmarkMD(s *strings.Builder, bm *Benchmark) {
+func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 	fmt.Fprintf(s, "\n## %s\n\n", mdtext.Escape(bm.Label))
 	fmt.Fprintf(s, "`%s`: %s, %d questions", mdtext.Code(bm.Key), kindName(bm.Kind), bm.Questions)
 	if bm.JudgeModel != "" {
@@ -52,11 +49,11 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark) {
 		}
 		fmt.Fprintf(s, "\n### %s\n\n", trackName(t))
 		if bm.Kind == "mcq" {
-			s.WriteString("| Rank | Tier | Model | Accuracy | 95% CI | Correct | Rank range | Macro by source | Parse failures | Submitter |\n")
-			s.WriteString("|---:|---:|---|---:|---|---:|---|---:|---:|---|\n")
+			s.WriteString("| Rank | Rank (UB) | Tier | Model | Accuracy | 95% CI | Correct | Rank range | Macro by source | Parse failures | Submitter |\n")
+			s.WriteString("|---:|---:|---:|---|---:|---|---:|---|---:|---:|---|\n")
 		} else {
-			s.WriteString("| Rank | Tier | Model | Mean | 95% CI | Rank range | Gate pass | Adjudications | Unscored | Submitter |\n")
-			s.WriteString("|---:|---:|---|---:|---|---|---:|---:|---:|---|\n")
+			s.WriteString("| Rank | Rank (UB) | Tier | Model | Mean | 95% CI | Rank range | Gate pass | Adjudications | Unscored | Submitter |\n")
+			s.WriteString("|---:|---:|---:|---|---:|---|---|---:|---:|---:|---|\n")
 		}
 		for _, e := range es {
 			name := mdtext.Escape(displayName(e))
@@ -65,14 +62,14 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark) {
 				if e.MCQ.MacroBySource != nil {
 					macro = pct(*e.MCQ.MacroBySource)
 				}
-				fmt.Fprintf(s, "| %d | %d | %s | %s | %s–%s | %d/%d | %s | %s | %d | %s |\n",
-					e.Rank, e.Tier, name, pct(e.Score), pct(e.CILow), pct(e.CIHigh), *e.Correct, e.N, rankRange(e), macro, e.MCQ.ParseFailures, mdtext.Escape(e.Submitter))
+				fmt.Fprintf(s, "| %d | %d | %s | %s | %s | %s–%s | %d/%d | %s | %s | %d | %s |\n",
+					e.Rank, e.RankUB, tierCell(bm, e), name, pct(e.Score), pct(e.CILow), pct(e.CIHigh), *e.Correct, e.N, rankRange(e), macro, e.MCQ.ParseFailures, mdtext.Escape(e.Submitter))
 			} else {
-				fmt.Fprintf(s, "| %d | %d | %s | %.2f | %.2f–%.2f | %s | %s | %d | %d | %s |\n",
-					e.Rank, e.Tier, name, e.Score, e.CILow, e.CIHigh, rankRange(e), pct(e.Rubric.GatePassRate), e.Rubric.Adjudications, e.Rubric.Unscored, mdtext.Escape(e.Submitter))
+				fmt.Fprintf(s, "| %d | %d | %s | %s | %.2f | %.2f–%.2f | %s | %s | %d | %d | %s |\n",
+					e.Rank, e.RankUB, tierCell(bm, e), name, e.Score, e.CILow, e.CIHigh, rankRange(e), pct(e.Rubric.GatePassRate), e.Rubric.Adjudications, e.Rubric.Unscored, mdtext.Escape(e.Submitter))
 			}
 		}
-		s.WriteString("\n" + tierNote(es) + "\n")
+		s.WriteString("\n" + tierNoteFor(bm, es, alpha, mdtext.Escape) + "\n")
 	}
 	if len(bm.Entries) == 0 {
 		s.WriteString("\nNo submission has passed verification yet.\n")
@@ -93,10 +90,6 @@ func writeExcludedMD(s *strings.Builder, xs []Excluded) {
 		fmt.Fprintf(s, "| `%s` | %s | %s | %s |\n", mdtext.Code(x.Path), mdtext.Escape(x.ModelName), status, mdtext.Escape(x.Reason))
 	}
 }
-
-// tierNote says in words which models cannot be told apart, with names
-// escaped for markdown.
-func tierNote(es []Entry) string { return tierNoteFor(es, mdtext.Escape) }
 
 func rankRange(e Entry) string {
 	if e.RankLow == e.RankHigh {
