@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -99,13 +100,25 @@ func Build(src Source, results []verify.Result, opts Options) (*Board, error) {
 		}
 		byKey[r.RubricKey] = append(byKey[r.RubricKey], r)
 	}
-	for _, e := range src.Registry().Entries {
-		b, _ := src.Benchmark(e.Key)
-		bb, err := buildBenchmark(e, b, byKey[e.Key], opts)
-		if err != nil {
-			return nil, err
-		}
-		board.Benchmarks = append(board.Benchmarks, bb)
+	// Benchmarks are independent: they are built at once, each in its
+	// place; their errors are reported together, in registry order.
+	entries := src.Registry().Entries
+	board.Benchmarks = make([]Benchmark, len(entries))
+	errs := make([]error, len(entries))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b, _ := src.Benchmark(e.Key)
+			board.Benchmarks[i], errs[i] = buildBenchmark(e, b, byKey[e.Key], opts)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return board, nil
 }
@@ -160,11 +173,12 @@ func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "rank-group 2\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
-	enc := json.NewEncoder(h)
 	for _, r := range rs {
-		if err := enc.Encode([]any{r.Path, r.Meta, r.Summary, r.Outcomes}); err != nil {
+		d, err := r.Digest()
+		if err != nil {
 			return rankGroup(e, b, track, rs, opts)
 		}
+		h.Write(d[:])
 	}
 	key := hex.EncodeToString(h.Sum(nil))
 	if data, ok := opts.Cache.Get(key); ok {

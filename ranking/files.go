@@ -12,19 +12,27 @@ import (
 type Output struct {
 	Format string // md, html or json
 	File   string // its name in the output folder
-	Render func(io.Writer, *Board) error
+	render func(io.Writer, *Board, Store) error
 }
+
+// Render writes the file for b.
+func (o Output) Render(w io.Writer, b *Board) error { return o.render(w, b, nil) }
 
 // Outputs are the files `benchgate leaderboard` and the App publish.
 var Outputs = []Output{
-	{"md", "LEADERBOARD.md", RenderMarkdown},
-	{"html", "index.html", RenderHTML},
-	{"json", "leaderboard.json", RenderJSON},
+	{"md", "LEADERBOARD.md", func(w io.Writer, b *Board, _ Store) error { return RenderMarkdown(w, b) }},
+	{"html", "index.html", renderHTML},
+	{"json", "leaderboard.json", func(w io.Writer, b *Board, _ Store) error { return RenderJSON(w, b) }},
 }
 
 // Files renders the outputs whose format is in formats ("all" or empty:
 // every one), by file name.
 func Files(b *Board, formats ...string) (map[string][]byte, error) {
+	return files(b, nil, formats)
+}
+
+// files is Files, keeping rendered parts in cache when it is set.
+func files(b *Board, cache Store, formats []string) (map[string][]byte, error) {
 	want := map[string]bool{}
 	known := []string{"all"}
 	for _, o := range Outputs {
@@ -43,7 +51,7 @@ func Files(b *Board, formats ...string) (map[string][]byte, error) {
 			continue
 		}
 		var buf bytes.Buffer
-		if err := o.Render(&buf, b); err != nil {
+		if err := o.render(&buf, b, cache); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.File, err)
 		}
 		out[o.File] = buf.Bytes()

@@ -11,8 +11,9 @@ import (
 type GenerateOptions struct {
 	Verify verify.Options // how each submission is verified
 	Board  Options        // the date and the statistics of the board
-	// Cache, when set, keeps both the verification results and the
-	// rankings between runs, in place of Verify.Cache and Board.Cache.
+	// Cache, when set, keeps the verification results, the rankings and
+	// the rendered parts of the page between runs, in place of
+	// Verify.Cache and Board.Cache.
 	Cache Store
 	// Formats are the outputs to render (md, html, json); none or "all"
 	// renders every one.
@@ -52,7 +53,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 	if g.Board, err = Build(v, g.Report.Submissions, o.Board); err != nil {
 		return nil, err
 	}
-	if g.Files, err = Files(g.Board, o.Formats...); err != nil {
+	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err
 	}
 	return g, nil

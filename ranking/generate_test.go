@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -76,12 +77,16 @@ func TestWarmCacheChangesNothing(t *testing.T) {
 	}
 	for name, b := range boards {
 		t.Run(name, func(t *testing.T) {
-			cache := filecache.Dir(t.TempDir())
+			cache := &countingStore{Dir: filecache.Dir(t.TempDir())}
 			plain := generate(t, b.fsys, nil)
 			cold := generate(t, b.fsys, cache)
+			cache.puts = 0
 			warm := generate(t, b.fsys, cache)
 			sameFiles(t, "cold run", cold, plain)
 			sameFiles(t, "warm run", warm, plain)
+			if cache.puts != 0 {
+				t.Errorf("the warm run computed %d results again (cache writes)", cache.puts)
+			}
 			if !strings.Contains(string(warm["LEADERBOARD.md"]), "| 1 | ") {
 				t.Fatalf("no ranked entry to compare:\n%s", warm["LEADERBOARD.md"])
 			}
@@ -105,6 +110,20 @@ func TestWarmCacheChangesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countingStore counts what is written to a cache.
+type countingStore struct {
+	filecache.Dir
+	mu   sync.Mutex
+	puts int
+}
+
+func (c *countingStore) Put(key string, data []byte) {
+	c.mu.Lock()
+	c.puts++
+	c.mu.Unlock()
+	c.Dir.Put(key, data)
 }
 
 func TestGenerateErrors(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -14,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/benchgate/benchgate/internal/filecache"
 )
 
 // The page's template, style and script live in files of their own so that
@@ -55,22 +59,36 @@ const PriceFormula = "(3 × input price + output price) / 4"
 // filterable table of every entry, a chart per benchmark and track, the
 // details of each submission and the submissions that are not ranked. It
 // loads nothing from anywhere, and the same board gives the same bytes.
-func RenderHTML(w io.Writer, b *Board) error {
+func RenderHTML(w io.Writer, b *Board) error { return renderHTML(w, b, nil) }
+
+// renderHTML is RenderHTML, with the page's parts kept in cache when it is
+// set: a board of many submissions is mostly the rows of the table and
+// the benchmarks' sections, and adding one submission changes the parts
+// of one benchmark only.
+func renderHTML(w io.Writer, b *Board, cache Store) error {
 	v := newPageView(b)
-	// A board of many submissions is mostly the rows of the table and the
-	// benchmarks' sections: they are rendered on their own, in parallel.
+	// The parts are rendered on their own, in parallel: each benchmark's
+	// section, and its rows of the table in chunks.
 	const rowsPerChunk = 200
 	var jobs []func() error
 	v.Sections = make([]template.HTML, len(v.Benchmarks))
 	for i := range v.Benchmarks {
 		jobs = append(jobs, func() error {
-			return execute(&v.Sections[i], "bench", &v.Benchmarks[i])
+			return execute(cache, &v.Sections[i], "bench", &v.Benchmarks[i])
 		})
 	}
-	v.RowChunks = make([]template.HTML, (len(v.Rows)+rowsPerChunk-1)/rowsPerChunk)
-	for i := range v.RowChunks {
-		rows := v.Rows[i*rowsPerChunk : min(len(v.Rows), (i+1)*rowsPerChunk)]
-		jobs = append(jobs, func() error { return execute(&v.RowChunks[i], "rows", rows) })
+	var chunks [][]rowView
+	for lo := 0; lo < len(v.Rows); {
+		hi := lo + 1
+		for hi < len(v.Rows) && hi-lo < rowsPerChunk && v.Rows[hi].Bench == v.Rows[lo].Bench {
+			hi++
+		}
+		chunks = append(chunks, v.Rows[lo:hi])
+		lo = hi
+	}
+	v.RowChunks = make([]template.HTML, len(chunks))
+	for i, rows := range chunks {
+		jobs = append(jobs, func() error { return execute(cache, &v.RowChunks[i], "rows", rows) })
 	}
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
@@ -97,13 +115,32 @@ func RenderHTML(w io.Writer, b *Board) error {
 	return err
 }
 
-// execute renders one named part of the page into dst.
-func execute(dst *template.HTML, name string, data any) error {
+// execute renders one named part of the page into dst, through cache
+// when it is set. The part is keyed by its data as JSON, which holds
+// every exported field and so everything the template can read, and by
+// the build, which holds the template.
+func execute(cache Store, dst *template.HTML, name string, data any) error {
+	var key string
+	if cache != nil {
+		if js, err := json.Marshal(data); err == nil {
+			h := sha256.New()
+			fmt.Fprintf(h, "html-part 1\n%s\n%s\n", filecache.CodeVersion(), name)
+			h.Write(js)
+			key = hex.EncodeToString(h.Sum(nil))
+			if html, ok := cache.Get(key); ok {
+				*dst = template.HTML(html)
+				return nil
+			}
+		}
+	}
 	var sb bytes.Buffer
 	if err := pageTmpl.ExecuteTemplate(&sb, name, data); err != nil {
 		return err
 	}
 	*dst = template.HTML(sb.String())
+	if key != "" {
+		cache.Put(key, sb.Bytes())
+	}
 	return nil
 }
 

@@ -190,6 +190,17 @@ func unbits(s *string) []bool {
 
 func encodeResult(r Result) ([]byte, error) { return json.Marshal(newCacheRecord(r)) }
 
+// Digest identifies everything r holds, as the cache encodes it: two
+// results with the same digest are the same result. The leaderboard's
+// ranking cache keys on it.
+func (r *Result) Digest() ([sha256.Size]byte, error) {
+	data, err := encodeResult(*r)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	return sha256.Sum256(data), nil
+}
+
 func decodeResult(data []byte) (Result, error) {
 	var rec cacheRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
