@@ -135,33 +135,12 @@ func TestExampleBoard(t *testing.T) {
 // TestRanksAndTiers: a model far ahead is alone in tier 1; identical
 // models share a tier, a rank and a rank range.
 func TestRanksAndTiers(t *testing.T) {
-	const n = 200
-	var bench strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&bench, `{"id": "q%03d", "question": "Q%d?", "choices": ["w", "x", "y", "z"], "answer_index": 0, "answer_key": "A", "source_book": {"source_id": "s%d"}}`+"\n", i, i, i%4)
-	}
-	fsys := fstest.MapFS{
-		"rubrics/rubrics.json": {Data: []byte(`[{"key": "m", "file": "rubrics/m.jsonl", "kind": "mcq", "extraction": "answer-line"}]`)},
-		"rubrics/m.jsonl":      {Data: []byte(bench.String())},
-	}
-	add := func(slug string, correct func(i int) bool) {
-		rows := make([]map[string]any, n)
-		for i := range rows {
-			letter := "B"
-			if correct(i) {
-				letter = "A"
-			}
-			rows[i] = map[string]any{"id": fmt.Sprintf("q%03d", i), "response": "ANSWER: " + letter, "answer": letter, "correct": letter == "A"}
-		}
-		scores, _ := json.Marshal(rows)
-		meta, _ := json.Marshal(map[string]any{"model_name": slug, "candidate_model_id": "org/" + slug, "submitter": "s", "contact_or_repo": "https://example.org", "rubric_key": "m", "date": "2026-01-01"})
-		fsys["submissions/model-benchmark/"+slug+"/meta.json"] = &fstest.MapFile{Data: meta}
-		fsys["submissions/model-benchmark/"+slug+"/scores.json"] = &fstest.MapFile{Data: scores}
-	}
-	add("best", func(i int) bool { return i%20 != 0 })           // 95%
-	add("twin-a", func(i int) bool { return i%2 == 0 })          // 50%
-	add("twin-b", func(i int) bool { return i%2 == 0 })          // 50%, the same answers
-	add("close", func(i int) bool { return i%2 == 0 || i == 1 }) // one more right
+	fsys := mcqBoard(200, map[string]func(int) bool{
+		"best":   func(i int) bool { return i%20 != 0 },          // 95%
+		"twin-a": func(i int) bool { return i%2 == 0 },           // 50%
+		"twin-b": func(i int) bool { return i%2 == 0 },           // 50%, the same answers
+		"close":  func(i int) bool { return i%2 == 0 || i == 1 }, // one more right
+	})
 	b := buildFS(t, fsys, Options{})
 	es := b.Benchmarks[0].Entries
 	got := map[string]Entry{}
@@ -299,7 +278,7 @@ func TestFormationEvalPublished(t *testing.T) {
 func mcqBoard(q int, models map[string]func(i int) bool) fstest.MapFS {
 	var bench strings.Builder
 	for i := 0; i < q; i++ {
-		fmt.Fprintf(&bench, `{"id": "q%04d", "question": "Q%d?", "choices": ["w", "x", "y", "z"], "answer_index": 0, "answer_key": "A"}`+"\n", i, i)
+		fmt.Fprintf(&bench, `{"id": "q%04d", "question": "Q%d?", "choices": ["w", "x", "y", "z"], "answer_index": 0, "answer_key": "A", "source_book": {"source_id": "s%d"}}`+"\n", i, i, i%4)
 	}
 	fsys := fstest.MapFS{
 		"rubrics/rubrics.json": {Data: []byte(`[{"key": "m", "file": "rubrics/m.jsonl", "kind": "mcq", "extraction": "answer-line"}]`)},
