@@ -98,6 +98,28 @@ func merge(a, b map[string]string) map[string]string {
 	return m
 }
 
+// TestConfigCacheDir: the App keeps its cache where BENCHGATE_CACHE_DIR
+// says, as the CLI does, and by default in the user's cache folder.
+func TestConfigCacheDir(t *testing.T) {
+	key := pemKey(t)
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(key), "BENCHGATE_WEBHOOK_SECRET": "s"}
+	load := func() Config {
+		c, err := LoadConfig(func(k string) string { return env[k] }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	t.Setenv("XDG_CACHE_HOME", "/home/app/.cache")
+	if c := load(); c.CacheDir != "/home/app/.cache/benchgate" {
+		t.Errorf("default cache %q", c.CacheDir)
+	}
+	env["BENCHGATE_CACHE_DIR"] = "/srv/cache"
+	if c := load(); c.CacheDir != "/srv/cache" {
+		t.Errorf("BENCHGATE_CACHE_DIR: cache %q", c.CacheDir)
+	}
+}
+
 func TestConfigStringHidesSecrets(t *testing.T) {
 	c := Config{AppID: 1, PrivateKey: []byte("-----BEGIN RSA PRIVATE KEY-----secretkey"), WebhookSecrets: [][]byte{[]byte("hooksecret")}, JudgeAPIKey: "sk-judge", DatabaseURL: "postgres://u:dbpass@h/db"}
 	s := c.String()
