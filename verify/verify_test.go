@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/benchgate/benchgate/internal/filecache"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -452,22 +453,28 @@ func TestRegistryMissing(t *testing.T) {
 	}
 }
 
-// countingCache records hits and misses around a folder cache.
+// countingCache records hits and writes around a folder cache; it may be
+// used by concurrent verifications.
 type countingCache struct {
 	filecache.Dir
+	mu         sync.Mutex
 	hits, puts int
 }
 
 func (c *countingCache) Get(key string) ([]byte, bool) {
 	r, ok := c.Dir.Get(key)
 	if ok {
+		c.mu.Lock()
 		c.hits++
+		c.mu.Unlock()
 	}
 	return r, ok
 }
 
 func (c *countingCache) Put(key string, data []byte) {
+	c.mu.Lock()
 	c.puts++
+	c.mu.Unlock()
 	c.Dir.Put(key, data)
 }
 
