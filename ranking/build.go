@@ -29,9 +29,10 @@ type Options struct {
 	Seed       uint64  // bootstrap seed; 0 means DefaultSeed
 	Confidence float64 // of the intervals; 0 means 0.95
 	Alpha      float64 // of the tier tests, after Holm's correction; 0 means 0.05
-	// Cache, when set, keeps each benchmark-and-track ranking between runs,
-	// under a hash of everything it depends on: adding one submission
-	// recomputes only its own group.
+	// Cache, when set, keeps each benchmark-and-track ranking between runs
+	// (and, through Generate, the rendered parts of the page), under a
+	// hash of everything it depends on: adding one submission recomputes
+	// only its own group.
 	Cache Store
 }
 

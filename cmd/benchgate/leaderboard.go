@@ -17,7 +17,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 	out := fl.String("out", "", "output folder (default: leaderboard/ in the root)")
 	format := fl.String("format", "all", "what to write: md, html, json or all")
 	asOf := fl.String("as-of", "", "the date printed on the board; without it the output holds no date, so the same submissions give identical files")
-	cacheDir := fl.String("cache", filecache.DefaultDir(os.Getenv), "folder for cached verification results and rankings (default: $"+filecache.EnvVar+", else the user cache folder; empty: no cache)")
+	cacheDir := fl.String("cache", filecache.DefaultDir(os.Getenv), "folder for cached verification results, rankings and parts of the page; $"+filecache.EnvVar+" sets the default; empty: no cache")
 	if _, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	}
