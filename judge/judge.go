@@ -133,10 +133,9 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 	key := j.CacheKey(r, q, answer)
 	if j.Cache != nil {
 		if data, ok := j.Cache.Get(key); ok {
-			var c Result
 			// An entry that no longer reads as a valid grade is a miss.
-			if json.Unmarshal(data, &c) == nil && c.Scored && len(c.Verdict.Check(q)) == 0 {
-				res.Scored, res.Verdict, res.Cached = true, c.Verdict, true
+			if v, err := decodeGrade(data); err == nil && len(v.Check(q)) == 0 {
+				res.Scored, res.Verdict, res.Cached = true, v, true
 				return res, nil
 			}
 		}
@@ -163,12 +162,27 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 			llm.Message{Role: "user", Content: reask(problems)})
 	}
 	if res.Scored && j.Cache != nil {
-		stored := Result{Scored: true, Verdict: res.Verdict, Injection: res.Injection, Usage: res.Usage}
-		if data, err := json.Marshal(stored); err == nil {
+		if data, err := encodeGrade(res.Verdict); err == nil {
 			j.Cache.Put(key, data)
 		}
 	}
 	return res, nil
+}
+
+// encodeGrade is how a grade is kept in the cache, and the only encoding
+// of one there: a scored Result holding the verdict, the form entries have
+// always had, so that grades paid for by an earlier build are read again.
+func encodeGrade(v Verdict) ([]byte, error) { return json.Marshal(Result{Scored: true, Verdict: v}) }
+
+func decodeGrade(data []byte) (Verdict, error) {
+	var c Result
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Verdict{}, err
+	}
+	if !c.Scored {
+		return Verdict{}, errors.New("not a scored grade")
+	}
+	return c.Verdict, nil
 }
 
 // read parses and checks one reply, returning the problems to quote back.

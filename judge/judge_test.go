@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/roundtrip"
 	"github.com/benchgate/benchgate/llm"
 )
 
@@ -224,4 +225,10 @@ func TestCacheKey(t *testing.T) {
 	if (&Judge{Model: "m", Retries: 5}).CacheKey(r, q, "answer") != key {
 		t.Error("the key depends on Retries")
 	}
+}
+
+// TestGradeRecordRoundTrip: every field of a verdict comes back from the
+// cache as it went in, including fields added after this test.
+func TestGradeRecordRoundTrip(t *testing.T) {
+	roundtrip.Check(t, encodeGrade, decodeGrade)
 }
