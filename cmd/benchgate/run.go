@@ -199,9 +199,10 @@ func isTerminal(w io.Writer) bool {
 	return ok && progress.IsTerminal(f)
 }
 
-// judgeCache is where judge results are kept between runs.
-func judgeCache() judge.Store {
-	dir := filecache.DefaultDir(os.Getenv)
+// judgeCache is where judge results are kept between runs, in the
+// judge/ folder of the cache folder dir ("" for none): for the CLI and the
+// App alike.
+func judgeCache(dir string) judge.Store {
 	if dir == "" {
 		return nil
 	}
@@ -213,7 +214,7 @@ func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed 
 	if err != nil {
 		return nil, err
 	}
-	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache()}
+	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache(filecache.DefaultDir(os.Getenv))}
 	if seed >= 0 {
 		j.Seed = &seed
 	}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -79,10 +78,8 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	if cfg.PublishMode == "pr" {
 		w.Propose = app
 	}
-	var judgeStore judge.Store
 	if cfg.CacheDir != "" {
 		w.Cache = filecache.Dir(cfg.CacheDir)
-		judgeStore = filecache.Dir(filepath.Join(cfg.CacheDir, "judge"))
 	}
 	if cfg.JudgeBaseURL != "" {
 		if cfg.JudgePriceInput == nil {
@@ -93,7 +90,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 			fmt.Fprintf(stderr, "benchgate serve: judge: %v\n", err)
 			return exitUsage
 		}
-		w.Judge = &judge.Judge{LLM: client, Cache: judgeStore}
+		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir)}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout})
 	if err != nil {
