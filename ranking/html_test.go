@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"html"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/benchgate/benchgate/internal/roundtrip"
 )
 
 // Hostile strings in the fixture. The ones that set parent.__xss are for
@@ -503,4 +506,22 @@ func TestRenderHTMLEmptyBoard(t *testing.T) {
 	if strings.Contains(out, "As of") {
 		t.Error("a board without a date shows one")
 	}
+}
+
+// TestPagePartKeysHoldEveryField: the cached parts of the page are keyed
+// by their views as JSON. That key is sound only if the JSON holds every
+// field the template can read, which roundtrip checks field by field, so
+// that a view field JSON would leave out (unexported, or tagged "-")
+// fails here instead of serving a stale part.
+func TestPagePartKeysHoldEveryField(t *testing.T) {
+	roundtrip.Check(t, func(v benchView) ([]byte, error) { return json.Marshal(v) }, func(data []byte) (benchView, error) {
+		var v benchView
+		err := json.Unmarshal(data, &v)
+		return v, err
+	})
+	roundtrip.Check(t, func(v []rowView) ([]byte, error) { return json.Marshal(v) }, func(data []byte) ([]rowView, error) {
+		var v []rowView
+		err := json.Unmarshal(data, &v)
+		return v, err
+	})
 }
