@@ -73,8 +73,9 @@ type Worker struct {
 	Budget Budget
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir string
-	// Cache, when set, keeps verification results and rankings between
-	// regenerations (BENCHGATE_CACHE_DIR), as it does for the CLI.
+	// Cache, when set, keeps verification results, rankings and parts of
+	// the page between regenerations (BENCHGATE_CACHE_DIR), as it does for
+	// the CLI.
 	Cache       ranking.Store
 	AuthorName  string
 	AuthorEmail string

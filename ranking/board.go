@@ -134,5 +134,14 @@ type Excluded struct {
 	Score     *float64 `json:"score,omitempty"` // other-judge only: the self-reported score
 }
 
+// Ranked is the number of entries ranked on the board.
+func (b *Board) Ranked() int {
+	n := 0
+	for _, bm := range b.Benchmarks {
+		n += len(bm.Entries)
+	}
+	return n
+}
+
 // Tracks lists the tracks in display order.
 var Tracks = []string{"model-benchmark", "harness-benchmark"}

@@ -14,10 +14,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/benchgate/benchgate/internal/filecache"
-
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/stats"
 	"github.com/benchgate/benchgate/verify"
 )

@@ -58,12 +58,3 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 	}
 	return g, nil
 }
-
-// Ranked is the number of entries ranked on the board.
-func (b *Board) Ranked() int {
-	n := 0
-	for _, bm := range b.Benchmarks {
-		n += len(bm.Entries)
-	}
-	return n
-}
