@@ -220,7 +220,7 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string
 		cfg.Judge = &jj
 	}
 	if w.Budget == nil {
-		rep, err := rerun.Check(ctx, v, tree, out.Submission, cfg)
+		rep, err := rerun.Check(ctx, v, out.Submission, cfg)
 		return rep, "", err
 	}
 	key := spotCheckKey(j)
@@ -235,7 +235,7 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string
 	// The grant is at most the day's budget left; the check stops once it
 	// is spent (the call under way then may add its own cost).
 	cfg.MaxUSD = g.MaxUSD
-	rep, err := rerun.Check(ctx, v, tree, out.Submission, cfg)
+	rep, err := rerun.Check(ctx, v, out.Submission, cfg)
 	if err != nil {
 		return rep, "", err
 	}

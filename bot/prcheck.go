@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 	"unicode/utf8"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/internal/mdtext"
 	"github.com/benchgate/benchgate/jsondoc"
@@ -145,16 +146,16 @@ func capBytes(s string, max int, tail string) string {
 }
 
 // scope decides whether the pull request is a submission: it must add or
-// change files under exactly one submissions/<track>/<slug>/ folder. It
+// change files of exactly one submission folder, by the layout's one rule
+// (submission.Locate, which the CLI's verify also follows). It
 // returns that folder, and either a problem (a failure) or, for a pull
 // request that is not a submission at all, neutral.
 func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neutral bool) {
 	dirs := map[string]bool{}
 	var other []string
 	for _, f := range files {
-		parts := strings.Split(f.Path, "/")
-		if len(parts) >= 3 && parts[0] == submission.Dir && !strings.HasPrefix(parts[1], "_") {
-			dirs[path.Join(parts[0], parts[1], parts[2])] = true
+		if sub, ok := submission.Locate(f.Path); ok {
+			dirs[sub.String()] = true
 			continue
 		}
 		other = append(other, f.Path)
@@ -221,8 +222,8 @@ func submitterOf(base fs.FS, dir string) string {
 	return doc.Root.GetString("submitter")
 }
 
-// overlay is what verification reads: the base tree's registry and
-// benchmarks (rubrics/) and its copy of the submission folder, with the
+// overlay is what verification reads: the base tree's registry and the
+// benchmark files it names, and its copy of the submission folder, with the
 // pull request's files on top. Only those folders are read, so that a base
 // tree served lazily through the API costs a few requests. Symbolic links
 // stay links (fstest.MapFS keeps a link's target as its Data and reports
@@ -230,7 +231,14 @@ func submitterOf(base fs.FS, dir string) string {
 // exactly as it does on disk.
 func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
-	for _, root := range []string{"rubrics", dir} {
+	roots := []string{path.Dir(benchmark.RegistryFile), dir}
+	// A registry may name benchmark files outside its own folder.
+	if reg, _ := benchmark.LoadRegistry(base); reg != nil {
+		for _, e := range reg.Entries {
+			roots = append(roots, e.File)
+		}
+	}
+	for _, root := range roots {
 		fs.WalkDir(base, root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return nil

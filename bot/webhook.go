@@ -16,7 +16,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // MaxWebhookBytes bounds a delivery's body; GitHub caps payloads at 25 MB.
@@ -325,12 +329,21 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 	return nil, nil
 }
 
+// boardInput reports whether a file of the repository is read to build
+// the leaderboard: a submission's, or one in the registry's folder. A
+// benchmark file kept elsewhere is named in the registry, whose change
+// a push of that file does not show; such a push is published by the
+// next one that touches the registry or a submission.
+func boardInput(p string) bool {
+	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/")
+}
+
 // touchesBoard reports whether a push changed submissions or benchmarks.
 func touchesBoard(p payload) bool {
 	for _, c := range p.Commits {
 		for _, list := range [][]string{c.Added, c.Removed, c.Modified} {
 			for _, f := range list {
-				if strings.HasPrefix(f, "submissions/") || strings.HasPrefix(f, "rubrics/") {
+				if boardInput(f) {
 					return true
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +83,7 @@ func TestMCQRun(t *testing.T) {
 	if len(rows) != 40 {
 		t.Fatalf("%d rows", len(rows))
 	}
-	byID := map[string]MCQRow{}
+	byID := map[string]submission.MCQRecord{}
 	for _, r := range rows {
 		byID[r.ID] = r
 	}
@@ -122,21 +123,21 @@ func TestMCQRun(t *testing.T) {
 	}
 }
 
-func readMCQ(t *testing.T, path string) []MCQRow {
+func readMCQ(t *testing.T, path string) []submission.MCQRecord {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []MCQRow
+	var rows []submission.MCQRecord
 	if err := json.Unmarshal(data, &rows); err != nil {
 		t.Fatal(err)
 	}
 	return rows
 }
 
-func readByID(t *testing.T, path string) map[string]MCQRow {
-	m := map[string]MCQRow{}
+func readByID(t *testing.T, path string) map[string]submission.MCQRecord {
+	m := map[string]submission.MCQRecord{}
 	for _, r := range readMCQ(t, path) {
 		m[r.ID] = r
 	}
@@ -184,7 +185,7 @@ func TestRubricRun(t *testing.T) {
 		t.Fatalf("%v %+v", err, sum)
 	}
 	data, _ := os.ReadFile(out)
-	var rows []AnswerRow
+	var rows []submission.AnswerRow
 	if err := json.Unmarshal(data, &rows); err != nil || len(rows) != 4 {
 		t.Fatalf("%v, %d rows", err, len(rows))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // Config describes one generation run.
@@ -47,30 +48,6 @@ type Summary struct {
 	Failed    int     // calls that failed in this run (recorded, to retry on the next)
 	SpendUSD  float64 // reported or computed cost of this run's calls
 	Unpriced  int     // calls whose cost is unknown
-}
-
-// MCQRow is one row of a multiple-choice scores.json, as benchgate verify
-// reads it.
-type MCQRow struct {
-	ID               string   `json:"id"`
-	Response         string   `json:"response"`
-	Answer           *string  `json:"answer"`
-	Correct          bool     `json:"correct"`
-	Pattern          *string  `json:"pattern,omitempty"`
-	FinishReason     string   `json:"finish_reason"`
-	Error            string   `json:"error,omitempty"`
-	LatencyMS        *float64 `json:"latency_ms,omitempty"`
-	PromptTokens     *int     `json:"prompt_tokens,omitempty"`
-	CompletionTokens *int     `json:"completion_tokens,omitempty"`
-}
-
-// AnswerRow is one row of a rubric benchmark's answers array, the
-// Groundtruth format that `benchgate score` grades.
-type AnswerRow struct {
-	ID          string `json:"id"`
-	Question    string `json:"question"`
-	Answer      string `json:"answer_b"`
-	AnswerClean string `json:"answer_b_clean"`
 }
 
 // errorLine is one line of a rubric run's errors file.
@@ -105,9 +82,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return Summary{}, err
 		}
 		r.policy, r.form = p, PromptForm(r.b.Entry)
-		r.mcq = make([]*MCQRow, r.n)
+		r.mcq = make([]*submission.MCQRecord, r.n)
 	} else {
-		r.ans = make([]*AnswerRow, r.n)
+		r.ans = make([]*submission.AnswerRow, r.n)
 	}
 	if err := r.resume(); err != nil {
 		return Summary{}, err
@@ -123,8 +100,8 @@ type runner struct {
 	form   string
 
 	mu    sync.Mutex
-	mcq   []*MCQRow    // mcq kind, by question
-	ans   []*AnswerRow // rubric kind, by question
+	mcq   []*submission.MCQRecord // mcq kind, by question
+	ans   []*submission.AnswerRow // rubric kind, by question
 	sum   Summary
 	dirty bool
 	track *progress.Tracker
@@ -143,7 +120,7 @@ func (r *runner) resume() error {
 		return fmt.Errorf("cannot resume from %s, which is not a file this command wrote (%v); move it away or choose another --output", r.cfg.Output, err)
 	}
 	if r.mcq != nil {
-		var rows []MCQRow
+		var rows []submission.MCQRecord
 		if err := json.Unmarshal(data, &rows); err != nil {
 			return bad(err)
 		}
@@ -157,7 +134,7 @@ func (r *runner) resume() error {
 		}
 		return nil
 	}
-	var rows []AnswerRow
+	var rows []submission.AnswerRow
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return bad(err)
 	}
@@ -279,11 +256,11 @@ func (r *runner) ask(ctx context.Context, i int) {
 		return
 	}
 	q := &r.b.Rubric.Questions[i]
-	r.ans[i] = &AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: CleanAnswer(resp.Content)}
+	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: CleanAnswer(resp.Content)}
 }
 
-func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *MCQRow {
-	row := &MCQRow{ID: it.ID}
+func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submission.MCQRecord {
+	row := &submission.MCQRecord{ID: it.ID}
 	if err != nil {
 		row.FinishReason, row.Error = "error", err.Error()
 		return row
@@ -327,7 +304,7 @@ func (r *runner) flush() error {
 	}
 	var rows any
 	if r.mcq != nil {
-		list := []*MCQRow{}
+		list := []*submission.MCQRecord{}
 		for _, row := range r.mcq {
 			if row != nil {
 				list = append(list, row)
@@ -335,7 +312,7 @@ func (r *runner) flush() error {
 		}
 		rows = list
 	} else {
-		list := []*AnswerRow{}
+		list := []*submission.AnswerRow{}
 		for _, row := range r.ans {
 			if row != nil {
 				list = append(list, row)

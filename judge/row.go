@@ -6,34 +6,8 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/submission"
 )
-
-// ScoresRow is one row of a rubric benchmark's scores.json, in the field
-// order of Groundtruth's scores array. Pointers are null when the answer
-// is unscored.
-type ScoresRow struct {
-	ID                   string         `json:"id"`
-	Question             string         `json:"question"`
-	Answer               string         `json:"answer_b"`
-	AnswerClean          string         `json:"answer_b_clean"`
-	Score                *int           `json:"score_b"`
-	Reason               string         `json:"score_b_reason"`
-	GatePassed           *bool          `json:"score_b_gate_passed"`
-	Components           []RowComponent `json:"score_b_components"`
-	AdjudicationRequired bool           `json:"score_b_adjudication_required"`
-	AdjudicationNote     string         `json:"score_b_adjudication_note"`
-	JudgeModel           string         `json:"judge_model"`
-	RubricSHA256         string         `json:"rubric_sha256"`
-	ScoredAt             string         `json:"scored_at"`
-}
-
-// RowComponent is one component's award in a scores row.
-type RowComponent struct {
-	ID      string `json:"id"`
-	Awarded int    `json:"awarded"`
-	Maximum int    `json:"maximum"`
-	Reason  string `json:"reason"`
-}
 
 // Row returns the scores.json row for the graded answer to question q:
 // answer is the candidate's reply as received and answerClean the text
@@ -43,8 +17,8 @@ type RowComponent struct {
 // adjudication, since a person must grade it. Injection markers also ask
 // for adjudication, whatever the grade, and are named in the note.
 // scored_at is at in UTC, RFC 3339.
-func Row(q *benchmark.RubricQuestion, id, question, answer, answerClean string, res Result, judgeModel, rubricSHA string, at time.Time) ScoresRow {
-	row := ScoresRow{
+func Row(q *benchmark.RubricQuestion, id, question, answer, answerClean string, res Result, judgeModel, rubricSHA string, at time.Time) submission.RubricRecord {
+	row := submission.RubricRecord{
 		ID:           id,
 		Question:     question,
 		Answer:       answer,
@@ -64,10 +38,10 @@ func Row(q *benchmark.RubricQuestion, id, question, answer, answerClean string, 
 		for _, a := range v.Components {
 			byID[a.ID] = a
 		}
-		row.Components = make([]RowComponent, 0, len(q.Components))
+		row.Components = make([]submission.ComponentRecord, 0, len(q.Components))
 		for _, c := range q.Components {
 			a := byID[c.ID]
-			row.Components = append(row.Components, RowComponent{ID: c.ID, Awarded: int(a.Awarded), Maximum: c.Points, Reason: a.Reason})
+			row.Components = append(row.Components, submission.ComponentRecord{ID: c.ID, Awarded: int(a.Awarded), Maximum: c.Points, Reason: a.Reason})
 		}
 		row.AdjudicationRequired = v.AdjudicationRequired
 		if s := strings.TrimSpace(v.AdjudicationNote); s != "" {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/benchgate/benchgate/submission"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -56,12 +57,12 @@ func loadRowRubric(t *testing.T) *benchmark.Benchmark {
 }
 
 // verdicts by answer: what the fake judge says about each.
-func gradeAll(t *testing.T, b *benchmark.Benchmark, answers []string, replies map[string]string) []judge.ScoresRow {
+func gradeAll(t *testing.T, b *benchmark.Benchmark, answers []string, replies map[string]string) []submission.RubricRecord {
 	t.Helper()
 	f := &fakeJudge{replies: replies}
 	j := &judge.Judge{LLM: f, Model: "judges/fixed-1"}
 	at := time.Date(2026, 3, 2, 15, 4, 5, 0, time.FixedZone("CET", 3600))
-	var rows []judge.ScoresRow
+	var rows []submission.RubricRecord
 	for i := range b.Rubric.Questions {
 		q := &b.Rubric.Questions[i]
 		res, err := j.Grade(context.Background(), b.Rubric, q, answers[i])
@@ -85,7 +86,7 @@ func (f *fakeJudge) Complete(ctx context.Context, req llm.Request) (llm.Response
 	return llm.Response{Content: "I cannot tell."}, nil
 }
 
-func verifyRows(t *testing.T, rows []judge.ScoresRow) verify.Result {
+func verifyRows(t *testing.T, rows []submission.RubricRecord) verify.Result {
 	t.Helper()
 	scores, err := json.MarshalIndent(rows, "", "  ")
 	if err != nil {

@@ -7,6 +7,8 @@
 // submissions to the files.
 package ranking
 
+import "github.com/benchgate/benchgate/submission"
+
 // Board is the whole leaderboard, as leaderboard.json holds it.
 type Board struct {
 	AsOf       string      `json:"as_of,omitempty"`
@@ -51,17 +53,17 @@ type Benchmark struct {
 
 // Entry is one ranked submission.
 type Entry struct {
-	Slug             string  `json:"slug"`
-	Track            string  `json:"track"`
-	Path             string  `json:"path"`
-	ModelName        string  `json:"model_name"`
-	CandidateModelID string  `json:"candidate_model_id"`
-	Score            float64 `json:"score"` // accuracy 0..1 (mcq) or mean points per question (rubric)
-	CILow            float64 `json:"ci_low"`
-	CIHigh           float64 `json:"ci_high"`
-	Rank             int     `json:"rank"`
-	RankLow          int     `json:"rank_low"`
-	RankHigh         int     `json:"rank_high"`
+	Slug             string           `json:"slug"`
+	Track            submission.Track `json:"track"`
+	Path             string           `json:"path"`
+	ModelName        string           `json:"model_name"`
+	CandidateModelID string           `json:"candidate_model_id"`
+	Score            float64          `json:"score"` // accuracy 0..1 (mcq) or mean points per question (rubric)
+	CILow            float64          `json:"ci_low"`
+	CIHigh           float64          `json:"ci_high"`
+	Rank             int              `json:"rank"`
+	RankLow          int              `json:"rank_low"`
+	RankHigh         int              `json:"rank_high"`
 	// Tier: a tier starts at its leader, the best entry not yet placed,
 	// and holds the entries after it up to the first that the paired test
 	// finds significantly worse than the leader (Holm over the leader's
@@ -125,13 +127,13 @@ type RubricDetail struct {
 
 // Excluded is a submission that is not ranked, with the reason.
 type Excluded struct {
-	Slug      string   `json:"slug"`
-	Track     string   `json:"track"`
-	Path      string   `json:"path"`
-	ModelName string   `json:"model_name,omitempty"`
-	Status    string   `json:"status"` // fail, review or other-judge
-	Reason    string   `json:"reason"`
-	Score     *float64 `json:"score,omitempty"` // other-judge only: the self-reported score
+	Slug      string           `json:"slug"`
+	Track     submission.Track `json:"track"`
+	Path      string           `json:"path"`
+	ModelName string           `json:"model_name,omitempty"`
+	Status    string           `json:"status"` // fail, review or other-judge
+	Reason    string           `json:"reason"`
+	Score     *float64         `json:"score,omitempty"` // other-judge only: the self-reported score
 }
 
 // Ranked is the number of entries ranked on the board.
@@ -142,6 +144,3 @@ func (b *Board) Ranked() int {
 	}
 	return n
 }
-
-// Tracks lists the tracks in display order.
-var Tracks = []string{"model-benchmark", "harness-benchmark"}

@@ -389,7 +389,7 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	wantCharts := map[string]int{}
 	for _, bm := range b.Benchmarks {
 		for _, e := range bm.Entries {
-			wantCharts["rank "+bm.Key+" "+e.Track]++
+			wantCharts["rank "+bm.Key+" "+string(e.Track)]++
 			if _, ok := blendedPrice(e); ok {
 				wantCharts["scatter "+bm.Key+" "]++
 			}

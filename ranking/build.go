@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"hash/fnv"
 	"regexp"
 	"runtime"
@@ -139,13 +140,14 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 			out.LongestRate = &rate
 		}
 	}
-	groups := map[string][]verify.Result{}
+	groups := map[submission.Track][]verify.Result{}
 	for _, r := range results {
 		switch {
 		case b == nil || r.Outcomes == nil || r.Meta == nil:
 			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
 		case r.Status == verify.Pass:
-			groups[track(r.Path)] = append(groups[track(r.Path)], r)
+			t := track(r.Path)
+			groups[t] = append(groups[t], r)
 		case onlyJudgeErrors(r):
 			x := excluded(r, "other-judge", fmt.Sprintf("graded by %q; this benchmark ranks only answers graded by its fixed judge %q", r.Meta.JudgeModel, e.JudgeModel))
 			s := meanPoints(r.Outcomes.Points)
@@ -155,7 +157,7 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
 		}
 	}
-	for _, t := range Tracks {
+	for _, t := range submission.Tracks {
 		ranked, err := cachedRankGroup(e, b, t, groups[t], opts)
 		if err != nil {
 			return out, err
@@ -167,7 +169,7 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 }
 
 // cachedRankGroup is rankGroup through the cache.
-func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []verify.Result, opts Options) ([]Entry, error) {
+func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) ([]Entry, error) {
 	if opts.Cache == nil || len(rs) == 0 {
 		return rankGroup(e, b, track, rs, opts)
 	}
@@ -207,7 +209,7 @@ func decodeGroup(data []byte) ([]Entry, error) {
 }
 
 // rankGroup ranks the passing submissions of one benchmark and track.
-func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track string, rs []verify.Result, opts Options) ([]Entry, error) {
+func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) ([]Entry, error) {
 	if len(rs) == 0 {
 		return nil, nil
 	}
@@ -318,9 +320,9 @@ func pairTests(m *stats.Matrix, order []int, rubric bool) func(i, j int) float64
 	return func(i, j int) float64 { return below[j][i] }
 }
 
-func groupSeed(seed uint64, key, track string) uint64 {
+func groupSeed(seed uint64, key string, track submission.Track) uint64 {
 	h := fnv.New64a()
-	h.Write([]byte(key + "\x00" + track))
+	h.Write([]byte(key + "\x00" + string(track)))
 	return seed ^ h.Sum64()
 }
 
@@ -539,11 +541,13 @@ func reason(r verify.Result) string {
 	return s
 }
 
-func slug(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
-func track(p string) string {
-	parts := strings.Split(p, "/")
-	if len(parts) >= 2 {
-		return parts[1]
-	}
-	return ""
+// slug and track read a verified submission's folder.
+func slug(p string) string {
+	f, _ := submission.ParseFolder(p)
+	return f.Slug
+}
+
+func track(p string) submission.Track {
+	f, _ := submission.ParseFolder(p)
+	return f.Track
 }

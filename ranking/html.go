@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"html/template"
 	"io"
 	"net/url"
@@ -234,7 +235,7 @@ func newPageView(b *Board) pageView {
 		AsOf:         b.AsOf,
 		Method:       methodText(b.Method),
 		PriceFormula: PriceFormula,
-		Tracks:       []option{{"model-benchmark", "Model"}, {"harness-benchmark", "Harness"}},
+		Tracks:       trackOptions(),
 	}
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
@@ -249,7 +250,7 @@ func newPageView(b *Board) pageView {
 		if bm.LongestRate != nil {
 			bv.LongestRate = pct(*bm.LongestRate)
 		}
-		for _, t := range Tracks {
+		for _, t := range submission.Tracks {
 			var es []Entry
 			for _, e := range bm.Entries {
 				if e.Track == t {
@@ -298,7 +299,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 	r := rowView{
 		Bench:      bm.Key,
 		BenchLabel: label,
-		Track:      e.Track,
+		Track:      string(e.Track),
 		TrackLabel: trackShortName(e.Track),
 		Rank:       e.Rank,
 		Tier:       tierCell(bm, e),
@@ -553,18 +554,24 @@ func openWeights(p *bool) string {
 	return "no"
 }
 
-func trackShort(t string) string {
-	if t == "harness-benchmark" {
-		return "harness"
+func trackShort(t submission.Track) string { return t.Short() }
+
+// trackShortName is the track's label: "Model" or "Harness".
+func trackShortName(t submission.Track) string {
+	s := t.Short()
+	if s == "" {
+		return s
 	}
-	return "model"
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func trackShortName(t string) string {
-	if t == "harness-benchmark" {
-		return "Harness"
+// trackOptions are the page's track filter, one per track.
+func trackOptions() []option {
+	var out []option
+	for _, t := range submission.Tracks {
+		out = append(out, option{string(t), trackShortName(t)})
 	}
-	return "Model"
+	return out
 }
 
 // tierNoteText is the tier note of LEADERBOARD.md as plain text; the page's

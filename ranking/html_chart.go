@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"math"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ const (
 	rankRowH   = 30
 )
 
-func newRankChart(id string, bm *Benchmark, track string, es []Entry, m Method) *rankChart {
+func newRankChart(id string, bm *Benchmark, track submission.Track, es []Entry, m Method) *rankChart {
 	confidence := m.Confidence
 	sc := newScoreScale(bm, es)
 	x := func(v float64) float64 { return rankPlotL + sc.at(v)*(rankPlotR-rankPlotL) }
@@ -158,7 +159,7 @@ func newRankChart(id string, bm *Benchmark, track string, es []Entry, m Method) 
 	c := &rankChart{
 		ID:        id,
 		Bench:     bm.Key,
-		Track:     track,
+		Track:     string(track),
 		Title:     benchLabel(bm) + " — " + trackName(track),
 		W:         rankW,
 		H:         int(bottom) + 50,
@@ -256,7 +257,7 @@ func newScatterChart(id string, bm *Benchmark, confidence float64) (*scatterChar
 	var priced []Entry
 	var prices []float64
 	partial := 0
-	tracks := map[string]bool{}
+	tracks := map[submission.Track]bool{}
 	for _, e := range bm.Entries {
 		if p, ok := blendedPrice(e); ok {
 			priced = append(priced, e)
@@ -317,7 +318,7 @@ func newScatterChart(id string, bm *Benchmark, confidence float64) (*scatterChar
 		cx, cy := x(prices[i]), y(e.Score)
 		score, _ := scoreText(bm, e)
 		p := scatterPoint{
-			Harness: e.Track == "harness-benchmark",
+			Harness: e.Track == submission.HarnessTrack,
 			X:       num(cx),
 			Y:       num(cy),
 			SquareX: num(cx - 5),

@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"io"
 	"strings"
 
@@ -37,7 +38,7 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 		fmt.Fprintf(s, "; the key is uniquely the longest choice in %.1f%% of questions", 100**bm.LongestRate)
 	}
 	s.WriteString(".\n")
-	for _, t := range Tracks {
+	for _, t := range submission.Tracks {
 		var es []Entry
 		for _, e := range bm.Entries {
 			if e.Track == t {
@@ -107,8 +108,8 @@ func kindName(k string) string {
 	return "open answers graded by a rubric, scored by the mean per question"
 }
 
-func trackName(t string) string {
-	if t == "harness-benchmark" {
+func trackName(t submission.Track) string {
+	if t == submission.HarnessTrack {
 		return "Harness track (harnesses around the pinned model)"
 	}
 	return "Model track"

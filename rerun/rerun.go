@@ -15,14 +15,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"path"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/generate"
-	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
@@ -138,9 +135,10 @@ func componentDiffs(q *benchmark.RubricQuestion, row *submission.RubricRow, v ju
 	return out
 }
 
-// Check spot-checks the submission in folder dir (relative to the root of
-// fsys, the leaderboard repository verified by v).
-func Check(ctx context.Context, v *verify.Verifier, fsys fs.FS, dir string, cfg Config) (Report, error) {
+// Check spot-checks the submission in folder dir of the leaderboard
+// repository that v verifies. Its files are read and parsed once, by the
+// verifier and under its limits; the spot-check works on what it parsed.
+func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Report, error) {
 	if cfg.Rule == (Rule{}) {
 		cfg.Rule = DefaultRule()
 	}
@@ -150,7 +148,7 @@ func Check(ctx context.Context, v *verify.Verifier, fsys fs.FS, dir string, cfg 
 	if cfg.Sample <= 0 {
 		cfg.Sample = 20
 	}
-	res := v.Verify(dir)
+	res, files := v.VerifyFiles(dir)
 	rep := Report{Path: dir, RubricKey: res.RubricKey, Kind: res.Kind, Questions: []QuestionCheck{}, Sample: []string{}}
 	if res.Status == verify.Fail {
 		rep.Verdict, rep.Reason = VerdictInconclusive, fmt.Sprintf("the submission does not pass verification (%d errors); a spot-check compares scores that are at least well-formed", len(res.Errors))
@@ -160,46 +158,26 @@ func Check(ctx context.Context, v *verify.Verifier, fsys fs.FS, dir string, cfg 
 	if b == nil {
 		return rep, errors.New("the submission's benchmark cannot be loaded")
 	}
-	meta, err := jsondoc.ReadFile(fsys, path.Join(dir, submission.MetaFile), 0)
-	if err != nil {
-		return rep, err
-	}
-	scores, err := jsondoc.ReadFile(fsys, path.Join(dir, submission.ScoresFile), 0)
-	if err != nil {
-		return rep, err
-	}
-	seed, seedHex := sampleSeed(cfg.Secret, meta, scores)
+	seed, seedHex := sampleSeed(cfg.Secret, files.Digest)
 	rep.Seed, rep.SeedKeyed = seedHex, cfg.Secret != nil
 	if cfg.Secret == nil {
 		rep.Warnings = append(rep.Warnings, "no BENCHGATE_RERUN_SECRET: the sample follows from a plain hash of the submission, which its author can compute; set a secret to make the sample unpredictable")
 	}
 	order := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.Questions())
-	doc, err := jsondoc.Parse(scores, jsondoc.Limits{})
-	if err != nil {
-		return rep, err
+	switch {
+	case b.Rubric != nil && files.Rubric != nil:
+		return checkRubric(ctx, b, files.Rubric, order, cfg, rep)
+	case b.Rubric == nil && files.MCQ != nil:
+		return checkMCQ(ctx, b, res, files.MCQ, order, cfg, rep)
 	}
-	if b.Rubric != nil {
-		rows, fs := submission.ParseRubricScores(path.Join(dir, submission.ScoresFile), doc)
-		if rows == nil {
-			return rep, fmt.Errorf("scores.json: %v", fs)
-		}
-		return checkRubric(ctx, b, rows, order, cfg, rep)
-	}
-	rows, fs := submission.ParseMCQScores(path.Join(dir, submission.ScoresFile), doc)
-	if rows == nil {
-		return rep, fmt.Errorf("scores.json: %v", fs)
-	}
-	return checkMCQ(ctx, b, res, rows, order, cfg, rep)
+	return rep, fmt.Errorf("%s: verification kept no rows of scores.json to spot-check", dir)
 }
 
-// sampleSeed derives the sample's seed from the submission's content: an
-// HMAC under the secret, or a plain hash without one.
-func sampleSeed(secret, meta, scores []byte) (uint64, string) {
-	content := sha256.New()
-	content.Write(meta)
-	content.Write([]byte{0})
-	content.Write(scores)
-	sum := content.Sum(nil)
+// sampleSeed derives the sample's seed from the submission's content
+// (verify.Files.Digest): an HMAC of it under the secret, or the digest
+// itself without one.
+func sampleSeed(secret []byte, content [sha256.Size]byte) (uint64, string) {
+	sum := content[:]
 	if secret != nil {
 		mac := hmac.New(sha256.New, secret)
 		mac.Write(sum)

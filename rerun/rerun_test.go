@@ -2,6 +2,7 @@ package rerun
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -150,7 +151,7 @@ func (bd *board) check(t *testing.T, j *judge.Judge, cfg Config) Report {
 		t.Fatal(err)
 	}
 	cfg.Judge = j
-	rep, err := Check(context.Background(), v, bd.fsys, bd.dir, cfg)
+	rep, err := Check(context.Background(), v, bd.dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,11 +244,22 @@ func (brokenJudge) Complete(ctx context.Context, req llm.Request) (llm.Response,
 func TestSeed(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
 	meta, scores := bd.fsys[bd.dir+"/meta.json"].Data, bd.fsys[bd.dir+"/scores.json"].Data
-	s1, h1 := sampleSeed(secret, meta, scores)
-	s2, h2 := sampleSeed(secret, meta, scores)
-	s3, h3 := sampleSeed([]byte("another secret"), meta, scores)
-	s4, h4 := sampleSeed(secret, meta, append(append([]byte{}, scores...), ' '))
-	_, h5 := sampleSeed(nil, meta, scores)
+	digest := func(meta, scores []byte) [sha256.Size]byte {
+		return sha256.Sum256(append(append(append([]byte{}, meta...), 0), scores...))
+	}
+	s1, h1 := sampleSeed(secret, digest(meta, scores))
+	s2, h2 := sampleSeed(secret, digest(meta, scores))
+	s3, h3 := sampleSeed([]byte("another secret"), digest(meta, scores))
+	s4, h4 := sampleSeed(secret, digest(meta, append(append([]byte{}, scores...), ' ')))
+	_, h5 := sampleSeed(nil, digest(meta, scores))
+	// The digest is verification's: the seed follows from the files as read.
+	v, err := verify.New(bd.fsys, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, files := v.VerifyFiles(bd.dir); files.Digest != digest(meta, scores) {
+		t.Error("verify.Files.Digest is not SHA-256 over meta.json, a zero byte and scores.json")
+	}
 	if s1 != s2 || h1 != h2 {
 		t.Error("the seed is not stable for the same content and secret")
 	}
@@ -280,5 +292,23 @@ func TestLeakMakesConsistentInconclusive(t *testing.T) {
 	}
 	if rep.Verdict == VerdictConsistent {
 		t.Errorf("a submission copying the key was called consistent")
+	}
+}
+
+// TestCheckReadsUnderVerifyLimits: the spot-check reads the files only
+// through the verifier, so a scores.json over its size cap is refused
+// before any judge call, not read a second time without a cap.
+func TestCheckReadsUnderVerifyLimits(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	v, err := verify.New(bd.fsys, verify.Options{Today: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), MaxFileBytes: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Check(context.Background(), v, bd.dir, Config{Judge: bd.noisyJudge(t, 5, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != VerdictInconclusive || rep.Calls != 0 || !strings.Contains(rep.Reason, "does not pass verification") {
+		t.Fatalf("verdict %s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 	}
 }

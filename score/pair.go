@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // PairResult is one question judged pairwise.
@@ -34,18 +34,18 @@ type PairReport struct {
 
 // Compare judges the questions answered in both files, each twice with the
 // order swapped.
-func Compare(ctx context.Context, cfg Config, a, b []generate.AnswerRow) (PairReport, error) {
+func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (PairReport, error) {
 	bench := cfg.Bench
 	if bench == nil || bench.Rubric == nil || cfg.Judge == nil {
 		return PairReport{}, errors.New("score: a rubric benchmark and a judge are required")
 	}
-	other := map[string]generate.AnswerRow{}
+	other := map[string]submission.AnswerRow{}
 	for _, row := range b {
 		other[row.ID] = row
 	}
 	type job struct {
 		qi   int
-		a, b generate.AnswerRow
+		a, b submission.AnswerRow
 	}
 	var jobs []job
 	for _, row := range a {
@@ -61,7 +61,7 @@ func Compare(ctx context.Context, cfg Config, a, b []generate.AnswerRow) (PairRe
 		return PairReport{}, errors.New("the two answers files share no question")
 	}
 	sort.Slice(jobs, func(i, j int) bool { return jobs[i].qi < jobs[j].qi })
-	text := func(r generate.AnswerRow) string {
+	text := func(r submission.AnswerRow) string {
 		if r.AnswerClean != "" {
 			return r.AnswerClean
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // Config describes one scoring run.
@@ -43,10 +44,9 @@ type Summary struct {
 	SpendUSD float64
 }
 
-// ReadAnswers reads a Groundtruth answers array (id, question, answer_b,
-// answer_b_clean), as `benchgate generate` writes it. A row without an id,
-// a question or an answer is an error naming its line.
-func ReadAnswers(path string) ([]generate.AnswerRow, error) {
+// ReadAnswers reads an answers file (submission.ParseAnswers), as
+// `benchgate generate` writes it.
+func ReadAnswers(path string) ([]submission.AnswerRow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -55,16 +55,9 @@ func ReadAnswers(path string) ([]generate.AnswerRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if doc.Root.Kind != jsondoc.Array {
-		return nil, fmt.Errorf("%s is not an answers array (id, question, answer_b, answer_b_clean): it holds %s", path, doc.Root.Kind)
-	}
-	rows := make([]generate.AnswerRow, 0, len(doc.Root.Elems))
-	for i, n := range doc.Root.Elems {
-		row := generate.AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean")}
-		if row.ID == "" || row.Question == "" || n.Get("answer_b") == nil {
-			return nil, fmt.Errorf("%s:%d: row %d is not an answer: it needs an id, the question and answer_b; this file is not an answers array (id, question, answer_b, answer_b_clean)", path, doc.Line(n.Off), i+1)
-		}
-		rows = append(rows, row)
+	rows, fs := submission.ParseAnswers(path, doc)
+	if len(fs) > 0 {
+		return nil, errors.New(fs[0].String())
 	}
 	return rows, nil
 }
@@ -72,7 +65,7 @@ func ReadAnswers(path string) ([]generate.AnswerRow, error) {
 // Grade grades every answer and returns the scores rows, in benchmark
 // order. An answer to a question the benchmark lacks, or to an older
 // wording of one, is an error: it cannot be graded against this rubric.
-func Grade(ctx context.Context, cfg Config, answers []generate.AnswerRow) ([]judge.ScoresRow, Summary, error) {
+func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]submission.RubricRecord, Summary, error) {
 	b := cfg.Bench
 	if b == nil || b.Rubric == nil || cfg.Judge == nil {
 		return nil, Summary{}, errors.New("score: a rubric benchmark and a judge are required")
@@ -98,7 +91,7 @@ func Grade(ctx context.Context, cfg Config, answers []generate.AnswerRow) ([]jud
 		seen[a.ID] = true
 		idx[i] = qi
 	}
-	rows := make([]judge.ScoresRow, len(answers))
+	rows := make([]submission.RubricRecord, len(answers))
 	results := make([]judge.Result, len(answers))
 	errs := make([]error, len(answers))
 	track := progress.Start(cfg.Progress, cfg.Terminal, len(answers))
@@ -167,7 +160,7 @@ func Grade(ctx context.Context, cfg Config, answers []generate.AnswerRow) ([]jud
 		}
 	}
 	// Benchmark order, whatever the answers file's.
-	order := make([]judge.ScoresRow, 0, len(rows))
+	order := make([]submission.RubricRecord, 0, len(rows))
 	for qi := 0; qi < b.Questions(); qi++ {
 		for i := range answers {
 			if idx[i] == qi {
@@ -179,7 +172,7 @@ func Grade(ctx context.Context, cfg Config, answers []generate.AnswerRow) ([]jud
 }
 
 // Write writes scores rows as scores.json, atomically.
-func Write(path string, rows []judge.ScoresRow) error {
+func Write(path string, rows []submission.RubricRecord) error {
 	data, err := json.MarshalIndent(rows, "", "  ")
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/judge"
@@ -53,7 +53,7 @@ func (f *fakeJudge) Complete(ctx context.Context, req llm.Request) (llm.Response
 
 func ptr(f float64) *float64 { return &f }
 
-func basin(t *testing.T) (*benchmark.Benchmark, []generate.AnswerRow) {
+func basin(t *testing.T) (*benchmark.Benchmark, []submission.AnswerRow) {
 	t.Helper()
 	root := fixtures.Root(t)
 	fsys := os.DirFS(root)
@@ -126,9 +126,9 @@ func TestGrade(t *testing.T) {
 func TestGradeRejectsForeignAnswers(t *testing.T) {
 	b, answers := basin(t)
 	cfg := Config{Bench: b, Judge: &judge.Judge{LLM: &fakeJudge{b: b}, Model: "j"}}
-	stale := append([]generate.AnswerRow{}, answers...)
+	stale := append([]submission.AnswerRow{}, answers...)
 	stale[2].Question = "an older wording"
-	for name, rows := range map[string][]generate.AnswerRow{
+	for name, rows := range map[string][]submission.AnswerRow{
 		"unknown id": {{ID: "Q99", Question: "?"}},
 		"duplicate":  {answers[0], answers[0]},
 		"stale text": stale,

@@ -1,13 +1,14 @@
-// Package submission parses the two files of a leaderboard submission,
-// meta.json and scores.json, into checked types. It knows the files'
-// formats; whether their content agrees with a benchmark is package
+// Package submission owns a leaderboard repository's submissions: where
+// they live (submissions/<track>/<slug>/, in layout.go) and the formats of
+// their files (meta.json, scores.json of both kinds, and the answers file
+// that `benchgate score` grades), both the tagged types that write them
+// and the positioned readers that check them. Every other package asks
+// it; whether a submission's content agrees with its benchmark is package
 // verify's question.
 package submission
 
 import (
-	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -17,83 +18,28 @@ import (
 	"github.com/benchgate/benchgate/schemas"
 )
 
-// The files of a submission folder.
-const (
-	MetaFile   = "meta.json"
-	ScoresFile = "scores.json"
-	ReadmeFile = "README.md"
-)
-
-// Dir is the folder that holds all submissions.
-const Dir = "submissions"
-
-// Track is the leaderboard a submission competes on.
-type Track string
-
-// The tracks.
-const (
-	// ModelTrack compares models, each run with the benchmark's own harness.
-	ModelTrack Track = "model-benchmark"
-	// HarnessTrack compares harnesses (agents, tools, prompting) around the
-	// benchmark's pinned reference model.
-	HarnessTrack Track = "harness-benchmark"
-)
-
-// Tracks lists the tracks.
-var Tracks = []Track{ModelTrack, HarnessTrack}
-
-// SlugPattern is the rule for a submission folder's name.
-const SlugPattern = `^[a-z0-9][a-z0-9._-]{0,63}$`
-
-var slugRe = regexp.MustCompile(SlugPattern)
-
-// ValidSlug reports whether s may name a submission folder.
-func ValidSlug(s string) bool { return slugRe.MatchString(s) }
-
-// Meta is a parsed meta.json.
+// Meta is meta.json: written by encoding/json as the schema spells it,
+// optional fields omitted when unset, and read (with the line of each
+// member) by ParseMeta.
 type Meta struct {
-	ModelName        string
-	CandidateModelID string
-	Submitter        string
-	ContactOrRepo    string
-	RubricKey        string
-	Date             string
-	JudgeModel       string
-	HarnessName      string
-	HarnessRepo      string
-	Notes            string
-	OpenWeights      *bool
-	PriceInput       *float64 // USD per million input tokens
-	PriceOutput      *float64 // USD per million output tokens
-	Temperature      *float64
-	MaxTokens        *int
+	ModelName        string   `json:"model_name"`
+	CandidateModelID string   `json:"candidate_model_id"`
+	Submitter        string   `json:"submitter"`
+	ContactOrRepo    string   `json:"contact_or_repo"`
+	RubricKey        string   `json:"rubric_key"`
+	Date             string   `json:"date"`
+	JudgeModel       string   `json:"judge_model,omitempty"`
+	HarnessName      string   `json:"harness_name,omitempty"`
+	HarnessRepo      string   `json:"harness_repo,omitempty"`
+	Notes            string   `json:"notes,omitempty"`
+	OpenWeights      *bool    `json:"open_weights,omitempty"`
+	PriceInput       *float64 `json:"price_input_per_mtok,omitempty"`  // USD per million input tokens
+	PriceOutput      *float64 `json:"price_output_per_mtok,omitempty"` // USD per million output tokens
+	Temperature      *float64 `json:"temperature,omitempty"`
+	MaxTokens        *int     `json:"max_tokens,omitempty"`
 
-	// Lines of members, for findings about them.
-	Lines map[string]int
-}
-
-// MarshalJSON writes meta.json as the schema spells it, optional fields
-// omitted when unset: what ParseMeta reads back.
-func (m *Meta) MarshalJSON() ([]byte, error) {
-	type meta struct {
-		ModelName        string   `json:"model_name"`
-		CandidateModelID string   `json:"candidate_model_id"`
-		Submitter        string   `json:"submitter"`
-		ContactOrRepo    string   `json:"contact_or_repo"`
-		RubricKey        string   `json:"rubric_key"`
-		Date             string   `json:"date"`
-		JudgeModel       string   `json:"judge_model,omitempty"`
-		HarnessName      string   `json:"harness_name,omitempty"`
-		HarnessRepo      string   `json:"harness_repo,omitempty"`
-		Notes            string   `json:"notes,omitempty"`
-		OpenWeights      *bool    `json:"open_weights,omitempty"`
-		PriceInput       *float64 `json:"price_input_per_mtok,omitempty"`
-		PriceOutput      *float64 `json:"price_output_per_mtok,omitempty"`
-		Temperature      *float64 `json:"temperature,omitempty"`
-		MaxTokens        *int     `json:"max_tokens,omitempty"`
-	}
-	return json.Marshal(meta{m.ModelName, m.CandidateModelID, m.Submitter, m.ContactOrRepo, m.RubricKey, m.Date, m.JudgeModel,
-		m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens})
+	// Lines of members, for findings about them; set by ParseMeta.
+	Lines map[string]int `json:"-"`
 }
 
 // ParseMeta checks a parsed meta.json against its schema and converts it.
@@ -297,4 +243,26 @@ func float(n *jsondoc.Node, key string) *float64 {
 // Describe names a submission for people: "model (submitter)".
 func (m *Meta) Describe() string {
 	return fmt.Sprintf("%s (%s)", m.ModelName, m.Submitter)
+}
+
+// ParseAnswers converts a parsed answers file (a Groundtruth answers
+// array: id, question, answer_b, answer_b_clean). A row without an id, a
+// question or an answer is an error naming its line: the file is then
+// most likely another kind of file.
+func ParseAnswers(file string, doc *jsondoc.Doc) ([]AnswerRow, finding.List) {
+	var out finding.List
+	if doc.Root.Kind != jsondoc.Array {
+		out.Errorf("answers.shape", file, doc.Line(doc.Root.Off), "", "this is not an answers array (id, question, answer_b, answer_b_clean): it holds %s", doc.Root.Kind)
+		return nil, out
+	}
+	rows := make([]AnswerRow, 0, len(doc.Root.Elems))
+	for i, n := range doc.Root.Elems {
+		row := AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean"), Line: doc.Line(n.Off)}
+		if row.ID == "" || row.Question == "" || n.Get("answer_b") == nil {
+			out.Errorf("answers.row", file, row.Line, row.ID, "row %d is not an answer: it needs an id, the question and answer_b; this file is not an answers array (id, question, answer_b, answer_b_clean)", i+1)
+			return nil, out
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
 }

@@ -26,6 +26,8 @@ type check struct {
 	// Findings per code, and the first of each code past maxPerCode.
 	counts  map[string]int
 	dropped map[string]finding.Finding
+	// files, when set, keeps what was parsed (VerifyFiles).
+	files *Files
 }
 
 // maxPerCode caps the findings of one code in one submission. A file that
@@ -102,10 +104,13 @@ func (c *check) run() {
 	if !c.layout() {
 		return
 	}
-	metaDoc := c.readJSON(submission.MetaFile)
-	scoresDoc := c.readJSON(submission.ScoresFile)
+	metaData, metaDoc := c.readJSON(submission.MetaFile)
+	scoresData, scoresDoc := c.readJSON(submission.ScoresFile)
 	if metaDoc == nil {
 		return
+	}
+	if c.files != nil && scoresDoc != nil {
+		c.files.Digest = contentDigest(metaData, scoresData)
 	}
 	meta, fs := submission.ParseMeta(c.file(submission.MetaFile), metaDoc)
 	c.out = append(c.out, fs...)
@@ -113,6 +118,9 @@ func (c *check) run() {
 		return
 	}
 	c.res.Meta = meta
+	if c.files != nil {
+		c.files.Meta = meta
+	}
 	c.res.RubricKey = meta.RubricKey
 	entry, b := c.benchmarkOf(meta)
 	if b != nil {
@@ -138,12 +146,18 @@ func (c *check) run() {
 		c.out = append(c.out, fs...)
 		if rows != nil {
 			c.mcq(b, rows)
+			if c.files != nil {
+				c.files.MCQ = rows
+			}
 		}
 	default:
 		rows, fs := submission.ParseRubricScores(scoresFile, scoresDoc)
 		c.out = append(c.out, fs...)
 		if rows != nil {
 			c.rubric(b, meta, rows)
+			if c.files != nil {
+				c.files.Rubric = rows
+			}
 		}
 	}
 }
@@ -151,21 +165,17 @@ func (c *check) run() {
 // layout checks where the folder is and what it holds. It reports whether
 // the files may be read.
 func (c *check) layout() bool {
-	parts := strings.Split(c.dir, "/")
-	if len(parts) != 3 || parts[0] != submission.Dir {
-		c.errorf("layout.path", c.dir, 0, "", "a submission lives in submissions/<track>/<slug>/, where track is model-benchmark or harness-benchmark")
+	f, ok := submission.ParseFolder(c.dir)
+	if !ok {
+		c.errorf("layout.path", c.dir, 0, "", "a submission lives in %s/<track>/<slug>/, where track is %s", submission.Dir, trackList())
 		return false
 	}
-	c.track = submission.Track(parts[1])
-	known := false
-	for _, t := range submission.Tracks {
-		known = known || t == c.track
+	c.track = f.Track
+	if !f.Track.Known() {
+		c.errorf("layout.track", c.dir, 0, "", "unknown track %q; move the folder under %s", f.Track, trackFolders())
 	}
-	if !known {
-		c.errorf("layout.track", c.dir, 0, "", "unknown track %q; move the folder under submissions/model-benchmark/ or submissions/harness-benchmark/", parts[1])
-	}
-	if !submission.ValidSlug(parts[2]) {
-		c.errorf("layout.slug", c.dir, 0, "", "folder name %q is not a valid slug: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", parts[2])
+	if !submission.ValidSlug(f.Slug) {
+		c.errorf("layout.slug", c.dir, 0, "", "folder name %q is not a valid slug: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", f.Slug)
 	}
 	info, err := fs.Lstat(c.v.fsys, c.dir)
 	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -173,7 +183,7 @@ func (c *check) layout() bool {
 		return false
 	}
 	if err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
-		c.errorf("layout.not-a-folder", c.dir, 0, "", "%s is a file, but a submission is a folder submissions/<track>/<slug>/ holding meta.json and scores.json; move it into its own folder", parts[2])
+		c.errorf("layout.not-a-folder", c.dir, 0, "", "%s is a file, but a submission is a folder %s/<track>/<slug>/ holding meta.json and scores.json; move it into its own folder", f.Slug, submission.Dir)
 		return false
 	}
 	entries, err := fs.ReadDir(c.v.fsys, c.dir)
@@ -186,7 +196,7 @@ func (c *check) layout() bool {
 		return false
 	}
 	have := map[string]bool{}
-	ok := true
+	ok = true
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -238,7 +248,7 @@ func lineOfInvalidUTF8(b []byte) int {
 }
 
 // readJSON reads and strictly parses one file of the submission.
-func (c *check) readJSON(name string) *jsondoc.Doc {
+func (c *check) readJSON(name string) ([]byte, *jsondoc.Doc) {
 	file := c.file(name)
 	data, err := jsondoc.ReadFile(c.v.fsys, file, c.v.opts.MaxFileBytes)
 	if err != nil {
@@ -251,14 +261,14 @@ func (c *check) readJSON(name string) *jsondoc.Doc {
 		default:
 			c.errorf("layout.read", file, 0, "", "cannot read the file: %v", err)
 		}
-		return nil
+		return nil, nil
 	}
 	doc, err := jsondoc.Parse(data, jsondoc.Limits{MaxDepth: c.v.opts.MaxDepth, MaxValues: c.v.opts.MaxValues})
 	if err != nil {
 		c.out = append(c.out, finding.FromError("json.syntax", file, err))
-		return nil
+		return nil, nil
 	}
-	return doc
+	return data, doc
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
@@ -338,4 +348,22 @@ func (c *check) metaAgainst(m *submission.Meta, e *benchmark.Entry) {
 			c.warnf("meta.harness", file, m.Lines["harness_name"], "", "harness fields are set on the model-benchmark track; if this is a harness run around the pinned model, move it to harness-benchmark")
 		}
 	}
+}
+
+// trackList names the tracks: "model-benchmark or harness-benchmark".
+func trackList() string {
+	names := make([]string, len(submission.Tracks))
+	for i, t := range submission.Tracks {
+		names[i] = string(t)
+	}
+	return strings.Join(names, " or ")
+}
+
+// trackFolders names the tracks' folders: "submissions/a/ or submissions/b/".
+func trackFolders() string {
+	names := make([]string, len(submission.Tracks))
+	for i, t := range submission.Tracks {
+		names[i] = submission.Dir + "/" + string(t) + "/"
+	}
+	return strings.Join(names, " or ")
 }

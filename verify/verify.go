@@ -5,12 +5,11 @@
 package verify
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
-	"path"
 	"runtime"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -168,47 +167,10 @@ func (v *Verifier) Benchmark(key string) (*benchmark.Benchmark, finding.List) {
 	return lb.b, lb.findings
 }
 
-// Discover returns every submission folder under submissions/, sorted.
-// Only the template (submissions/_template) and hidden files (such as
-// .gitkeep) are not submissions: any other folder is returned, wherever
-// it is and however it is named, so that verification says what is wrong
-// with it. Skipping more (every name starting with "_", say) would let a
-// pull request add a folder that the App refuses but a whole-root
-// `benchgate verify` never looks at.
-func (v *Verifier) Discover() ([]string, error) {
-	tracks, err := fs.ReadDir(v.fsys, submission.Dir)
-	if err != nil {
-		if isNotExist(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var dirs []string
-	for _, t := range tracks {
-		if t.Name() == TemplateDir || !t.IsDir() {
-			continue
-		}
-		tdir := path.Join(submission.Dir, t.Name())
-		slugs, err := fs.ReadDir(v.fsys, tdir)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range slugs {
-			// A stray file beside the submission folders is returned too:
-			// it is usually a submission put one level too high.
-			if !s.IsDir() && (strings.HasPrefix(s.Name(), ".") || strings.EqualFold(s.Name(), "README.md")) {
-				continue
-			}
-			dirs = append(dirs, path.Join(tdir, s.Name()))
-		}
-	}
-	sort.Strings(dirs)
-	return dirs, nil
-}
-
-// TemplateDir is the folder under submissions/ that contributors copy;
-// it is not a submission.
-const TemplateDir = "_template"
+// Discover returns every submission folder of the repository, sorted, by
+// the layout's one rule (submission.Discover): the folders a pull request
+// to the App would be verified as.
+func (v *Verifier) Discover() ([]string, error) { return submission.Discover(v.fsys) }
 
 // VerifyAll verifies submissions concurrently and returns their results in
 // the order given.
@@ -279,7 +241,40 @@ func hasInternal(r Result) bool {
 	return false
 }
 
-func (v *Verifier) verify(dir string) (res Result) {
+// Files is what verification parsed of a submission's files, for work
+// that goes on from a verified submission (the spot-check) without
+// reading or parsing them again.
+type Files struct {
+	Meta *submission.Meta
+	// The rows of scores.json, of the benchmark's kind; nil when it could
+	// not be parsed.
+	Rubric []submission.RubricRow
+	MCQ    []submission.MCQRow
+	// Digest identifies the content of both files: SHA-256 over
+	// meta.json, a zero byte and scores.json, as read.
+	Digest [sha256.Size]byte
+}
+
+// VerifyFiles is Verify, also returning what it parsed. It does not use
+// the cache, which keeps only results.
+func (v *Verifier) VerifyFiles(dir string) (Result, *Files) {
+	files := &Files{}
+	return v.verifyWith(dir, files), files
+}
+
+func contentDigest(meta, scores []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(meta)
+	h.Write([]byte{0})
+	h.Write(scores)
+	var d [sha256.Size]byte
+	h.Sum(d[:0])
+	return d
+}
+
+func (v *Verifier) verify(dir string) Result { return v.verifyWith(dir, nil) }
+
+func (v *Verifier) verifyWith(dir string, files *Files) (res Result) {
 	res.Path = dir
 	defer func() {
 		if p := recover(); p != nil {
@@ -287,7 +282,7 @@ func (v *Verifier) verify(dir string) (res Result) {
 		}
 		res.finish(v.opts)
 	}()
-	c := &check{v: v, dir: dir, res: &res}
+	c := &check{v: v, dir: dir, res: &res, files: files}
 	c.run()
 	return res
 }

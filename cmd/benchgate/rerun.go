@@ -89,7 +89,7 @@ func runRerun(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := rerun.Check(ctx, v, os.DirFS(*root), dir, cfg)
+	rep, err := rerun.Check(ctx, v, dir, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
 		return exitUsage

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/benchgate/benchgate/submission"
 	"io"
 	"net/url"
 	"os"
@@ -332,7 +333,7 @@ func writePairReport(stdout, stderr io.Writer, format, a, b string, rep score.Pa
 }
 
 // guessRubric finds the one rubric benchmark that the answers answer.
-func guessRubric(root string, answers []generate.AnswerRow) (string, error) {
+func guessRubric(root string, answers []submission.AnswerRow) (string, error) {
 	fsys := os.DirFS(root)
 	reg, fs := benchmark.LoadRegistry(fsys)
 	if reg == nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -99,8 +98,9 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return exitUsage
 	}
-	if *track != "model" && *track != "harness" {
-		fmt.Fprintf(stderr, "benchgate submit: --track is model or harness, not %q\n", *track)
+	tr, err := submission.ParseTrack(*track)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchgate submit: --track: %v\n", err)
 		return exitUsage
 	}
 	if !submission.ValidSlug(*slug) {
@@ -126,7 +126,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
 		return exitUsage
 	}
-	rel := path.Join(submission.Dir, *track+"-benchmark", *slug)
+	rel := submission.NewFolder(tr, *slug).String()
 	dir := filepath.Join(*root, filepath.FromSlash(rel))
 	if _, err := os.Stat(dir); err == nil {
 		fmt.Fprintf(stderr, "benchgate submit: %s already exists; choose another --slug, or remove it to replace it\n", dir)

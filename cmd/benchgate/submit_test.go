@@ -43,7 +43,7 @@ func TestSubmit(t *testing.T) {
 		{"bad slug", append(base, "--slug", "Qwen 3"), exitUsage, "does not match"},
 		{"missing flags", []string{"submit", "--root", root, "--slug", "x"}, exitUsage, "missing [--rubric --scores --model-name --model-id --submitter --contact]"},
 		{"unknown benchmark", append(append([]string{}, base...), "--slug", "y", "--rubric", "nope"), exitUsage, `no benchmark "nope"`},
-		{"bad track", append(base, "--slug", "z", "--track", "agents"), exitUsage, "--track is model or harness"},
+		{"bad track", append(base, "--slug", "z", "--track", "agents"), exitUsage, `--track: unknown track "agents": want model or harness`},
 		{"harness track needs the pinned model", append(base, "--slug", "w", "--track", "harness", "--harness-name", "h", "--harness-repo", "https://example.org/h"), exitFail, "pins no reference model"},
 	}
 	for _, tt := range tests {

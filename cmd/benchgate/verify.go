@@ -95,24 +95,13 @@ func selectSubmissions(root string, paths, all []string) ([]string, error) {
 			}
 			return nil, err
 		}
-		if !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
-			rel = filepath.ToSlash(filepath.Dir(rel)) // a file inside a submission
+		sel := submission.Select(rel, info.IsDir(), all)
+		if len(sel) == 0 {
+			return nil, fmt.Errorf("no submissions under %s", p)
 		}
-		// A folder above submission level selects everything beneath it.
-		if depth := strings.Count(rel, "/"); rel == "." || rel == submission.Dir || (strings.HasPrefix(rel, submission.Dir+"/") && depth == 1) {
-			n := 0
-			for _, d := range all {
-				if rel == "." || strings.HasPrefix(d, rel+"/") {
-					add(d)
-					n++
-				}
-			}
-			if n == 0 {
-				return nil, fmt.Errorf("no submissions under %s", p)
-			}
-			continue
+		for _, d := range sel {
+			add(d)
 		}
-		add(rel)
 	}
 	return dirs, nil
 }

@@ -1,0 +1,60 @@
+package submission
+
+// The types below write the files of a submission: encoding/json gives
+// the field order and the names that Groundtruth's files use and that
+// schemas/ accepts. Each is read back by its positioned reader
+// (ParseRubricScores, ParseMCQScores, ParseAnswers), which keeps lines
+// for findings.
+
+// RubricRecord is one row of a rubric benchmark's scores.json, in the
+// field order of Groundtruth's scores array. Pointers are null when the
+// answer is unscored.
+type RubricRecord struct {
+	ID                   string            `json:"id"`
+	Question             string            `json:"question"`
+	Answer               string            `json:"answer_b"`
+	AnswerClean          string            `json:"answer_b_clean"`
+	Score                *int              `json:"score_b"`
+	Reason               string            `json:"score_b_reason"`
+	GatePassed           *bool             `json:"score_b_gate_passed"`
+	Components           []ComponentRecord `json:"score_b_components"`
+	AdjudicationRequired bool              `json:"score_b_adjudication_required"`
+	AdjudicationNote     string            `json:"score_b_adjudication_note"`
+	JudgeModel           string            `json:"judge_model"`
+	RubricSHA256         string            `json:"rubric_sha256"`
+	ScoredAt             string            `json:"scored_at"`
+}
+
+// ComponentRecord is one component's award in a RubricRecord.
+type ComponentRecord struct {
+	ID      string `json:"id"`
+	Awarded int    `json:"awarded"`
+	Maximum int    `json:"maximum"`
+	Reason  string `json:"reason"`
+}
+
+// MCQRecord is one row of a multiple-choice benchmark's scores.json.
+type MCQRecord struct {
+	ID               string   `json:"id"`
+	Response         string   `json:"response"`
+	Answer           *string  `json:"answer"` // "A"–"D", or null when none was found
+	Correct          bool     `json:"correct"`
+	Pattern          *string  `json:"pattern,omitempty"`
+	FinishReason     string   `json:"finish_reason"`
+	Error            string   `json:"error,omitempty"`
+	LatencyMS        *float64 `json:"latency_ms,omitempty"`
+	PromptTokens     *int     `json:"prompt_tokens,omitempty"`
+	CompletionTokens *int     `json:"completion_tokens,omitempty"`
+}
+
+// AnswerRow is one row of a rubric benchmark's answers file, the
+// Groundtruth answers array that `benchgate generate` writes and
+// `benchgate score` grades: the same type writes it and, through
+// ParseAnswers, reads it with its line.
+type AnswerRow struct {
+	ID          string `json:"id"`
+	Question    string `json:"question"`
+	Answer      string `json:"answer_b"`       // the reply as received
+	AnswerClean string `json:"answer_b_clean"` // the text that is graded
+	Line        int    `json:"-"`
+}
