@@ -67,7 +67,7 @@ func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMod
 		MaxTokens:   j.MaxTokens,
 		Seed:        j.Seed,
 		JSON:        jsonMode,
-		Kind:        "judge",
+		Kind:        llm.CallJudge,
 		QuestionID:  q.ID,
 	}
 }

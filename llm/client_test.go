@@ -552,9 +552,9 @@ func TestLedger(t *testing.T) {
 	errs := make([]error, len(ids))
 	for i, id := range ids {
 		wg.Go(func() {
-			kind := "candidate"
+			kind := CallCandidate
 			if i%2 == 1 {
-				kind = "judge"
+				kind = CallJudge
 			}
 			_, errs[i] = c.Complete(context.Background(), Request{
 				Model: "test/model-1", Messages: []Message{{Role: "user", Content: id}}, Kind: kind, QuestionID: id,
@@ -612,9 +612,9 @@ func TestLedger(t *testing.T) {
 			t.Errorf("%s missing from the ledger", id)
 			continue
 		}
-		wantKind := "candidate"
+		wantKind := CallCandidate
 		if i%2 == 1 {
-			wantKind = "judge"
+			wantKind = CallJudge
 		}
 		wantAttempts := 1
 		if id == "q-003" {

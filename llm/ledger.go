@@ -12,7 +12,7 @@ import (
 type LedgerEntry struct {
 	Time             string   `json:"time"` // RFC 3339, UTC, when the answer came
 	RunID            string   `json:"run_id"`
-	Kind             string   `json:"kind"` // "candidate" or "judge", from Request.Kind
+	Kind             CallKind `json:"kind"` // from Request.Kind
 	QuestionID       string   `json:"question_id"`
 	Model            string   `json:"model"`
 	PromptTokens     int      `json:"prompt_tokens"`

@@ -26,9 +26,18 @@ type Request struct {
 	JSON        bool    // ask for a JSON object (response_format json_object)
 
 	// For the cost ledger: what the call is for.
-	Kind       string // "candidate" or "judge"
+	Kind       CallKind
 	QuestionID string
 }
+
+// CallKind says what a call is for, in the cost ledger.
+type CallKind string
+
+// The kinds of call.
+const (
+	CallCandidate CallKind = "candidate" // the model under evaluation
+	CallJudge     CallKind = "judge"     // the benchmark's fixed judge
+)
 
 // Response is a completed call.
 type Response struct {

@@ -7,7 +7,10 @@
 // submissions to the files.
 package ranking
 
-import "github.com/benchgate/benchgate/submission"
+import (
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/submission"
+)
 
 // Board is the whole leaderboard, as leaderboard.json holds it.
 type Board struct {
@@ -29,11 +32,11 @@ type Method struct {
 
 // Benchmark is one benchmark's board, both tracks.
 type Benchmark struct {
-	Key        string `json:"key"`
-	Label      string `json:"label"`
-	Kind       string `json:"kind"`
-	JudgeModel string `json:"judge_model,omitempty"`
-	Questions  int    `json:"questions"`
+	Key        string         `json:"key"`
+	Label      string         `json:"label"`
+	Kind       benchmark.Kind `json:"kind"`
+	JudgeModel string         `json:"judge_model,omitempty"`
+	Questions  int            `json:"questions"`
 	// MaxScore is the top of the score scale: 1 for accuracy, the rubric's
 	// total points otherwise.
 	MaxScore float64 `json:"max_score"`

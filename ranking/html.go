@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/submission"
 	"html/template"
 	"io"
@@ -483,7 +484,7 @@ func newExcludedView(x Excluded) excludedView {
 
 // scoreText gives an entry's score and its interval as the page prints them.
 func scoreText(bm *Benchmark, e Entry) (score, ci string) {
-	if bm.Kind == "mcq" {
+	if bm.Kind == benchmark.KindMCQ {
 		return pct(e.Score), fmt.Sprintf("%.1f–%.1f%%", 100*e.CILow, 100*e.CIHigh)
 	}
 	return fmt.Sprintf("%.2f / %s", e.Score, trimFloat(bm.MaxScore)), fmt.Sprintf("%.2f–%.2f", e.CILow, e.CIHigh)

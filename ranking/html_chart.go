@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"fmt"
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/submission"
 	"math"
 	"strconv"
@@ -55,7 +56,7 @@ type scoreScale struct {
 }
 
 func newScoreScale(bm *Benchmark, es []Entry) scoreScale {
-	if bm.Kind == "mcq" {
+	if bm.Kind == benchmark.KindMCQ {
 		return scoreScale{max: 1, ticks: []float64{0, 0.2, 0.4, 0.6, 0.8, 1}, mcq: true}
 	}
 	top := bm.MaxScore

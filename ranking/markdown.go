@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"fmt"
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/submission"
 	"io"
 	"strings"
@@ -49,7 +50,7 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 			continue
 		}
 		fmt.Fprintf(s, "\n### %s\n\n", trackName(t))
-		if bm.Kind == "mcq" {
+		if bm.Kind == benchmark.KindMCQ {
 			s.WriteString("| Rank | Rank (UB) | Tier | Model | Accuracy | 95% CI | Correct | Rank range | Macro by source | Parse failures | Submitter |\n")
 			s.WriteString("|---:|---:|---:|---|---:|---|---:|---|---:|---:|---|\n")
 		} else {
@@ -58,7 +59,7 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 		}
 		for _, e := range es {
 			name := mdtext.Escape(displayName(e))
-			if bm.Kind == "mcq" {
+			if bm.Kind == benchmark.KindMCQ {
 				macro := "–"
 				if e.MCQ.MacroBySource != nil {
 					macro = pct(*e.MCQ.MacroBySource)
@@ -101,8 +102,8 @@ func rankRange(e Entry) string {
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
 
-func kindName(k string) string {
-	if k == "mcq" {
+func kindName(k benchmark.Kind) string {
+	if k == benchmark.KindMCQ {
 		return "four-choice questions, scored by accuracy"
 	}
 	return "open answers graded by a rubric, scored by the mean per question"

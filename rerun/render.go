@@ -3,6 +3,7 @@ package rerun
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/benchmark"
 	"io"
 	"strings"
 
@@ -60,7 +61,7 @@ func text(r Report) string {
 		fmt.Fprintf(&b, "  warning: %s\n", w)
 	}
 	if len(r.Questions) > 0 {
-		if r.Kind == "mcq" {
+		if r.Kind == benchmark.KindMCQ {
 			fmt.Fprintf(&b, "  %-28s %-9s %-8s %s\n", "question", "submitted", "re-asked", "note")
 			for _, q := range r.Questions {
 				fmt.Fprintf(&b, "  %-28s %-9s %-8s %s\n", q.ID, orDash(q.Submitted), orDash(q.ReAsked), q.Fault)
@@ -102,7 +103,7 @@ func markdown(r Report) string {
 	}
 	fmt.Fprintf(&b, "Seed `%s` (%s). %d calls, $%.4f.\n\n", r.Seed, keyed, r.Calls, r.SpendUSD)
 	if len(r.Questions) > 0 {
-		if r.Kind == "mcq" {
+		if r.Kind == benchmark.KindMCQ {
 			b.WriteString("| Question | Submitted | Re-asked | Note |\n|---|---|---|---|\n")
 			for _, q := range r.Questions {
 				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", mdtext.Code(q.ID), orDash(q.Submitted), orDash(q.ReAsked), mdtext.Escape(q.Fault))

@@ -62,7 +62,7 @@ type Config struct {
 type Report struct {
 	Path      string          `json:"path"`
 	RubricKey string          `json:"rubric_key"`
-	Kind      string          `json:"kind"`
+	Kind      benchmark.Kind  `json:"kind"`
 	Verdict   string          `json:"verdict"`
 	Reason    string          `json:"reason"`
 	Seed      string          `json:"seed"`       // hex; the sample order follows from it
@@ -337,7 +337,7 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 			continue
 		}
 		rep.Sample = append(rep.Sample, it.ID)
-		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it), Kind: "candidate", QuestionID: it.ID})
+		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it), Kind: llm.CallCandidate, QuestionID: it.ID})
 		rep.Calls += resp.Attempts
 		if resp.CostUSD != nil {
 			rep.SpendUSD += *resp.CostUSD

@@ -37,7 +37,7 @@ type Store interface {
 type cacheRecord struct {
 	Path      string
 	RubricKey string
-	Kind      string
+	Kind      benchmark.Kind
 	Status    Status
 	Errors    []findingRecord
 	Warnings  []findingRecord

@@ -124,9 +124,9 @@ func (c *check) run() {
 	c.res.RubricKey = meta.RubricKey
 	entry, b := c.benchmarkOf(meta)
 	if b != nil {
-		c.res.Kind = string(b.Entry.Kind)
+		c.res.Kind = b.Entry.Kind
 	} else if entry != nil {
-		c.res.Kind = string(entry.Kind)
+		c.res.Kind = entry.Kind
 	}
 	if entry != nil {
 		c.metaAgainst(meta, entry)

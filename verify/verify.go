@@ -77,13 +77,13 @@ func (o Options) withDefaults() Options {
 
 // Result is the verdict on one submission.
 type Result struct {
-	Path      string       `json:"path"` // the submission folder, relative to the root
-	RubricKey string       `json:"rubric_key"`
-	Kind      string       `json:"kind"`
-	Status    Status       `json:"status"`
-	Errors    finding.List `json:"errors"`
-	Warnings  finding.List `json:"warnings"`
-	Summary   Summary      `json:"summary"`
+	Path      string         `json:"path"` // the submission folder, relative to the root
+	RubricKey string         `json:"rubric_key"`
+	Kind      benchmark.Kind `json:"kind"`
+	Status    Status         `json:"status"`
+	Errors    finding.List   `json:"errors"`
+	Warnings  finding.List   `json:"warnings"`
+	Summary   Summary        `json:"summary"`
 	// Meta is the parsed meta.json, when it could be read.
 	Meta *submission.Meta `json:"-"`
 	// Outcomes are the per-question results, when scores.json could be
