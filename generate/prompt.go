@@ -1,8 +1,9 @@
 // Package generate asks a candidate model every question of a benchmark
-// and writes what benchgate verify accepts: the Groundtruth answers array
-// for a rubric benchmark (to be graded by `benchgate score`), or the
-// scored rows of a multiple-choice benchmark. Runs are concurrent,
-// resumable and never lose a row: a failed call is a row that says so.
+// and writes what benchgate verify accepts, in the formats that package
+// submission owns: the Groundtruth answers array for a rubric benchmark
+// (to be graded by `benchgate score`), or the scored rows of a
+// multiple-choice benchmark. Runs are concurrent, resumable and never
+// lose a row: a failed call is a row that says so.
 package generate
 
 import (

@@ -1,6 +1,6 @@
 // Package score grades a rubric benchmark's answers file with the
 // benchmark's fixed judge and writes the scores.json that benchgate verify
-// accepts, or compares two answers files pairwise. Grades come through the
+// accepts (submission.RubricRecord rows), or compares two answers files pairwise. Grades come through the
 // judge's cache, so running a score again costs nothing.
 package score
 
