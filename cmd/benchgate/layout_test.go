@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -47,8 +47,8 @@ func TestLayoutOneRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			// The App: a pull request that adds the file on the base tree.
-			out := bot.CheckPR(os.DirFS(base), bot.PRInfo{Repo: "o/r", Number: 1, HeadSHA: "abc", Author: "someone"},
-				[]bot.ChangedFile{{Path: tt.path, Status: "added", Content: meta}}, verify.Options{})
+			out := prcheck.CheckPR(os.DirFS(base), prcheck.PRInfo{Repo: "o/r", Number: 1, HeadSHA: "abc", Author: "someone"},
+				[]prcheck.ChangedFile{{Path: tt.path, Status: "added", Content: meta}}, verify.Options{})
 			appFolder := out.Submission
 			if out.Conclusion == "neutral" {
 				appFolder = ""

@@ -1,4 +1,9 @@
-package bot
+// Package prcheck owns what a pull request's check says, decided from
+// files already gathered; no GitHub, no HTTP. It decides whether a pull
+// request is a submission, verifies it with the CLI's verifier over the
+// base branch's tree, and words the check run, its annotations and the
+// sticky comment. Package bot gathers the files and posts the outcome.
+package prcheck
 
 import (
 	"bytes"
@@ -20,11 +25,6 @@ import (
 
 // CheckName is the name of the check run that reports verification.
 const CheckName = "benchgate / verify"
-
-// StickyMarker is the hidden line that finds benchgate's one comment on a
-// pull request, to edit it in place. The App also checks that the comment
-// is its own, so that a marker pasted by someone else is ignored.
-const StickyMarker = "<!-- benchgate:sticky -->"
 
 // MaxSummaryBytes is GitHub's limit on a check run's summary.
 const MaxSummaryBytes = 65535
@@ -88,7 +88,7 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	if problem != "" {
 		return finish(CheckOutcome{Conclusion: "failure", Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
 	}
-	fsys := overlay(base, dir, files)
+	fsys := Overlay(base, dir, files)
 	v, err := verify.New(fsys, opts)
 	if err != nil {
 		return finish(CheckOutcome{Conclusion: "neutral", Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
@@ -222,14 +222,14 @@ func submitterOf(base fs.FS, dir string) string {
 	return doc.Root.GetString("submitter")
 }
 
-// overlay is what verification reads: the base tree's registry and the
+// Overlay is what verification reads: the base tree's registry and the
 // benchmark files it names, and its copy of the submission folder, with the
 // pull request's files on top. Only those folders are read, so that a base
 // tree served lazily through the API costs a few requests. Symbolic links
 // stay links (fstest.MapFS keeps a link's target as its Data and reports
 // fs.ModeSymlink from Lstat and ReadDir), so that the verifier finds them
 // exactly as it does on disk.
-func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
+func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
 	roots := []string{path.Dir(benchmark.RegistryFile), dir}
 	// A registry may name benchmark files outside its own folder.
