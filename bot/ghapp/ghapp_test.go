@@ -632,11 +632,11 @@ func TestUpsertComment(t *testing.T) {
 	srv, app, _ := setup(t)
 	srv.AddPR(repo, fakegithub.PR{Number: 4})
 	// Someone pastes the marker; it is not the App's comment.
-	human := srv.AddComment(repo, 4, "mallory", "User", prcheck.StickyMarker+"\nfake verdict")
+	human := srv.AddComment(repo, 4, "mallory", "User", prcheck.Sticky("fake verdict"))
 	// A user whose name mimics the App's is not a Bot.
-	mimic := srv.AddComment(repo, 4, srv.AppSlug+"[bot]", "User", prcheck.StickyMarker+"\nfake verdict")
+	mimic := srv.AddComment(repo, 4, srv.AppSlug+"[bot]", "User", prcheck.Sticky("fake verdict"))
 	ctx := context.Background()
-	body := prcheck.StickyMarker + "\nfirst"
+	body := prcheck.Sticky("first")
 	id, changed, err := app.UpsertComment(ctx, inst, repo, 4, body)
 	if err != nil || !changed || id == human || id == mimic {
 		t.Fatalf("first: %d %v %v", id, changed, err)
@@ -645,7 +645,7 @@ func TestUpsertComment(t *testing.T) {
 	if err != nil || changed || id2 != id {
 		t.Fatalf("same body: %d %v %v", id2, changed, err)
 	}
-	id3, changed, err := app.UpsertComment(ctx, inst, repo, 4, prcheck.StickyMarker+"\nsecond")
+	id3, changed, err := app.UpsertComment(ctx, inst, repo, 4, prcheck.Sticky("second"))
 	if err != nil || !changed || id3 != id {
 		t.Fatalf("new body: %d %v %v", id3, changed, err)
 	}
@@ -657,7 +657,7 @@ func TestUpsertComment(t *testing.T) {
 		t.Errorf("comment events %v, want create then edit", ops)
 	}
 	cs := srv.Comments(repo, 4)
-	if len(cs) != 3 || cs[0].Body != prcheck.StickyMarker+"\nfake verdict" || cs[2].Body != prcheck.StickyMarker+"\nsecond" || cs[2].User.Type != "Bot" {
+	if len(cs) != 3 || cs[0].Body != prcheck.Sticky("fake verdict") || cs[2].Body != prcheck.Sticky("second") || cs[2].User.Type != "Bot" {
 		t.Errorf("comments: %+v", cs)
 	}
 

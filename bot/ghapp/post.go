@@ -224,8 +224,9 @@ func orDash(s string) string {
 }
 
 // UpsertComment keeps the App's one sticky comment on a pull request: the
-// App's own comment carrying prcheck.StickyMarker is edited when body differs
-// (changed reports an edit or a creation), and created when there is none.
+// App's own comment that prcheck.IsSticky recognises is edited when body
+// differs (changed reports an edit or a creation), and created when there
+// is none.
 // Only a comment by AppSlug+"[bot]" of type Bot counts, so a marker pasted
 // by anyone else is ignored.
 func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error) {
@@ -233,7 +234,7 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 	if err != nil {
 		return 0, false, err
 	}
-	mine, err := a.ownComment(ctx, inst, repo, number, func(b string) bool { return strings.Contains(b, prcheck.StickyMarker) })
+	mine, err := a.ownComment(ctx, inst, repo, number, prcheck.IsSticky)
 	if err != nil {
 		return 0, false, err
 	}

@@ -113,7 +113,6 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
 	o.Summary = capBytes(o.Summary, MaxSummaryBytes, "\n\n… (cut to GitHub's limit; run `benchgate verify` locally for everything)\n")
 	var b strings.Builder
-	b.WriteString(StickyMarker + "\n")
 	icon := map[string]string{"success": "✅", "failure": "❌", "action_required": "⚠️", "neutral": "ℹ️"}[o.Conclusion]
 	fmt.Fprintf(&b, "### %s benchgate: %s\n\n", icon, o.Title)
 	fmt.Fprintf(&b, "Head `%s`.\n\n", short(pr.HeadSHA))
@@ -121,7 +120,7 @@ func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
 	if o.Conclusion == "failure" {
 		b.WriteString("\n\nPush a fix to this branch and benchgate verifies it again; run `benchgate verify` locally to check first.\n")
 	}
-	o.Comment = capBytes(b.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
+	o.Comment = capBytes(Sticky(b.String()), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
 	return o
 }
 
