@@ -94,7 +94,7 @@ func TestVerifyJob(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(gh.checks) != 1 || gh.checks["head-2 "+prcheck.CheckName].Conclusion != "success" || gh.comments != 1 || !prcheck.IsSticky(gh.comment) {
+	if len(gh.checks) != 1 || gh.checks["head-2 "+prcheck.CheckName].Conclusion != prcheck.Success || gh.comments != 1 || !prcheck.IsSticky(gh.comment) {
 		t.Errorf("checks %v, %d comments", gh.checks, gh.comments)
 	}
 	// A job for an older head is done without posting anything.
@@ -120,7 +120,7 @@ func TestRerunJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc := gh.checks["head-2 "+prcheck.RerunCheckName]
-	if rc.Conclusion != "success" || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !prcheck.IsSticky(gh.comment) {
+	if rc.Conclusion != prcheck.Success || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !prcheck.IsSticky(gh.comment) {
 		t.Errorf("rerun check %+v; comment %q", rc.Conclusion, gh.comment)
 	}
 }
@@ -182,7 +182,7 @@ func TestAutoRerun(t *testing.T) {
 	if err := w.VerifyPR(context.Background(), Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2"}); err != nil {
 		t.Fatal(err)
 	}
-	if gh.checks["head-2 "+prcheck.CheckName].Conclusion != "success" || gh.checks["head-2 "+prcheck.RerunCheckName].Conclusion != "success" || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") {
+	if gh.checks["head-2 "+prcheck.CheckName].Conclusion != prcheck.Success || gh.checks["head-2 "+prcheck.RerunCheckName].Conclusion != prcheck.Success || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") {
 		t.Errorf("checks %v, comment %q", gh.checks, gh.comment)
 	}
 }

@@ -72,12 +72,12 @@ func TestSpotChecksLimited(t *testing.T) {
 		return gh.checks["head-2 "+prcheck.RerunCheckName]
 	}
 	for _, d := range []string{"d1", "d2", "d2"} { // d2 twice: a retried job
-		if rc := rerunBy(d); rc.Conclusion != "success" {
+		if rc := rerunBy(d); rc.Conclusion != prcheck.Success {
 			t.Fatalf("rerun %s: %+v, want it run", d, rc)
 		}
 	}
 	rc := rerunBy("d3")
-	if rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
+	if rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
 		t.Errorf("third rerun: %s %q, want neutral naming the limit", rc.Conclusion, rc.Summary)
 	}
 	if !strings.Contains(gh.comment, "Spot-check not run") || gh.comments != 1 {
@@ -98,7 +98,7 @@ func TestSpotChecksLimited(t *testing.T) {
 	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: "d4", Repo: "geo/board", PR: 6, Commenter: "maint"}); err != nil {
 		t.Fatal(err)
 	}
-	if rc := gh.checks["head-3 "+prcheck.RerunCheckName]; rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "budget") {
+	if rc := gh.checks["head-3 "+prcheck.RerunCheckName]; rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "budget") {
 		t.Errorf("rerun on a spent day: %s %q", rc.Conclusion, rc.Summary)
 	}
 	if refused[LimitDailySpend] != 1 {

@@ -339,7 +339,7 @@ func TestEndToEnd(t *testing.T) {
 	ctx := context.Background()
 
 	info, out := checkPR(t, app, 1)
-	if out.Conclusion != "success" {
+	if out.Conclusion != prcheck.Success {
 		t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
 	}
 	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
@@ -352,7 +352,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	info, out = checkPR(t, app, 2)
-	if out.Conclusion != "failure" || len(out.Annotations) == 0 {
+	if out.Conclusion != prcheck.Failure || len(out.Annotations) == 0 {
 		t.Fatalf("conclusion %s, %d annotations", out.Conclusion, len(out.Annotations))
 	}
 	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
@@ -446,7 +446,7 @@ func TestSymlinkedFiles(t *testing.T) {
 			}
 
 			_, out := checkPR(t, app, n)
-			if out.Conclusion != "failure" || out.Report == nil {
+			if out.Conclusion != prcheck.Failure || out.Report == nil {
 				t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
 			}
 			app := findings(out.Report.Submissions[0])
@@ -603,11 +603,11 @@ func TestAnnotationBatches(t *testing.T) {
 	srv.AddPR(repo, fakegithub.PR{Number: 3, HeadSHA: head})
 	var anns []prcheck.Annotation
 	for i := 1; i <= 120; i++ {
-		anns = append(anns, prcheck.Annotation{Path: "x.json", StartLine: i, EndLine: i, Level: "failure", Title: "t", Message: fmt.Sprintf("problem %d", i)})
+		anns = append(anns, prcheck.Annotation{Path: "x.json", StartLine: i, EndLine: i, Level: prcheck.LevelFailure, Title: "t", Message: fmt.Sprintf("problem %d", i)})
 	}
 	// One the core could produce but GitHub would refuse is made valid.
 	anns = append(anns[:119], prcheck.Annotation{Path: "x.json", Level: "odd", Message: "problem 120"})
-	out := prcheck.CheckOutcome{Conclusion: "failure", Title: "120 problems", Summary: "many", Annotations: anns}
+	out := prcheck.CheckOutcome{Conclusion: prcheck.Failure, Title: "120 problems", Summary: "many", Annotations: anns}
 	if _, err := app.PostCheck(context.Background(), inst, repo, head, "", out); err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 		err = a.call(ctx, inst, what, func(gh *github.Client) error {
 			run, _, err := gh.Checks.CreateCheckRun(ctx, owner, rname, github.CreateCheckRunOptions{
 				Name: name, HeadSHA: headSHA,
-				Status: github.String("completed"), Conclusion: github.String(out.Conclusion),
+				Status: github.String("completed"), Conclusion: github.String(string(out.Conclusion)),
 				Output: output(batches[0]),
 			})
 			if err == nil {
@@ -76,7 +76,7 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 	for i, batch := range batches {
 		opts := github.UpdateCheckRunOptions{Name: name, Output: output(batch)}
 		if existing != nil && i == 0 {
-			opts.Status, opts.Conclusion = github.String("completed"), github.String(out.Conclusion)
+			opts.Status, opts.Conclusion = github.String("completed"), github.String(string(out.Conclusion))
 		}
 		err := a.call(ctx, inst, what, func(gh *github.Client) error {
 			_, _, err := gh.Checks.UpdateCheckRun(ctx, owner, rname, id, opts)
@@ -187,8 +187,8 @@ func convertAnnotations(in []prcheck.Annotation) []*github.CheckRunAnnotation {
 		start := max(a.StartLine, 1)
 		end := max(a.EndLine, start)
 		level := a.Level
-		if level != "notice" && level != "warning" && level != "failure" {
-			level = "warning"
+		if level != prcheck.LevelNotice && level != prcheck.LevelWarning && level != prcheck.LevelFailure {
+			level = prcheck.LevelWarning
 		}
 		msg := a.Message
 		if msg == "" {
@@ -196,7 +196,7 @@ func convertAnnotations(in []prcheck.Annotation) []*github.CheckRunAnnotation {
 		}
 		ann := &github.CheckRunAnnotation{
 			Path: github.String(a.Path), StartLine: github.Int(start), EndLine: github.Int(end),
-			AnnotationLevel: github.String(level), Message: github.String(capText(msg, maxAnnotationText)),
+			AnnotationLevel: github.String(string(level)), Message: github.String(capText(msg, maxAnnotationText)),
 		}
 		if a.Title != "" {
 			ann.Title = github.String(capText(a.Title, 255))

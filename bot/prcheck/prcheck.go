@@ -33,6 +33,27 @@ const MaxSummaryBytes = 65535
 // run request; more are sent in further updates.
 const MaxAnnotationsPerRequest = 50
 
+// Conclusion is how a check run ends, in GitHub's words.
+type Conclusion string
+
+// The conclusions of benchgate's check runs.
+const (
+	Success        Conclusion = "success"
+	Failure        Conclusion = "failure"
+	ActionRequired Conclusion = "action_required" // a maintainer must look
+	Neutral        Conclusion = "neutral"         // nothing verified: not a submission, or a spot-check not run
+)
+
+// Level is an annotation's level, in GitHub's words.
+type Level string
+
+// The levels of annotations.
+const (
+	LevelNotice  Level = "notice"
+	LevelWarning Level = "warning"
+	LevelFailure Level = "failure"
+)
+
 // ChangedFile is one file of a pull request, as its head has it.
 type ChangedFile struct {
 	Path    string
@@ -60,14 +81,14 @@ type Annotation struct {
 	Path      string
 	StartLine int
 	EndLine   int
-	Level     string // notice, warning or failure
+	Level     Level
 	Title     string
 	Message   string
 }
 
 // CheckOutcome is everything a pull request's verification posts.
 type CheckOutcome struct {
-	Conclusion  string // success, failure, action_required or neutral
+	Conclusion  Conclusion
 	Title       string
 	Summary     string // markdown, at most MaxSummaryBytes
 	Annotations []Annotation
@@ -83,15 +104,15 @@ type CheckOutcome struct {
 func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) CheckOutcome {
 	dir, problem, neutral := scope(base, pr, files)
 	if neutral {
-		return finish(CheckOutcome{Conclusion: "neutral", Title: "Not a submission", Summary: problem}, pr)
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr)
 	}
 	if problem != "" {
-		return finish(CheckOutcome{Conclusion: "failure", Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
+		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
 	}
 	fsys := Overlay(base, dir, files)
 	v, err := verify.New(fsys, opts)
 	if err != nil {
-		return finish(CheckOutcome{Conclusion: "neutral", Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
 	}
 	rep := verify.NewReport([]verify.Result{v.Verify(dir)})
 	var md bytes.Buffer
@@ -100,11 +121,11 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	out := CheckOutcome{Submission: dir, Report: &rep, Summary: md.String(), Annotations: annotations(res)}
 	switch res.Status {
 	case verify.Pass:
-		out.Conclusion, out.Title = "success", "Submission verified"
+		out.Conclusion, out.Title = Success, "Submission verified"
 	case verify.Review:
-		out.Conclusion, out.Title = "action_required", "A maintainer must review this submission"
+		out.Conclusion, out.Title = ActionRequired, "A maintainer must review this submission"
 	default:
-		out.Conclusion, out.Title = "failure", fmt.Sprintf("%d problem(s) to fix", len(res.Errors))
+		out.Conclusion, out.Title = Failure, fmt.Sprintf("%d problem(s) to fix", len(res.Errors))
 	}
 	return finish(out, pr)
 }
@@ -113,11 +134,11 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
 	o.Summary = capBytes(o.Summary, MaxSummaryBytes, "\n\n… (cut to GitHub's limit; run `benchgate verify` locally for everything)\n")
 	var b strings.Builder
-	icon := map[string]string{"success": "✅", "failure": "❌", "action_required": "⚠️", "neutral": "ℹ️"}[o.Conclusion]
+	icon := map[Conclusion]string{Success: "✅", Failure: "❌", ActionRequired: "⚠️", Neutral: "ℹ️"}[o.Conclusion]
 	fmt.Fprintf(&b, "### %s benchgate: %s\n\n", icon, o.Title)
 	fmt.Fprintf(&b, "Head `%s`.\n\n", short(pr.HeadSHA))
 	b.WriteString(o.Summary)
-	if o.Conclusion == "failure" {
+	if o.Conclusion == Failure {
 		b.WriteString("\n\nPush a fix to this branch and benchgate verifies it again; run `benchgate verify` locally to check first.\n")
 	}
 	o.Comment = capBytes(Sticky(b.String()), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
@@ -278,7 +299,7 @@ func symlink(target string) *fstest.MapFile {
 // lines they name.
 func annotations(r verify.Result) []Annotation {
 	var out []Annotation
-	add := func(list finding.List, level string) {
+	add := func(list finding.List, level Level) {
 		for _, f := range list {
 			line := max(f.Line, 1)
 			msg := f.Message
@@ -288,8 +309,8 @@ func annotations(r verify.Result) []Annotation {
 			out = append(out, Annotation{Path: f.File, StartLine: line, EndLine: line, Level: level, Title: f.Code, Message: msg})
 		}
 	}
-	add(r.Errors, "failure")
-	add(r.Warnings, "warning")
+	add(r.Errors, LevelFailure)
+	add(r.Warnings, LevelWarning)
 	return out
 }
 

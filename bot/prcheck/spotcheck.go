@@ -19,11 +19,11 @@ func SpotCheck(verdict, markdown string) CheckOutcome {
 	rc := CheckOutcome{Summary: capBytes(markdown, MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}
 	switch verdict {
 	case verdictConsistent:
-		rc.Conclusion, rc.Title = "success", "Reported scores hold"
+		rc.Conclusion, rc.Title = Success, "Reported scores hold"
 	case verdictInconsistent:
-		rc.Conclusion, rc.Title = "failure", "Reported scores are higher than the judge's"
+		rc.Conclusion, rc.Title = Failure, "Reported scores are higher than the judge's"
 	default:
-		rc.Conclusion, rc.Title = "action_required", "A maintainer must decide"
+		rc.Conclusion, rc.Title = ActionRequired, "A maintainer must decide"
 	}
 	return rc
 }
@@ -33,5 +33,5 @@ func SpotCheck(verdict, markdown string) CheckOutcome {
 // the section it adds to the sticky comment.
 func SpotCheckRefused(why string) CheckOutcome {
 	msg := "### Spot-check not run\n\n" + why + "\n"
-	return CheckOutcome{Conclusion: "neutral", Title: "Spot-check not run: a limit was reached", Summary: msg}
+	return CheckOutcome{Conclusion: Neutral, Title: "Spot-check not run: a limit was reached", Summary: msg}
 }

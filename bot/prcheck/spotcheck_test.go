@@ -11,11 +11,13 @@ import (
 // that the verdict words named here cannot drift from rerun's.
 func TestSpotCheckVerdicts(t *testing.T) {
 	for _, tt := range []struct {
-		verdict, conclusion, title string
+		verdict    string
+		conclusion Conclusion
+		title      string
 	}{
-		{rerun.VerdictConsistent, "success", "Reported scores hold"},
-		{rerun.VerdictInconsistent, "failure", "Reported scores are higher than the judge's"},
-		{rerun.VerdictInconclusive, "action_required", "A maintainer must decide"},
+		{rerun.VerdictConsistent, Success, "Reported scores hold"},
+		{rerun.VerdictInconsistent, Failure, "Reported scores are higher than the judge's"},
+		{rerun.VerdictInconclusive, ActionRequired, "A maintainer must decide"},
 	} {
 		rc := SpotCheck(tt.verdict, "## benchgate rerun\n")
 		if rc.Conclusion != tt.conclusion || rc.Title != tt.title || rc.Summary != "## benchgate rerun\n" || rc.Comment != "" {
@@ -30,7 +32,7 @@ func TestSpotCheckVerdicts(t *testing.T) {
 
 func TestSpotCheckRefused(t *testing.T) {
 	rc := SpotCheckRefused("Today's judge budget is spent.")
-	if rc.Conclusion != "neutral" || rc.Title != "Spot-check not run: a limit was reached" || rc.Summary != "### Spot-check not run\n\nToday's judge budget is spent.\n" {
+	if rc.Conclusion != Neutral || rc.Title != "Spot-check not run: a limit was reached" || rc.Summary != "### Spot-check not run\n\nToday's judge budget is spent.\n" {
 		t.Errorf("%+v", rc)
 	}
 }

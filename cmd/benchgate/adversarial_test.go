@@ -309,9 +309,9 @@ func (c *advCase) prInfo() prcheck.PRInfo {
 
 // appOutcome reads the outcome of the App's check.
 func (c *advCase) appOutcome(out prcheck.CheckOutcome) advOutcome {
-	o := advOutcome{verdict: map[string]string{"success": "pass", "failure": "fail", "action_required": "review"}[out.Conclusion]}
+	o := advOutcome{verdict: map[prcheck.Conclusion]string{prcheck.Success: "pass", prcheck.Failure: "fail", prcheck.ActionRequired: "review"}[out.Conclusion]}
 	if o.verdict == "" {
-		o.verdict = "conclusion " + out.Conclusion
+		o.verdict = "conclusion " + string(out.Conclusion)
 	}
 	if out.Report == nil || len(out.Report.Submissions) != 1 {
 		o.detail = advShort(out.Summary)

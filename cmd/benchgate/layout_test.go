@@ -50,7 +50,7 @@ func TestLayoutOneRule(t *testing.T) {
 			out := prcheck.CheckPR(os.DirFS(base), prcheck.PRInfo{Repo: "o/r", Number: 1, HeadSHA: "abc", Author: "someone"},
 				[]prcheck.ChangedFile{{Path: tt.path, Status: "added", Content: meta}}, verify.Options{})
 			appFolder := out.Submission
-			if out.Conclusion == "neutral" {
+			if out.Conclusion == prcheck.Neutral {
 				appFolder = ""
 			}
 			// The CLI: a checkout with the file, verified whole.
@@ -75,7 +75,7 @@ func TestLayoutOneRule(t *testing.T) {
 			if tt.folder == "" {
 				return
 			}
-			appPass := out.Conclusion == "success"
+			appPass := out.Conclusion == prcheck.Success
 			cliPass := after[tt.folder] == verify.Pass
 			if appPass != cliPass {
 				t.Fatalf("verdict: App %s (%s), CLI %s", out.Conclusion, out.Title, after[tt.folder])
