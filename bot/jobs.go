@@ -235,7 +235,7 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, baseSH
 // that asked for it, so that a retry is not counted again.
 func spotCheckKey(j Job) string {
 	if j.DeliveryID != "" {
-		return j.Kind + ":" + j.DeliveryID
+		return string(j.Kind) + ":" + j.DeliveryID
 	}
 	return fmt.Sprintf("%s:%s#%d@%s", j.Kind, j.Repo, j.PR, j.HeadSHA)
 }
