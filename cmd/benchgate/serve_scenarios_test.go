@@ -508,7 +508,7 @@ func TestServePublishByPullRequest(t *testing.T) {
 	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
 		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
-		cfg.PublishMode = "pr"
+		cfg.PublishMode = bot.PublishPR
 	}})
 	root := a.root
 	files := map[string][]byte{}
