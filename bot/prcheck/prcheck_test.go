@@ -52,10 +52,13 @@ func TestCheckPR(t *testing.T) {
 		{"a maintainer may change it", maintainer, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
 		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
 		{"removing files", author, []ChangedFile{{Path: "submissions/model-benchmark/new-run/README.md", Status: "removed"}}, Failure, "only a maintainer may remove", false},
-		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, "", false},
+		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, `outside one submission folder (submissions/\_template/README.md), so it is not a submission`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == "" {
+				t.Fatal("the case names nothing its summary must say")
+			}
 			out := CheckPR(base, tt.pr, tt.files, checkOpts)
 			if out.Conclusion != tt.conclusion || !strings.Contains(out.Summary, tt.want) {
 				t.Errorf("conclusion %s, summary:\n%s\nwant %s containing %q", out.Conclusion, out.Summary, tt.conclusion, tt.want)
