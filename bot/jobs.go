@@ -110,7 +110,7 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, out); err != nil {
 		return err
 	}
-	if w.AutoRerun && (out.Conclusion == "success" || out.Conclusion == "action_required") {
+	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
 		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
 	}
 	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, out.Comment)
