@@ -1,8 +1,9 @@
 // Package prcheck owns what a pull request's check says, decided from
 // files already gathered; no GitHub, no HTTP. It decides whether a pull
 // request is a submission, verifies it with the CLI's verifier over the
-// base branch's tree, and words the check run, its annotations and the
-// sticky comment. Package bot gathers the files and posts the outcome.
+// base branch's tree, and words the check runs (the verification's and a
+// spot-check's), their annotations and the sticky comment. Package bot
+// gathers the files, runs the spot-check and posts the outcome.
 package prcheck
 
 import (
