@@ -15,6 +15,26 @@ import (
 	"github.com/benchgate/benchgate/internal/filecache"
 )
 
+// RerunPolicy is when the App spot-checks a submission
+// (BENCHGATE_RERUN_POLICY).
+type RerunPolicy string
+
+// The rerun policies.
+const (
+	RerunCommand RerunPolicy = "command" // when a maintainer asks with /benchgate rerun (the default)
+	RerunAuto    RerunPolicy = "auto"    // every submission that verifies, at once
+)
+
+// PublishMode is how the App publishes the leaderboard
+// (BENCHGATE_PUBLISH).
+type PublishMode string
+
+// The publish modes.
+const (
+	PublishPush PublishMode = "push" // pushed to the branch (the default)
+	PublishPR   PublishMode = "pr"   // proposed in a pull request, for protected branches
+)
+
 // Config is the App's configuration, read from the environment (the
 // names below); a value that is missing or wrong stops the start with a
 // message saying which and how to fix it.
@@ -36,17 +56,17 @@ type Config struct {
 	// BENCHGATE_JUDGE_PRICE_OUTPUT): the spend of an endpoint that does
 	// not report its cost, which the daily budget needs.
 	JudgePriceInput, JudgePriceOutput *float64
-	RerunPolicy                       string // BENCHGATE_RERUN_POLICY: command (default) or auto
-	RerunSecret                       []byte // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
-	BoardDir                          string // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	RerunPolicy                       RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunSecret                       []byte      // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
+	BoardDir                          string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
 	// CacheDir keeps verification results, rankings and judge answers
 	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
 	// cache folder, as for the CLI); empty when there is none.
 	CacheDir    string
-	BoardBranch string // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
-	PublishMode string // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
-	AuthorName  string // BENCHGATE_COMMIT_NAME (default benchgate[bot])
-	AuthorEmail string // BENCHGATE_COMMIT_EMAIL
+	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
+	PublishMode PublishMode // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	AuthorName  string      // BENCHGATE_COMMIT_NAME (default benchgate[bot])
+	AuthorEmail string      // BENCHGATE_COMMIT_EMAIL
 	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
 	// 15m: a spot-check calls a slow judge many times). A job whose process
 	// died is run again once it has been running for twice as long.
@@ -94,11 +114,11 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		GitHubAPIURL: or(getenv("BENCHGATE_GITHUB_API_URL"), "https://api.github.com/"),
 		JudgeBaseURL: getenv("BENCHGATE_JUDGE_BASE_URL"),
 		JudgeAPIKey:  strings.TrimSpace(getenv("BENCHGATE_JUDGE_API_KEY")),
-		RerunPolicy:  or(getenv("BENCHGATE_RERUN_POLICY"), "command"),
+		RerunPolicy:  RerunPolicy(or(getenv("BENCHGATE_RERUN_POLICY"), string(RerunCommand))),
 		BoardDir:     or(getenv("BENCHGATE_LEADERBOARD_DIR"), "leaderboard"),
 		CacheDir:     filecache.DefaultDir(getenv),
 		BoardBranch:  getenv("BENCHGATE_LEADERBOARD_BRANCH"),
-		PublishMode:  or(getenv("BENCHGATE_PUBLISH"), "push"),
+		PublishMode:  PublishMode(or(getenv("BENCHGATE_PUBLISH"), string(PublishPush))),
 		AuthorName:   or(getenv("BENCHGATE_COMMIT_NAME"), "benchgate[bot]"),
 		AuthorEmail:  getenv("BENCHGATE_COMMIT_EMAIL"),
 	}
@@ -222,13 +242,17 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	if !strings.HasSuffix(c.GitURL, "/") {
 		c.GitURL += "/"
 	}
-	if c.RerunPolicy != "command" && c.RerunPolicy != "auto" {
-		bad("BENCHGATE_RERUN_POLICY is command or auto, not %q", c.RerunPolicy)
+	switch c.RerunPolicy {
+	case RerunCommand, RerunAuto:
+	default:
+		bad("BENCHGATE_RERUN_POLICY is %s or %s, not %q", RerunCommand, RerunAuto, c.RerunPolicy)
 	}
-	if c.PublishMode != "push" && c.PublishMode != "pr" {
-		bad("BENCHGATE_PUBLISH is push or pr, not %q", c.PublishMode)
+	switch c.PublishMode {
+	case PublishPush, PublishPR:
+	default:
+		bad("BENCHGATE_PUBLISH is %s or %s, not %q", PublishPush, PublishPR, c.PublishMode)
 	}
-	if c.JudgeBaseURL == "" && c.RerunPolicy == "auto" {
+	if c.JudgeBaseURL == "" && c.RerunPolicy == RerunAuto {
 		bad("BENCHGATE_RERUN_POLICY=auto needs a judge: set BENCHGATE_JUDGE_BASE_URL (and BENCHGATE_JUDGE_API_KEY)")
 	}
 	if len(problems) > 0 {

@@ -49,6 +49,7 @@ func TestLoadConfig(t *testing.T) {
 		{"both key forms", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_PRIVATE_KEY": "x", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not both"}},
 		{"bad database", merge(valid, map[string]string{"BENCHGATE_DATABASE_URL": "mysql://x"}), []string{"use sqlite:PATH or postgres://"}},
 		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
+		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH is push or pr, not "force"`}},
 		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
 		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
 		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
@@ -70,7 +71,7 @@ func TestLoadConfig(t *testing.T) {
 				if c.Limits != DefaultLimits() {
 					t.Errorf("limits %+v, want the defaults", c.Limits)
 				}
-				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != "command" {
+				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != RerunCommand || c.PublishMode != PublishPush {
 					t.Errorf("config %v", c)
 				}
 				return
@@ -84,6 +85,20 @@ func TestLoadConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConfigModes: the rerun policy and the publish mode are read as
+// their constants.
+func TestConfigModes(t *testing.T) {
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": "s",
+		"BENCHGATE_RERUN_POLICY": "auto", "BENCHGATE_JUDGE_BASE_URL": "http://judge.example/v1", "BENCHGATE_PUBLISH": "pr"}
+	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.RerunPolicy != RerunAuto || c.PublishMode != PublishPR {
+		t.Errorf("rerun policy %q, publish mode %q", c.RerunPolicy, c.PublishMode)
 	}
 }
 

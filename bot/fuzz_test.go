@@ -49,7 +49,7 @@ func FuzzCommand(f *testing.F) {
 			return
 		}
 		for _, line := range strings.Split(body, "\n") {
-			if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == kind {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == string(kind) {
 				return
 			}
 		}

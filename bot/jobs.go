@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/publish"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/ranking"
@@ -16,17 +17,14 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-// RerunCheckName is the name of the check run that reports a spot-check.
-const RerunCheckName = "benchgate / rerun"
-
 // GitHub is what the jobs need of GitHub; package ghapp implements it
 // over the REST API. Every method is scoped to an installation.
 type GitHub interface {
-	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr PRInfo, baseRef, baseSHA string, err error)
-	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]ChangedFile, error)
+	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr prcheck.PRInfo, baseRef, baseSHA string, err error)
+	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error)
 	BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error)
 	CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error)
-	PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out CheckOutcome) (int64, error)
+	PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out prcheck.CheckOutcome) (int64, error)
 	UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error)
 	// Reply answers on a pull request, once: the same words again post
 	// nothing, so a flood of one request gets one answer.
@@ -109,27 +107,27 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, CheckName, out); err != nil {
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, out); err != nil {
 		return err
 	}
-	if w.AutoRerun && (out.Conclusion == "success" || out.Conclusion == "action_required") {
+	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
 		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
 	}
 	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, out.Comment)
 	return err
 }
 
-func (w *Worker) check(ctx context.Context, j Job, pr PRInfo, baseSHA string) (CheckOutcome, error) {
+func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (prcheck.CheckOutcome, error) {
 	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
 	if err != nil {
-		return CheckOutcome{}, err
+		return prcheck.CheckOutcome{}, err
 	}
 	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
 	if err != nil {
-		return CheckOutcome{}, err
+		return prcheck.CheckOutcome{}, err
 	}
 	pr.Repo, pr.Number = j.Repo, j.PR
-	return CheckPR(base, pr, files, w.Verify), nil
+	return prcheck.CheckPR(base, pr, files, w.Verify), nil
 }
 
 // Rerun spot-checks a pull request's submission when a maintainer asks.
@@ -158,7 +156,7 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 
 // spotCheckAndPost runs the spot-check of a verified pull request and
 // posts its check run and its section of the sticky comment.
-func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) error {
+func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string, out prcheck.CheckOutcome) error {
 	rep, refused, err := w.spotCheck(ctx, j, pr, baseSHA, out)
 	if err != nil {
 		return err
@@ -172,25 +170,16 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr PRInfo, baseSHA
 	w.Log.Info("spot-check", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
 	var md bytes.Buffer
 	rerun.Render(&md, "markdown", rep)
-	rc := CheckOutcome{Summary: capBytes(md.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}
-	switch rep.Verdict {
-	case rerun.VerdictConsistent:
-		rc.Conclusion, rc.Title = "success", "Reported scores hold"
-	case rerun.VerdictInconsistent:
-		rc.Conclusion, rc.Title = "failure", "Reported scores are higher than the judge's"
-	default:
-		rc.Conclusion, rc.Title = "action_required", "A maintainer must decide"
-	}
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, RerunCheckName, rc); err != nil {
+	rc := prcheck.SpotCheck(rep.Verdict, md.String())
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, rc); err != nil {
 		return err
 	}
-	comment := capBytes(out.Comment+"\n\n---\n\n"+md.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
-	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, comment)
+	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, md.String()))
 	return err
 }
 
 // spotCheck runs the spot-check, or names the limit that refused it.
-func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string, out CheckOutcome) (_ rerun.Report, refused string, _ error) {
+func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string, out prcheck.CheckOutcome) (_ rerun.Report, refused string, _ error) {
 	if out.Submission == "" || out.Report == nil {
 		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, "", nil
 	}
@@ -202,7 +191,7 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string
 	if err != nil {
 		return rerun.Report{}, "", err
 	}
-	tree := overlay(base, out.Submission, files)
+	tree := prcheck.Overlay(base, out.Submission, files)
 	v, err := verify.New(tree, w.Verify)
 	if err != nil {
 		return rerun.Report{}, "", err
@@ -246,21 +235,19 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr PRInfo, baseSHA string
 // that asked for it, so that a retry is not counted again.
 func spotCheckKey(j Job) string {
 	if j.DeliveryID != "" {
-		return j.Kind + ":" + j.DeliveryID
+		return string(j.Kind) + ":" + j.DeliveryID
 	}
 	return fmt.Sprintf("%s:%s#%d@%s", j.Kind, j.Repo, j.PR, j.HeadSHA)
 }
 
 // postRefusal tells the pull request that a limit stopped its
 // spot-check: a neutral check run, and the reason in the sticky comment.
-func (w *Worker) postRefusal(ctx context.Context, j Job, pr PRInfo, out CheckOutcome, limit string) error {
-	msg := "### Spot-check not run\n\n" + w.Budget.Explain(limit) + "\n"
-	rc := CheckOutcome{Conclusion: "neutral", Title: "Spot-check not run: a limit was reached", Summary: msg}
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, RerunCheckName, rc); err != nil {
+func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, out prcheck.CheckOutcome, limit string) error {
+	rc := prcheck.SpotCheckRefused(w.Budget.Explain(limit))
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, rc); err != nil {
 		return err
 	}
-	comment := capBytes(out.Comment+"\n\n---\n\n"+msg, MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
-	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, comment)
+	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, rc.Summary))
 	return err
 }
 

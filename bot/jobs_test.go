@@ -10,30 +10,35 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/internal/gitserver"
+	"github.com/benchgate/benchgate/verify"
 )
+
+var checkOpts = verify.Options{Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
 
 // memGH is GitHub as the jobs see it, in memory: one pull request, a
 // base tree, and what was posted.
 type memGH struct {
 	mu       sync.Mutex
 	base     fs.FS
-	pr       PRInfo
-	files    []ChangedFile
+	pr       prcheck.PRInfo
+	files    []prcheck.ChangedFile
 	writers  map[string]bool
-	checks   map[string]CheckOutcome // by head and name: one run each
+	checks   map[string]prcheck.CheckOutcome // by head and name: one run each
 	posts    int
 	comment  string
 	comments int
 	replies  []string
 }
 
-func (g *memGH) PullRequest(ctx context.Context, inst int64, repo string, n int) (PRInfo, string, string, error) {
+func (g *memGH) PullRequest(ctx context.Context, inst int64, repo string, n int) (prcheck.PRInfo, string, string, error) {
 	return g.pr, "main", "base-sha", nil
 }
-func (g *memGH) ChangedFiles(ctx context.Context, inst int64, repo string, n int, head string) ([]ChangedFile, error) {
+func (g *memGH) ChangedFiles(ctx context.Context, inst int64, repo string, n int, head string) ([]prcheck.ChangedFile, error) {
 	return g.files, nil
 }
 func (g *memGH) BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error) {
@@ -42,7 +47,7 @@ func (g *memGH) BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS
 func (g *memGH) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
 	return g.writers[user], nil
 }
-func (g *memGH) PostCheck(ctx context.Context, inst int64, repo, head, name string, out CheckOutcome) (int64, error) {
+func (g *memGH) PostCheck(ctx context.Context, inst int64, repo, head, name string, out prcheck.CheckOutcome) (int64, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.checks[head+" "+name] = out
@@ -70,10 +75,10 @@ func newMemGH(t *testing.T) *memGH {
 	scores, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	return &memGH{
 		base:    os.DirFS(root),
-		pr:      PRInfo{HeadSHA: "head-2", Author: "newcomer"},
-		files:   []ChangedFile{{Path: "submissions/model-benchmark/new-run/meta.json", Status: "added", Content: meta}, {Path: "submissions/model-benchmark/new-run/scores.json", Status: "added", Content: scores}},
+		pr:      prcheck.PRInfo{HeadSHA: "head-2", Author: "newcomer"},
+		files:   []prcheck.ChangedFile{{Path: "submissions/model-benchmark/new-run/meta.json", Status: "added", Content: meta}, {Path: "submissions/model-benchmark/new-run/scores.json", Status: "added", Content: scores}},
 		writers: map[string]bool{"maint": true},
-		checks:  map[string]CheckOutcome{},
+		checks:  map[string]prcheck.CheckOutcome{},
 	}
 }
 
@@ -89,7 +94,7 @@ func TestVerifyJob(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(gh.checks) != 1 || gh.checks["head-2 "+CheckName].Conclusion != "success" || gh.comments != 1 || !strings.Contains(gh.comment, StickyMarker) {
+	if len(gh.checks) != 1 || gh.checks["head-2 "+prcheck.CheckName].Conclusion != prcheck.Success || gh.comments != 1 || !prcheck.IsSticky(gh.comment) {
 		t.Errorf("checks %v, %d comments", gh.checks, gh.comments)
 	}
 	// A job for an older head is done without posting anything.
@@ -114,8 +119,8 @@ func TestRerunJob(t *testing.T) {
 	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, Repo: "geo/board", PR: 5, Commenter: "maint"}); err != nil {
 		t.Fatal(err)
 	}
-	rc := gh.checks["head-2 "+RerunCheckName]
-	if rc.Conclusion != "success" || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !strings.Contains(gh.comment, StickyMarker) {
+	rc := gh.checks["head-2 "+prcheck.RerunCheckName]
+	if rc.Conclusion != prcheck.Success || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !prcheck.IsSticky(gh.comment) {
 		t.Errorf("rerun check %+v; comment %q", rc.Conclusion, gh.comment)
 	}
 }
@@ -177,7 +182,7 @@ func TestAutoRerun(t *testing.T) {
 	if err := w.VerifyPR(context.Background(), Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2"}); err != nil {
 		t.Fatal(err)
 	}
-	if gh.checks["head-2 "+CheckName].Conclusion != "success" || gh.checks["head-2 "+RerunCheckName].Conclusion != "success" || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") {
+	if gh.checks["head-2 "+prcheck.CheckName].Conclusion != prcheck.Success || gh.checks["head-2 "+prcheck.RerunCheckName].Conclusion != prcheck.Success || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") {
 		t.Errorf("checks %v, comment %q", gh.checks, gh.comment)
 	}
 }

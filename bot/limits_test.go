@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/queue"
 )
 
@@ -63,20 +64,20 @@ func TestSpotChecksLimited(t *testing.T) {
 	gh := newMemGH(t)
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
 		Budget: &Ledger{Q: q, Limits: limits, Now: func() time.Time { return now }, OnRefuse: func(l string) { refused[l]++ }}}
-	rerunBy := func(delivery string) CheckOutcome {
+	rerunBy := func(delivery string) prcheck.CheckOutcome {
 		t.Helper()
 		if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: delivery, Repo: "geo/board", PR: 5, Commenter: "maint"}); err != nil {
 			t.Fatal(err)
 		}
-		return gh.checks["head-2 "+RerunCheckName]
+		return gh.checks["head-2 "+prcheck.RerunCheckName]
 	}
 	for _, d := range []string{"d1", "d2", "d2"} { // d2 twice: a retried job
-		if rc := rerunBy(d); rc.Conclusion != "success" {
+		if rc := rerunBy(d); rc.Conclusion != prcheck.Success {
 			t.Fatalf("rerun %s: %+v, want it run", d, rc)
 		}
 	}
 	rc := rerunBy("d3")
-	if rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
+	if rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
 		t.Errorf("third rerun: %s %q, want neutral naming the limit", rc.Conclusion, rc.Summary)
 	}
 	if !strings.Contains(gh.comment, "Spot-check not run") || gh.comments != 1 {
@@ -97,7 +98,7 @@ func TestSpotChecksLimited(t *testing.T) {
 	if err := w.Rerun(context.Background(), Job{Kind: KindRerun, DeliveryID: "d4", Repo: "geo/board", PR: 6, Commenter: "maint"}); err != nil {
 		t.Fatal(err)
 	}
-	if rc := gh.checks["head-3 "+RerunCheckName]; rc.Conclusion != "neutral" || !strings.Contains(rc.Summary, "budget") {
+	if rc := gh.checks["head-3 "+prcheck.RerunCheckName]; rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "budget") {
 		t.Errorf("rerun on a spent day: %s %q", rc.Conclusion, rc.Summary)
 	}
 	if refused[LimitDailySpend] != 1 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/benchgate/benchgate/bot/prcheck"
 )
 
 // OpenPull is an open pull request and its head.
@@ -45,7 +47,7 @@ func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int
 				continue
 			}
 			for _, p := range pulls {
-				done, err := l.HasCompletedCheck(ctx, inst, repo, p.HeadSHA, CheckName)
+				done, err := l.HasCompletedCheck(ctx, inst, repo, p.HeadSHA, prcheck.CheckName)
 				if err != nil || done {
 					continue
 				}

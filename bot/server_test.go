@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/queue"
 )
 
@@ -65,7 +66,7 @@ func TestWebhookToCheck(t *testing.T) {
 	stop, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancelStop()
 	q.Stop(stop)
-	if gh.posts != 1 || gh.checks["abc123 "+CheckName].Conclusion != "success" || gh.comments != 1 {
+	if gh.posts != 1 || gh.checks["abc123 "+prcheck.CheckName].Conclusion != prcheck.Success || gh.comments != 1 {
 		t.Errorf("%d posts, checks %v, %d comments", gh.posts, gh.checks, gh.comments)
 	}
 	for path, want := range map[string]string{

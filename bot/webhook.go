@@ -28,7 +28,7 @@ const MaxWebhookBytes = 25 << 20
 
 // Job is the work a delivery asks for.
 type Job struct {
-	Kind           string // KindVerify, KindRerun or KindRegenerate
+	Kind           Kind
 	DeliveryID     string
 	Repo           string // owner/name
 	PR             int
@@ -40,11 +40,14 @@ type Job struct {
 	InstallationID int64
 }
 
+// Kind is the work a job asks for.
+type Kind string
+
 // The kinds of job.
 const (
-	KindVerify     = "verify"
-	KindRerun      = "rerun"
-	KindRegenerate = "regenerate"
+	KindVerify     Kind = "verify"
+	KindRerun      Kind = "rerun"
+	KindRegenerate Kind = "regenerate"
 )
 
 // Enqueuer stores jobs durably. It reports false when the job is a
@@ -354,7 +357,7 @@ func touchesBoard(p payload) bool {
 
 // Command returns the job a comment asks for: "/benchgate rerun" or
 // "/benchgate verify" on a line of its own; "" for anything else.
-func Command(body string) string {
+func Command(body string) Kind {
 	for _, line := range strings.Split(body, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 2 && f[0] == "/benchgate" {

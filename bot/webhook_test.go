@@ -212,7 +212,7 @@ func TestRoute(t *testing.T) {
 			var got string
 			if len(jobs) == 1 {
 				j := jobs[0]
-				got = j.Kind + ":" + strconv.Itoa(j.PR) + ":" + j.HeadSHA
+				got = string(j.Kind) + ":" + strconv.Itoa(j.PR) + ":" + j.HeadSHA
 				if j.Repo != "geo/board" || j.InstallationID != 7 || j.DeliveryID != "d" {
 					t.Errorf("job %+v", j)
 				}

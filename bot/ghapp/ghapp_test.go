@@ -23,7 +23,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/verify"
@@ -184,7 +184,7 @@ func TestPullRequestAndChangedFiles(t *testing.T) {
 	if len(got) != len(files)+1 {
 		t.Fatalf("%d files, want %d", len(got), len(files)+1)
 	}
-	byPath := map[string]bot.ChangedFile{}
+	byPath := map[string]prcheck.ChangedFile{}
 	for _, f := range got {
 		byPath[f.Path] = f
 	}
@@ -302,7 +302,7 @@ func TestBaseFS(t *testing.T) {
 var checkOpts = verify.Options{Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
 
 // checkPR runs the whole path a verify job takes.
-func checkPR(t *testing.T, app *App, number int) (bot.PRInfo, bot.CheckOutcome) {
+func checkPR(t *testing.T, app *App, number int) (prcheck.PRInfo, prcheck.CheckOutcome) {
 	t.Helper()
 	ctx := context.Background()
 	info, baseRef, _, err := app.PullRequest(ctx, inst, repo, number)
@@ -317,7 +317,7 @@ func checkPR(t *testing.T, app *App, number int) (bot.PRInfo, bot.CheckOutcome) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info, bot.CheckPR(base, info, files, checkOpts)
+	return info, prcheck.CheckPR(base, info, files, checkOpts)
 }
 
 func submissionPR(number int, headSHA string, meta, scores []byte) fakegithub.PR {
@@ -339,10 +339,10 @@ func TestEndToEnd(t *testing.T) {
 	ctx := context.Background()
 
 	info, out := checkPR(t, app, 1)
-	if out.Conclusion != "success" {
+	if out.Conclusion != prcheck.Success {
 		t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
 	}
-	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,10 +352,10 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	info, out = checkPR(t, app, 2)
-	if out.Conclusion != "failure" || len(out.Annotations) == 0 {
+	if out.Conclusion != prcheck.Failure || len(out.Annotations) == 0 {
 		t.Fatalf("conclusion %s, %d annotations", out.Conclusion, len(out.Annotations))
 	}
-	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// Posting again for the same head updates the one run, without
 	// repeating its annotations.
-	again, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, bot.CheckName, out)
+	again, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
 	if err != nil || again != id2 {
 		t.Fatalf("again: %d %v", again, err)
 	}
@@ -382,7 +382,7 @@ func TestEndToEnd(t *testing.T) {
 	if _, changed, err := app.UpsertComment(ctx, inst, repo, 2, out.Comment); err != nil || !changed {
 		t.Fatalf("comment: %v %v", changed, err)
 	}
-	if c := srv.Comments(repo, 2); len(c) != 1 || !strings.HasPrefix(c[0].Body, bot.StickyMarker) {
+	if c := srv.Comments(repo, 2); len(c) != 1 || !strings.HasPrefix(c[0].Body, prcheck.StickyMarker) {
 		t.Errorf("comments: %+v", c)
 	}
 }
@@ -434,7 +434,7 @@ func TestSymlinkedFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			byPath := map[string]bot.ChangedFile{}
+			byPath := map[string]prcheck.ChangedFile{}
 			for _, f := range files {
 				byPath[path.Base(f.Path)] = f
 			}
@@ -446,7 +446,7 @@ func TestSymlinkedFiles(t *testing.T) {
 			}
 
 			_, out := checkPR(t, app, n)
-			if out.Conclusion != "failure" || out.Report == nil {
+			if out.Conclusion != prcheck.Failure || out.Report == nil {
 				t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
 			}
 			app := findings(out.Report.Submissions[0])
@@ -601,18 +601,18 @@ func TestAnnotationBatches(t *testing.T) {
 	srv, app, _ := setup(t)
 	head := strings.Repeat("3", 40)
 	srv.AddPR(repo, fakegithub.PR{Number: 3, HeadSHA: head})
-	var anns []bot.Annotation
+	var anns []prcheck.Annotation
 	for i := 1; i <= 120; i++ {
-		anns = append(anns, bot.Annotation{Path: "x.json", StartLine: i, EndLine: i, Level: "failure", Title: "t", Message: fmt.Sprintf("problem %d", i)})
+		anns = append(anns, prcheck.Annotation{Path: "x.json", StartLine: i, EndLine: i, Level: prcheck.LevelFailure, Title: "t", Message: fmt.Sprintf("problem %d", i)})
 	}
 	// One the core could produce but GitHub would refuse is made valid.
-	anns = append(anns[:119], bot.Annotation{Path: "x.json", Level: "odd", Message: "problem 120"})
-	out := bot.CheckOutcome{Conclusion: "failure", Title: "120 problems", Summary: "many", Annotations: anns}
+	anns = append(anns[:119], prcheck.Annotation{Path: "x.json", Level: "odd", Message: "problem 120"})
+	out := prcheck.CheckOutcome{Conclusion: prcheck.Failure, Title: "120 problems", Summary: "many", Annotations: anns}
 	if _, err := app.PostCheck(context.Background(), inst, repo, head, "", out); err != nil {
 		t.Fatal(err)
 	}
 	runs := srv.CheckRuns(repo)
-	if len(runs) != 1 || runs[0].Name != bot.CheckName || len(runs[0].Output.Annotations) != 120 || runs[0].Updates != 2 {
+	if len(runs) != 1 || runs[0].Name != prcheck.CheckName || len(runs[0].Output.Annotations) != 120 || runs[0].Updates != 2 {
 		t.Fatalf("runs: %d, annotations %d, updates %d", len(runs), len(runs[0].Output.Annotations), runs[0].Updates)
 	}
 	if creates, patches := countRequests(srv, "POST", "/check-runs"), countRequests(srv, "PATCH", "/check-runs/"); creates != 1 || patches != 2 {
@@ -632,11 +632,11 @@ func TestUpsertComment(t *testing.T) {
 	srv, app, _ := setup(t)
 	srv.AddPR(repo, fakegithub.PR{Number: 4})
 	// Someone pastes the marker; it is not the App's comment.
-	human := srv.AddComment(repo, 4, "mallory", "User", bot.StickyMarker+"\nfake verdict")
+	human := srv.AddComment(repo, 4, "mallory", "User", prcheck.Sticky("fake verdict"))
 	// A user whose name mimics the App's is not a Bot.
-	mimic := srv.AddComment(repo, 4, srv.AppSlug+"[bot]", "User", bot.StickyMarker+"\nfake verdict")
+	mimic := srv.AddComment(repo, 4, srv.AppSlug+"[bot]", "User", prcheck.Sticky("fake verdict"))
 	ctx := context.Background()
-	body := bot.StickyMarker + "\nfirst"
+	body := prcheck.Sticky("first")
 	id, changed, err := app.UpsertComment(ctx, inst, repo, 4, body)
 	if err != nil || !changed || id == human || id == mimic {
 		t.Fatalf("first: %d %v %v", id, changed, err)
@@ -645,7 +645,7 @@ func TestUpsertComment(t *testing.T) {
 	if err != nil || changed || id2 != id {
 		t.Fatalf("same body: %d %v %v", id2, changed, err)
 	}
-	id3, changed, err := app.UpsertComment(ctx, inst, repo, 4, bot.StickyMarker+"\nsecond")
+	id3, changed, err := app.UpsertComment(ctx, inst, repo, 4, prcheck.Sticky("second"))
 	if err != nil || !changed || id3 != id {
 		t.Fatalf("new body: %d %v %v", id3, changed, err)
 	}
@@ -657,7 +657,7 @@ func TestUpsertComment(t *testing.T) {
 		t.Errorf("comment events %v, want create then edit", ops)
 	}
 	cs := srv.Comments(repo, 4)
-	if len(cs) != 3 || cs[0].Body != bot.StickyMarker+"\nfake verdict" || cs[2].Body != bot.StickyMarker+"\nsecond" || cs[2].User.Type != "Bot" {
+	if len(cs) != 3 || cs[0].Body != prcheck.Sticky("fake verdict") || cs[2].Body != prcheck.Sticky("second") || cs[2].User.Type != "Bot" {
 		t.Errorf("comments: %+v", cs)
 	}
 

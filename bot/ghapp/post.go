@@ -9,26 +9,26 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 )
 
 // maxAnnotationText is GitHub's limit on an annotation's message.
 const maxAnnotationText = 64 << 10
 
-// PostCheck posts out as the check run name (bot.CheckName when empty) on
+// PostCheck posts out as the check run name (prcheck.CheckName when empty) on
 // headSHA. There is one such run per head and name: an existing run of
 // this App is updated rather than a second one created. Annotations go 50
 // to a request, across the create or first update and further updates.
 // GitHub appends annotations on every update and cannot remove them, so
 // annotations an earlier post on the same run already made are not sent
 // again.
-func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out bot.CheckOutcome) (int64, error) {
+func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out prcheck.CheckOutcome) (int64, error) {
 	owner, rname, err := splitRepo(repo)
 	if err != nil {
 		return 0, err
 	}
 	if name == "" {
-		name = bot.CheckName
+		name = prcheck.CheckName
 	}
 	existing, err := a.findCheckRun(ctx, inst, owner, rname, headSHA, name)
 	if err != nil {
@@ -43,9 +43,9 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 		anns = slicesDeleteSent(anns, sent)
 	}
 	var batches [][]*github.CheckRunAnnotation
-	for len(anns) > bot.MaxAnnotationsPerRequest {
-		batches = append(batches, anns[:bot.MaxAnnotationsPerRequest])
-		anns = anns[bot.MaxAnnotationsPerRequest:]
+	for len(anns) > prcheck.MaxAnnotationsPerRequest {
+		batches = append(batches, anns[:prcheck.MaxAnnotationsPerRequest])
+		anns = anns[prcheck.MaxAnnotationsPerRequest:]
 	}
 	batches = append(batches, anns) // the first request goes even with none
 	title, summary := orDash(out.Title), orDash(out.Summary)
@@ -58,7 +58,7 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 		err = a.call(ctx, inst, what, func(gh *github.Client) error {
 			run, _, err := gh.Checks.CreateCheckRun(ctx, owner, rname, github.CreateCheckRunOptions{
 				Name: name, HeadSHA: headSHA,
-				Status: github.String("completed"), Conclusion: github.String(out.Conclusion),
+				Status: github.String("completed"), Conclusion: github.String(string(out.Conclusion)),
 				Output: output(batches[0]),
 			})
 			if err == nil {
@@ -76,7 +76,7 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 	for i, batch := range batches {
 		opts := github.UpdateCheckRunOptions{Name: name, Output: output(batch)}
 		if existing != nil && i == 0 {
-			opts.Status, opts.Conclusion = github.String("completed"), github.String(out.Conclusion)
+			opts.Status, opts.Conclusion = github.String("completed"), github.String(string(out.Conclusion))
 		}
 		err := a.call(ctx, inst, what, func(gh *github.Client) error {
 			_, _, err := gh.Checks.UpdateCheckRun(ctx, owner, rname, id, opts)
@@ -178,7 +178,7 @@ func slicesDeleteSent(anns, sent []*github.CheckRunAnnotation) []*github.CheckRu
 // one it would refuse would fail the whole request, so lines are made
 // valid, an unknown level becomes a warning, and a finding with no file
 // (which GitHub cannot place) is left to the summary, which has it anyway.
-func convertAnnotations(in []bot.Annotation) []*github.CheckRunAnnotation {
+func convertAnnotations(in []prcheck.Annotation) []*github.CheckRunAnnotation {
 	var out []*github.CheckRunAnnotation
 	for _, a := range in {
 		if a.Path == "" {
@@ -187,8 +187,8 @@ func convertAnnotations(in []bot.Annotation) []*github.CheckRunAnnotation {
 		start := max(a.StartLine, 1)
 		end := max(a.EndLine, start)
 		level := a.Level
-		if level != "notice" && level != "warning" && level != "failure" {
-			level = "warning"
+		if level != prcheck.LevelNotice && level != prcheck.LevelWarning && level != prcheck.LevelFailure {
+			level = prcheck.LevelWarning
 		}
 		msg := a.Message
 		if msg == "" {
@@ -196,7 +196,7 @@ func convertAnnotations(in []bot.Annotation) []*github.CheckRunAnnotation {
 		}
 		ann := &github.CheckRunAnnotation{
 			Path: github.String(a.Path), StartLine: github.Int(start), EndLine: github.Int(end),
-			AnnotationLevel: github.String(level), Message: github.String(capText(msg, maxAnnotationText)),
+			AnnotationLevel: github.String(string(level)), Message: github.String(capText(msg, maxAnnotationText)),
 		}
 		if a.Title != "" {
 			ann.Title = github.String(capText(a.Title, 255))
@@ -224,8 +224,9 @@ func orDash(s string) string {
 }
 
 // UpsertComment keeps the App's one sticky comment on a pull request: the
-// App's own comment carrying bot.StickyMarker is edited when body differs
-// (changed reports an edit or a creation), and created when there is none.
+// App's own comment that prcheck.IsSticky recognises is edited when body
+// differs (changed reports an edit or a creation), and created when there
+// is none.
 // Only a comment by AppSlug+"[bot]" of type Bot counts, so a marker pasted
 // by anyone else is ignored.
 func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error) {
@@ -233,7 +234,7 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 	if err != nil {
 		return 0, false, err
 	}
-	mine, err := a.ownComment(ctx, inst, repo, number, func(b string) bool { return strings.Contains(b, bot.StickyMarker) })
+	mine, err := a.ownComment(ctx, inst, repo, number, prcheck.IsSticky)
 	if err != nil {
 		return 0, false, err
 	}

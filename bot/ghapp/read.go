@@ -10,15 +10,15 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 )
 
 // PullRequest reads a pull request: its author, head, base, and whether
 // the author may write to the repository (a maintainer).
-func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number int) (info bot.PRInfo, baseRef, baseSHA string, err error) {
+func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number int) (info prcheck.PRInfo, baseRef, baseSHA string, err error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
-		return bot.PRInfo{}, "", "", err
+		return prcheck.PRInfo{}, "", "", err
 	}
 	var pr *github.PullRequest
 	err = a.call(ctx, inst, fmt.Sprintf("reading pull request %s#%d", repo, number), func(gh *github.Client) error {
@@ -27,14 +27,14 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 		return err
 	})
 	if err != nil {
-		return bot.PRInfo{}, "", "", err
+		return prcheck.PRInfo{}, "", "", err
 	}
-	info = bot.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin()}
+	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin()}
 	if info.HeadSHA == "" || info.Author == "" {
-		return bot.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
+		return prcheck.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
 	}
 	if info.AuthorCanWrite, err = a.CanWrite(ctx, inst, repo, info.Author); err != nil {
-		return bot.PRInfo{}, "", "", err
+		return prcheck.PRInfo{}, "", "", err
 	}
 	return info, pr.GetBase().GetRef(), pr.GetBase().GetSHA(), nil
 }
@@ -72,7 +72,7 @@ func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool
 // symbolic link is marked as one, with its target path as content, so that
 // the check refuses it as the CLI does rather than reading what it points
 // at. The total content read is capped by Config.MaxChangedBytes.
-func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]bot.ChangedFile, error) {
+func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
@@ -96,13 +96,13 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 		}
 		opts.Page = resp.NextPage
 	}
-	var out []bot.ChangedFile
+	var out []prcheck.ChangedFile
 	var total int64
 	for _, f := range listed {
 		if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
-			out = append(out, bot.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
+			out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
 		}
-		cf := bot.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
+		cf := prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
 		if cf.Status != "removed" {
 			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
 			if errors.Is(err, errOtherBlob) {

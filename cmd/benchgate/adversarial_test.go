@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -190,13 +190,13 @@ func (c *advCase) write(t *testing.T, root string) {
 }
 
 // changedFiles are the case's files as a pull request adds them.
-func (c *advCase) changedFiles() []bot.ChangedFile {
-	var out []bot.ChangedFile
+func (c *advCase) changedFiles() []prcheck.ChangedFile {
+	var out []prcheck.ChangedFile
 	for rel, data := range c.files {
-		out = append(out, bot.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: data})
+		out = append(out, prcheck.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: data})
 	}
 	for rel, target := range c.expect.Symlinks {
-		out = append(out, bot.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: []byte(target), Symlink: true})
+		out = append(out, prcheck.ChangedFile{Path: c.repoPath(rel), Status: "added", Content: []byte(target), Symlink: true})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -303,15 +303,15 @@ func (c *advCase) cliOutcome(code int, stdout, stderr []byte) advOutcome {
 }
 
 // prInfo is the pull request that adds the case.
-func (c *advCase) prInfo() bot.PRInfo {
-	return bot.PRInfo{Repo: "adversary/board", Number: 1, HeadSHA: "0123456789abcdef0123456789abcdef01234567", Author: c.submitter()}
+func (c *advCase) prInfo() prcheck.PRInfo {
+	return prcheck.PRInfo{Repo: "adversary/board", Number: 1, HeadSHA: "0123456789abcdef0123456789abcdef01234567", Author: c.submitter()}
 }
 
 // appOutcome reads the outcome of the App's check.
-func (c *advCase) appOutcome(out bot.CheckOutcome) advOutcome {
-	o := advOutcome{verdict: map[string]string{"success": "pass", "failure": "fail", "action_required": "review"}[out.Conclusion]}
+func (c *advCase) appOutcome(out prcheck.CheckOutcome) advOutcome {
+	o := advOutcome{verdict: map[prcheck.Conclusion]string{prcheck.Success: "pass", prcheck.Failure: "fail", prcheck.ActionRequired: "review"}[out.Conclusion]}
 	if o.verdict == "" {
-		o.verdict = "conclusion " + out.Conclusion
+		o.verdict = "conclusion " + string(out.Conclusion)
 	}
 	if out.Report == nil || len(out.Report.Submissions) != 1 {
 		o.detail = advShort(out.Summary)
@@ -486,13 +486,13 @@ func TestAdversarialCorpus(t *testing.T) {
 				args, pr, files := c.cliArgs(root), c.prInfo(), c.changedFiles()
 				var code int
 				var stdout, stderr bytes.Buffer
-				var checked bot.CheckOutcome
+				var checked prcheck.CheckOutcome
 				cr, ok1 := advBounded(t, "CLI", func() {
 					stdout.Reset()
 					stderr.Reset()
 					code = run(args, &stdout, &stderr)
 				})
-				ar, ok2 := advBounded(t, "App", func() { checked = bot.CheckPR(base, pr, files, advOptions()) })
+				ar, ok2 := advBounded(t, "App", func() { checked = prcheck.CheckPR(base, pr, files, advOptions()) })
 				if !ok1 || !ok2 {
 					return
 				}

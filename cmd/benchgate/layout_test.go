@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -47,10 +47,10 @@ func TestLayoutOneRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			// The App: a pull request that adds the file on the base tree.
-			out := bot.CheckPR(os.DirFS(base), bot.PRInfo{Repo: "o/r", Number: 1, HeadSHA: "abc", Author: "someone"},
-				[]bot.ChangedFile{{Path: tt.path, Status: "added", Content: meta}}, verify.Options{})
+			out := prcheck.CheckPR(os.DirFS(base), prcheck.PRInfo{Repo: "o/r", Number: 1, HeadSHA: "abc", Author: "someone"},
+				[]prcheck.ChangedFile{{Path: tt.path, Status: "added", Content: meta}}, verify.Options{})
 			appFolder := out.Submission
-			if out.Conclusion == "neutral" {
+			if out.Conclusion == prcheck.Neutral {
 				appFolder = ""
 			}
 			// The CLI: a checkout with the file, verified whole.
@@ -75,7 +75,7 @@ func TestLayoutOneRule(t *testing.T) {
 			if tt.folder == "" {
 				return
 			}
-			appPass := out.Conclusion == "success"
+			appPass := out.Conclusion == prcheck.Success
 			cliPass := after[tt.folder] == verify.Pass
 			if appPass != cliPass {
 				t.Fatalf("verdict: App %s (%s), CLI %s", out.Conclusion, out.Title, after[tt.folder])

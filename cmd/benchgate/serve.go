@@ -74,8 +74,8 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
 		return exitUsage
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == "auto", OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
-	if cfg.PublishMode == "pr" {
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	if cfg.PublishMode == bot.PublishPR {
 		w.Propose = app
 	}
 	if cfg.CacheDir != "" {

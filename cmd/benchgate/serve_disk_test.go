@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 )
 
 // smallDisk mounts a tmpfs of size bytes for the test: a real file system
@@ -68,7 +69,7 @@ func TestServeQueueDiskFull(t *testing.T) {
 	head := func(n int) string { return strings.Repeat(fmt.Sprint(n%10), 40) }
 	a.pr(20, head(20), a.scores)
 	a.deliver("pull_request", "disk-20", prEvent("opened", 20, head(20)))
-	a.waitFor("the first check run", func() bool { return len(a.runs(bot.CheckName, head(20))) == 1 })
+	a.waitFor("the first check run", func() bool { return len(a.runs(prcheck.CheckName, head(20))) == 1 })
 
 	fill(t, filepath.Join(disk, "filler"))
 	const prs = 30
@@ -108,14 +109,14 @@ func TestServeQueueDiskFull(t *testing.T) {
 	}
 	a.waitFor("a check run on every pull request", func() bool {
 		for n := 21; n < 21+prs; n++ {
-			if len(a.runs(bot.CheckName, fmt.Sprintf("%040d", n))) == 0 {
+			if len(a.runs(prcheck.CheckName, fmt.Sprintf("%040d", n))) == 0 {
 				return false
 			}
 		}
 		return true
 	})
 	for n := 21; n < 21+prs; n++ {
-		if r := a.runs(bot.CheckName, fmt.Sprintf("%040d", n)); len(r) != 1 || r[0].Conclusion != "success" {
+		if r := a.runs(prcheck.CheckName, fmt.Sprintf("%040d", n)); len(r) != 1 || r[0].Conclusion != "success" {
 			t.Errorf("PR %d: %d check runs (want 1)", n, len(r))
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
 )
@@ -83,10 +84,10 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 			{Name: dir + "scores.json", Status: "added", Content: scores},
 		}})
 		a.deliver("pull_request", fmt.Sprint("judge-open-", n), prEvent("opened", n, head))
-		a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+		a.waitFor("the verify check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
 		a.deliver("issue_comment", fmt.Sprint("judge-rerun-", n), commentEvent(n, int64(700+n), "maint", "/benchgate rerun"))
-		a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
-		return a.runs(bot.RerunCheckName, head)[0]
+		a.waitFor("the rerun check", func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
+		return a.runs(prcheck.RerunCheckName, head)[0]
 	}
 
 	r := spotCheck(40)

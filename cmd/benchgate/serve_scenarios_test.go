@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/queue"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/gitserver"
@@ -228,8 +229,10 @@ func TestServeInvalidPR(t *testing.T) {
 	a.pr(8, head, []byte(strings.Replace(string(a.scores), `"correct": true`, `"correct": false`, 1)))
 	a.deliver("pull_request", "inv-1", prEvent("opened", 8, head))
 	a.deliver("pull_request", "inv-1", prEvent("opened", 8, head)) // redelivered
-	a.waitFor("the check run", func() bool { return len(a.runs(bot.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 8)) == 1 })
-	r := a.runs(bot.CheckName, head)[0]
+	a.waitFor("the check run", func() bool {
+		return len(a.runs(prcheck.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 8)) == 1
+	})
+	r := a.runs(prcheck.CheckName, head)[0]
 	if r.Conclusion != "failure" || len(r.Output.Annotations) == 0 || !strings.HasSuffix(r.Output.Annotations[0].Path, "scores.json") {
 		t.Errorf("run: %s, %d annotations", r.Conclusion, len(r.Output.Annotations))
 	}
@@ -246,8 +249,8 @@ func TestServeSynchronize(t *testing.T) {
 	a.deliver("pull_request", "sync-1", prEvent("opened", 9, h1))
 	a.pr(9, h2, a.scores) // a new push to the branch
 	a.deliver("pull_request", "sync-2", prEvent("synchronize", 9, h2))
-	a.waitFor("the new head's check", func() bool { return len(a.runs(bot.CheckName, h2)) == 1 })
-	if r := a.runs(bot.CheckName, h2)[0]; r.Conclusion != "success" {
+	a.waitFor("the new head's check", func() bool { return len(a.runs(prcheck.CheckName, h2)) == 1 })
+	if r := a.runs(prcheck.CheckName, h2)[0]; r.Conclusion != "success" {
 		t.Errorf("new head: %s", r.Conclusion)
 	}
 	if cs := a.gh.Comments("geo/board", 9); len(cs) != 1 || !strings.Contains(cs[0].Body, h2[:12]) {
@@ -261,7 +264,7 @@ func TestServeRerunCommands(t *testing.T) {
 	a.pr(10, head, a.scores)
 	a.gh.SetPermission("geo/board", "maint", "maintain")
 	a.deliver("pull_request", "rr-1", prEvent("opened", 10, head))
-	a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+	a.waitFor("the verify check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
 
 	// Someone without write permission asks: a polite reply, nothing runs.
 	a.deliver("issue_comment", "rr-2", commentEvent(10, 501, "passer-by", "/benchgate rerun"))
@@ -273,7 +276,7 @@ func TestServeRerunCommands(t *testing.T) {
 		}
 		return false
 	})
-	if len(a.runs(bot.RerunCheckName, "")) != 0 {
+	if len(a.runs(prcheck.RerunCheckName, "")) != 0 {
 		t.Error("a non-maintainer's rerun ran")
 	}
 	// Asking again and again gets no more answers.
@@ -294,8 +297,8 @@ func TestServeRerunCommands(t *testing.T) {
 	}
 	// A maintainer asks: the spot-check runs and reports.
 	a.deliver("issue_comment", "rr-3", commentEvent(10, 502, "maint", "Let's check.\n/benchgate rerun"))
-	a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
-	if r := a.runs(bot.RerunCheckName, head)[0]; r.Conclusion != "success" || !strings.Contains(r.Output.Summary, "consistent") {
+	a.waitFor("the rerun check", func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
+	if r := a.runs(prcheck.RerunCheckName, head)[0]; r.Conclusion != "success" || !strings.Contains(r.Output.Summary, "consistent") {
 		t.Errorf("rerun: %s\n%s", r.Conclusion, r.Output.Summary)
 	}
 }
@@ -312,20 +315,20 @@ func TestServeAbuseLimits(t *testing.T) {
 	a.pr(12, head, a.scores)
 	a.gh.SetPermission("geo/board", "maint", "maintain")
 	a.deliver("pull_request", "lim-1", prEvent("opened", 12, head))
-	a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+	a.waitFor("the verify check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
 	a.deliver("issue_comment", "lim-2", commentEvent(12, 601, "maint", "/benchgate rerun"))
 	a.waitFor("the first spot-check", func() bool {
-		r := a.runs(bot.RerunCheckName, head)
+		r := a.runs(prcheck.RerunCheckName, head)
 		return len(r) == 1 && r[0].Conclusion == "success"
 	})
 	a.deliver("issue_comment", "lim-3", commentEvent(12, 602, "maint", "/benchgate rerun"))
 	// The check run is posted before the comment is edited: wait for both.
 	a.waitFor("the refusal", func() bool {
-		r := a.runs(bot.RerunCheckName, head)
+		r := a.runs(prcheck.RerunCheckName, head)
 		cs := a.gh.Comments("geo/board", 12)
 		return len(r) == 1 && r[0].Conclusion == "neutral" && len(cs) == 1 && strings.Contains(cs[0].Body, "Spot-check not run")
 	})
-	if r := a.runs(bot.RerunCheckName, head)[0]; !strings.Contains(r.Output.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
+	if r := a.runs(prcheck.RerunCheckName, head)[0]; !strings.Contains(r.Output.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
 		t.Errorf("refusal summary %q", r.Output.Summary)
 	}
 	if cs := a.gh.Comments("geo/board", 12); len(cs) != 1 || !strings.Contains(cs[0].Body, "Spot-check not run") {
@@ -473,8 +476,10 @@ func TestServeGitHubFaults(t *testing.T) {
 	head := strings.Repeat("e", 40)
 	a.pr(11, head, a.scores)
 	a.deliver("pull_request", "fault-1", prEvent("opened", 11, head))
-	a.waitFor("the check run despite the faults", func() bool { return len(a.runs(bot.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 11)) == 1 })
-	if r := a.runs(bot.CheckName, head)[0]; r.Conclusion != "success" {
+	a.waitFor("the check run despite the faults", func() bool {
+		return len(a.runs(prcheck.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 11)) == 1
+	})
+	if r := a.runs(prcheck.CheckName, head)[0]; r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
 	}
 	mu.Lock()
@@ -503,7 +508,7 @@ func TestServePublishByPullRequest(t *testing.T) {
 	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
 		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
-		cfg.PublishMode = "pr"
+		cfg.PublishMode = bot.PublishPR
 	}})
 	root := a.root
 	files := map[string][]byte{}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 )
 
@@ -60,9 +61,9 @@ func TestServeKeepsSecrets(t *testing.T) {
 		secrets["private key"] = strings.Split(string(cfg.PrivateKey), "\n")[5]
 	}})
 	a.deliver("pull_request", "sec-1", prEvent("opened", 21, head))
-	a.waitFor("the verify check", func() bool { return len(a.runs(bot.CheckName, head)) == 1 })
+	a.waitFor("the verify check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
 	a.deliver("issue_comment", "sec-2", commentEvent(21, 901, "maint", "/benchgate rerun"))
-	a.waitFor("the rerun check", func() bool { return len(a.runs(bot.RerunCheckName, head)) == 1 })
+	a.waitFor("the rerun check", func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
 	a.stop()
 
 	var places []string

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
 )
 
 // TestServeEndToEnd runs the App against a fake GitHub: a signed
@@ -19,10 +20,10 @@ func TestServeEndToEnd(t *testing.T) {
 		return len(a.gh.CheckRuns("geo/board")) > 0 && len(a.gh.Comments("geo/board", 3)) > 0
 	})
 	runs := a.gh.CheckRuns("geo/board")
-	if len(runs) != 1 || runs[0].Name != bot.CheckName || runs[0].Conclusion != "success" || runs[0].HeadSHA != head {
+	if len(runs) != 1 || runs[0].Name != prcheck.CheckName || runs[0].Conclusion != "success" || runs[0].HeadSHA != head {
 		t.Fatalf("check runs: %+v", runs)
 	}
-	if cs := a.gh.Comments("geo/board", 3); len(cs) != 1 || !strings.Contains(cs[0].Body, bot.StickyMarker) {
+	if cs := a.gh.Comments("geo/board", 3); len(cs) != 1 || !strings.Contains(cs[0].Body, prcheck.StickyMarker) {
 		t.Errorf("comments: %+v", cs)
 	}
 }

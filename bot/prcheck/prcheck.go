@@ -1,4 +1,10 @@
-package bot
+// Package prcheck owns what a pull request's check says, decided from
+// files already gathered; no GitHub, no HTTP. It decides whether a pull
+// request is a submission, verifies it with the CLI's verifier over the
+// base branch's tree, and words the check runs (the verification's and a
+// spot-check's), their annotations and the sticky comment. Package bot
+// gathers the files, runs the spot-check and posts the outcome.
+package prcheck
 
 import (
 	"bytes"
@@ -21,17 +27,33 @@ import (
 // CheckName is the name of the check run that reports verification.
 const CheckName = "benchgate / verify"
 
-// StickyMarker is the hidden line that finds benchgate's one comment on a
-// pull request, to edit it in place. The App also checks that the comment
-// is its own, so that a marker pasted by someone else is ignored.
-const StickyMarker = "<!-- benchgate:sticky -->"
-
 // MaxSummaryBytes is GitHub's limit on a check run's summary.
 const MaxSummaryBytes = 65535
 
 // MaxAnnotationsPerRequest is GitHub's limit on annotations in one check
 // run request; more are sent in further updates.
 const MaxAnnotationsPerRequest = 50
+
+// Conclusion is how a check run ends, in GitHub's words.
+type Conclusion string
+
+// The conclusions of benchgate's check runs.
+const (
+	Success        Conclusion = "success"
+	Failure        Conclusion = "failure"
+	ActionRequired Conclusion = "action_required" // a maintainer must look
+	Neutral        Conclusion = "neutral"         // nothing verified: not a submission, or a spot-check not run
+)
+
+// Level is an annotation's level, in GitHub's words.
+type Level string
+
+// The levels of annotations.
+const (
+	LevelNotice  Level = "notice"
+	LevelWarning Level = "warning"
+	LevelFailure Level = "failure"
+)
 
 // ChangedFile is one file of a pull request, as its head has it.
 type ChangedFile struct {
@@ -60,14 +82,14 @@ type Annotation struct {
 	Path      string
 	StartLine int
 	EndLine   int
-	Level     string // notice, warning or failure
+	Level     Level
 	Title     string
 	Message   string
 }
 
 // CheckOutcome is everything a pull request's verification posts.
 type CheckOutcome struct {
-	Conclusion  string // success, failure, action_required or neutral
+	Conclusion  Conclusion
 	Title       string
 	Summary     string // markdown, at most MaxSummaryBytes
 	Annotations []Annotation
@@ -83,15 +105,15 @@ type CheckOutcome struct {
 func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) CheckOutcome {
 	dir, problem, neutral := scope(base, pr, files)
 	if neutral {
-		return finish(CheckOutcome{Conclusion: "neutral", Title: "Not a submission", Summary: problem}, pr)
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr)
 	}
 	if problem != "" {
-		return finish(CheckOutcome{Conclusion: "failure", Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
+		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
 	}
-	fsys := overlay(base, dir, files)
+	fsys := Overlay(base, dir, files)
 	v, err := verify.New(fsys, opts)
 	if err != nil {
-		return finish(CheckOutcome{Conclusion: "neutral", Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "The base branch's registry cannot be used", Summary: "The maintainers must fix `rubrics/rubrics.json` on the base branch before submissions can be verified:\n\n" + mdtext.Escape(err.Error())}, pr)
 	}
 	rep := verify.NewReport([]verify.Result{v.Verify(dir)})
 	var md bytes.Buffer
@@ -100,11 +122,11 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	out := CheckOutcome{Submission: dir, Report: &rep, Summary: md.String(), Annotations: annotations(res)}
 	switch res.Status {
 	case verify.Pass:
-		out.Conclusion, out.Title = "success", "Submission verified"
+		out.Conclusion, out.Title = Success, "Submission verified"
 	case verify.Review:
-		out.Conclusion, out.Title = "action_required", "A maintainer must review this submission"
+		out.Conclusion, out.Title = ActionRequired, "A maintainer must review this submission"
 	default:
-		out.Conclusion, out.Title = "failure", fmt.Sprintf("%d problem(s) to fix", len(res.Errors))
+		out.Conclusion, out.Title = Failure, fmt.Sprintf("%d problem(s) to fix", len(res.Errors))
 	}
 	return finish(out, pr)
 }
@@ -113,15 +135,14 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
 	o.Summary = capBytes(o.Summary, MaxSummaryBytes, "\n\n… (cut to GitHub's limit; run `benchgate verify` locally for everything)\n")
 	var b strings.Builder
-	b.WriteString(StickyMarker + "\n")
-	icon := map[string]string{"success": "✅", "failure": "❌", "action_required": "⚠️", "neutral": "ℹ️"}[o.Conclusion]
+	icon := map[Conclusion]string{Success: "✅", Failure: "❌", ActionRequired: "⚠️", Neutral: "ℹ️"}[o.Conclusion]
 	fmt.Fprintf(&b, "### %s benchgate: %s\n\n", icon, o.Title)
 	fmt.Fprintf(&b, "Head `%s`.\n\n", short(pr.HeadSHA))
 	b.WriteString(o.Summary)
-	if o.Conclusion == "failure" {
+	if o.Conclusion == Failure {
 		b.WriteString("\n\nPush a fix to this branch and benchgate verifies it again; run `benchgate verify` locally to check first.\n")
 	}
-	o.Comment = capBytes(b.String(), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
+	o.Comment = capBytes(Sticky(b.String()), MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")
 	return o
 }
 
@@ -222,14 +243,14 @@ func submitterOf(base fs.FS, dir string) string {
 	return doc.Root.GetString("submitter")
 }
 
-// overlay is what verification reads: the base tree's registry and the
+// Overlay is what verification reads: the base tree's registry and the
 // benchmark files it names, and its copy of the submission folder, with the
 // pull request's files on top. Only those folders are read, so that a base
 // tree served lazily through the API costs a few requests. Symbolic links
 // stay links (fstest.MapFS keeps a link's target as its Data and reports
 // fs.ModeSymlink from Lstat and ReadDir), so that the verifier finds them
 // exactly as it does on disk.
-func overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
+func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
 	roots := []string{path.Dir(benchmark.RegistryFile), dir}
 	// A registry may name benchmark files outside its own folder.
@@ -279,7 +300,7 @@ func symlink(target string) *fstest.MapFile {
 // lines they name.
 func annotations(r verify.Result) []Annotation {
 	var out []Annotation
-	add := func(list finding.List, level string) {
+	add := func(list finding.List, level Level) {
 		for _, f := range list {
 			line := max(f.Line, 1)
 			msg := f.Message
@@ -289,8 +310,8 @@ func annotations(r verify.Result) []Annotation {
 			out = append(out, Annotation{Path: f.File, StartLine: line, EndLine: line, Level: level, Title: f.Code, Message: msg})
 		}
 	}
-	add(r.Errors, "failure")
-	add(r.Warnings, "warning")
+	add(r.Errors, LevelFailure)
+	add(r.Warnings, LevelWarning)
 	return out
 }
 

@@ -1,4 +1,4 @@
-package bot
+package prcheck
 
 import (
 	"fmt"
@@ -39,23 +39,26 @@ func TestCheckPR(t *testing.T) {
 		name       string
 		pr         PRInfo
 		files      []ChangedFile
-		conclusion string
+		conclusion Conclusion
 		want       string // in the summary
 		annotated  bool
 	}{
-		{"a valid new submission", author, add("submissions/model-benchmark/new-run", meta, scores), "success", "1 passed", false},
-		{"an invalid one", author, add("submissions/model-benchmark/new-run", meta, badScores), "failure", "mcq.correct", true},
-		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), "failure", "touches 2", false},
-		{"a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), "neutral", "not a submission", false},
-		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, "neutral", "verify/verify.go", false},
-		{"someone else's submission", author, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, "failure", "submitted by example-lab", false},
-		{"a maintainer may change it", maintainer, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, "success", "1 passed", false},
-		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, "success", "1 passed", false},
-		{"removing files", author, []ChangedFile{{Path: "submissions/model-benchmark/new-run/README.md", Status: "removed"}}, "failure", "only a maintainer may remove", false},
-		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, "neutral", "", false},
+		{"a valid new submission", author, add("submissions/model-benchmark/new-run", meta, scores), Success, "1 passed", false},
+		{"an invalid one", author, add("submissions/model-benchmark/new-run", meta, badScores), Failure, "mcq.correct", true},
+		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), Failure, "touches 2", false},
+		{"a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), Neutral, "not a submission", false},
+		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral, "verify/verify.go", false},
+		{"someone else's submission", author, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Failure, "submitted by example-lab", false},
+		{"a maintainer may change it", maintainer, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
+		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
+		{"removing files", author, []ChangedFile{{Path: "submissions/model-benchmark/new-run/README.md", Status: "removed"}}, Failure, "only a maintainer may remove", false},
+		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, `outside one submission folder (submissions/\_template/README.md), so it is not a submission`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == "" {
+				t.Fatal("the case names nothing its summary must say")
+			}
 			out := CheckPR(base, tt.pr, tt.files, checkOpts)
 			if out.Conclusion != tt.conclusion || !strings.Contains(out.Summary, tt.want) {
 				t.Errorf("conclusion %s, summary:\n%s\nwant %s containing %q", out.Conclusion, out.Summary, tt.conclusion, tt.want)
@@ -71,7 +74,7 @@ func TestCheckPR(t *testing.T) {
 	// An annotation points at the offending line of the pull request's file.
 	out := CheckPR(base, author, add("submissions/model-benchmark/new-run", meta, badScores), checkOpts)
 	a := out.Annotations[0]
-	if a.Path != "submissions/model-benchmark/new-run/scores.json" || a.StartLine < 2 || a.Level != "failure" || !strings.HasPrefix(a.Message, "question rq-") {
+	if a.Path != "submissions/model-benchmark/new-run/scores.json" || a.StartLine < 2 || a.Level != LevelFailure || !strings.HasPrefix(a.Message, "question rq-") {
 		t.Errorf("annotation %+v", a)
 	}
 }
@@ -140,11 +143,11 @@ func TestCheckPRSymlinks(t *testing.T) {
 			app := out.Report.Submissions[0]
 
 			want := "error:layout.symlink:" + tt.where
-			if out.Conclusion != "failure" || !slices.Contains(findingList(app), want) || !strings.Contains(out.Summary, "layout.symlink") {
+			if out.Conclusion != Failure || !slices.Contains(findingList(app), want) || !strings.Contains(out.Summary, "layout.symlink") {
 				t.Errorf("the App: %s %v, want failure with %s", out.Conclusion, findingList(app), want)
 			}
 			if !slices.ContainsFunc(out.Annotations, func(a Annotation) bool {
-				return a.Title == "layout.symlink" && a.Path == tt.where && a.Level == "failure"
+				return a.Title == "layout.symlink" && a.Path == tt.where && a.Level == LevelFailure
 			}) {
 				t.Errorf("annotations %+v", out.Annotations)
 			}
