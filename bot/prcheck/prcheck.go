@@ -314,16 +314,3 @@ func annotations(r verify.Result) []Annotation {
 	add(r.Warnings, LevelWarning)
 	return out
 }
-
-// AnnotationBatches splits annotations into GitHub-sized requests.
-func AnnotationBatches(a []Annotation) [][]Annotation {
-	var out [][]Annotation
-	for len(a) > MaxAnnotationsPerRequest {
-		out = append(out, a[:MaxAnnotationsPerRequest])
-		a = a[MaxAnnotationsPerRequest:]
-	}
-	if len(a) > 0 {
-		out = append(out, a)
-	}
-	return out
-}

@@ -196,12 +196,4 @@ func TestCaps(t *testing.T) {
 	if len(got) > MaxSummaryBytes || !strings.HasSuffix(got, "…cut") || !strings.HasPrefix(got, "éé") {
 		t.Errorf("capBytes: %d bytes", len(got))
 	}
-	var as []Annotation
-	for i := 0; i < 120; i++ {
-		as = append(as, Annotation{StartLine: i})
-	}
-	b := AnnotationBatches(as)
-	if len(b) != 3 || len(b[0]) != 50 || len(b[2]) != 20 {
-		t.Errorf("batches: %d", len(b))
-	}
 }
