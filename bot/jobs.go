@@ -170,7 +170,7 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	w.Log.Info("spot-check", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
 	var md bytes.Buffer
 	rerun.Render(&md, "markdown", rep)
-	rc := prcheck.SpotCheck(rep.Verdict, md.String())
+	rc := prcheck.SpotCheck(spotVerdict(rep.Verdict), md.String())
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, rc); err != nil {
 		return err
 	}
@@ -301,4 +301,15 @@ func AsOf(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.DateOnly)
+}
+
+// spotVerdict is what the check run reports of a spot-check's verdict.
+func spotVerdict(v rerun.Verdict) prcheck.SpotVerdict {
+	switch v {
+	case rerun.VerdictConsistent:
+		return prcheck.SpotHolds
+	case rerun.VerdictInconsistent:
+		return prcheck.SpotTooHigh
+	}
+	return prcheck.SpotUndecided
 }

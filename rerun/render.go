@@ -50,7 +50,7 @@ func ptrBool(p *bool) string {
 
 func text(r Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s  [%s, %s]\n", strings.ToUpper(r.Verdict), r.Path, r.RubricKey, r.Kind)
+	fmt.Fprintf(&b, "%s  %s  [%s, %s]\n", strings.ToUpper(string(r.Verdict)), r.Path, r.RubricKey, r.Kind)
 	fmt.Fprintf(&b, "  %s\n", r.Reason)
 	keyed := "keyed with the leaderboard's secret"
 	if !r.SeedKeyed {
@@ -91,7 +91,7 @@ func orDash(s string) string {
 	return s
 }
 
-var verdictIcon = map[string]string{VerdictConsistent: "✅", VerdictInconsistent: "❌", VerdictInconclusive: "⚠️"}
+var verdictIcon = map[Verdict]string{VerdictConsistent: "✅", VerdictInconsistent: "❌", VerdictInconclusive: "⚠️"}
 
 func markdown(r Report) string {
 	var b strings.Builder

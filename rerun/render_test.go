@@ -56,7 +56,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rep.Verdict, func(t *testing.T) {
+		t.Run(string(tt.rep.Verdict), func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Render(&buf, "markdown", tt.rep); err != nil {
 				t.Fatal(err)

@@ -26,11 +26,14 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
+// Verdict is what a spot-check concludes.
+type Verdict string
+
 // The verdicts.
 const (
-	VerdictConsistent   = "consistent"   // the judge agrees with the reported scores
-	VerdictInconsistent = "inconsistent" // the reported scores are higher than the judge's beyond noise
-	VerdictInconclusive = "inconclusive" // a maintainer decides
+	VerdictConsistent   Verdict = "consistent"   // the judge agrees with the reported scores
+	VerdictInconsistent Verdict = "inconsistent" // the reported scores are higher than the judge's beyond noise
+	VerdictInconclusive Verdict = "inconclusive" // a maintainer decides
 )
 
 // Config describes one spot-check.
@@ -63,7 +66,7 @@ type Report struct {
 	Path      string          `json:"path"`
 	RubricKey string          `json:"rubric_key"`
 	Kind      benchmark.Kind  `json:"kind"`
-	Verdict   string          `json:"verdict"`
+	Verdict   Verdict         `json:"verdict"`
 	Reason    string          `json:"reason"`
 	Seed      string          `json:"seed"`       // hex; the sample order follows from it
 	SeedKeyed bool            `json:"seed_keyed"` // made with the leaderboard's secret

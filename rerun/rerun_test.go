@@ -164,7 +164,7 @@ func TestVerdicts(t *testing.T) {
 	tests := []struct {
 		name     string
 		reported func(i, truth int, r *rand.Rand) int
-		want     string // "not consistent": inconsistent or inconclusive
+		want     Verdict // "not consistent": inconsistent or inconclusive
 	}{
 		{"honest: one noisy run of the same judge", func(i, truth int, r *rand.Rand) int {
 			if truth == 0 {

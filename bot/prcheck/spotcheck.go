@@ -3,24 +3,27 @@ package prcheck
 // RerunCheckName is the name of the check run that reports a spot-check.
 const RerunCheckName = "benchgate / rerun"
 
-// The verdicts of a spot-check as rerun.Report.Verdict words them
-// (rerun.VerdictConsistent, rerun.VerdictInconsistent). They are named
-// again here because package rerun calls the judge over HTTP, which this
-// package does not import; TestSpotCheckVerdicts fails if the two differ.
+// SpotVerdict is what a spot-check found, as its check run reports it.
+// (Package rerun, which decides it, calls the judge over HTTP, which this
+// package does not import; the App translates rerun's verdict.)
+type SpotVerdict int
+
+// The spot-check's findings.
 const (
-	verdictConsistent   = "consistent"
-	verdictInconsistent = "inconsistent"
+	SpotUndecided SpotVerdict = iota // a maintainer must decide
+	SpotHolds                        // the judge agrees with the reported scores
+	SpotTooHigh                      // the reported scores are higher than the judge's
 )
 
-// SpotCheck is the check run of a spot-check: verdict is its report's
-// (rerun.Report.Verdict), and markdown the report as rerun.Render writes
-// it in markdown, which becomes the summary.
-func SpotCheck(verdict, markdown string) CheckOutcome {
+// SpotCheck is the check run of a spot-check: verdict is what it found,
+// and markdown the report as rerun.Render writes it in markdown, which
+// becomes the summary.
+func SpotCheck(verdict SpotVerdict, markdown string) CheckOutcome {
 	rc := CheckOutcome{Summary: capBytes(markdown, MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}
 	switch verdict {
-	case verdictConsistent:
+	case SpotHolds:
 		rc.Conclusion, rc.Title = Success, "Reported scores hold"
-	case verdictInconsistent:
+	case SpotTooHigh:
 		rc.Conclusion, rc.Title = Failure, "Reported scores are higher than the judge's"
 	default:
 		rc.Conclusion, rc.Title = ActionRequired, "A maintainer must decide"

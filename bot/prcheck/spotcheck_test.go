@@ -3,28 +3,25 @@ package prcheck
 import (
 	"strings"
 	"testing"
-
-	"github.com/benchgate/benchgate/rerun"
 )
 
-// TestSpotCheckVerdicts: each of rerun's verdicts gets its conclusion, so
-// that the verdict words named here cannot drift from rerun's.
+// TestSpotCheckVerdicts: each finding of a spot-check gets its conclusion.
 func TestSpotCheckVerdicts(t *testing.T) {
 	for _, tt := range []struct {
-		verdict    string
+		verdict    SpotVerdict
 		conclusion Conclusion
 		title      string
 	}{
-		{rerun.VerdictConsistent, Success, "Reported scores hold"},
-		{rerun.VerdictInconsistent, Failure, "Reported scores are higher than the judge's"},
-		{rerun.VerdictInconclusive, ActionRequired, "A maintainer must decide"},
+		{SpotHolds, Success, "Reported scores hold"},
+		{SpotTooHigh, Failure, "Reported scores are higher than the judge's"},
+		{SpotUndecided, ActionRequired, "A maintainer must decide"},
 	} {
 		rc := SpotCheck(tt.verdict, "## benchgate rerun\n")
 		if rc.Conclusion != tt.conclusion || rc.Title != tt.title || rc.Summary != "## benchgate rerun\n" || rc.Comment != "" {
-			t.Errorf("%s: %+v", tt.verdict, rc)
+			t.Errorf("%v: %+v", tt.verdict, rc)
 		}
 	}
-	long := SpotCheck(rerun.VerdictConsistent, strings.Repeat("é", MaxSummaryBytes))
+	long := SpotCheck(SpotHolds, strings.Repeat("é", MaxSummaryBytes))
 	if len(long.Summary) > MaxSummaryBytes || !strings.HasSuffix(long.Summary, "(cut to GitHub's limit)\n") {
 		t.Errorf("a long report: %d bytes", len(long.Summary))
 	}
