@@ -222,6 +222,52 @@ func TestRequestBody(t *testing.T) {
 	}
 }
 
+// TestMaxTokensField checks which field carries MaxTokens: max_tokens,
+// except for the models go-openai's reasoning validator holds to
+// max_completion_tokens (o1, o3, o4, GPT-5 and its GPT-6 ids).
+func TestMaxTokensField(t *testing.T) {
+	for model, field := range map[string]string{
+		"test/model-1":   "max_tokens",
+		"gpt-4o":         "max_tokens",
+		"gpt-4.1-mini":   "max_tokens",
+		"openai/o3-mini": "max_tokens", // an OpenRouter id: not one go-openai knows
+		"o1":             "max_completion_tokens",
+		"o1-mini":        "max_completion_tokens",
+		"o3-mini":        "max_completion_tokens",
+		"o4-mini":        "max_completion_tokens",
+		"gpt-5":          "max_completion_tokens",
+		"gpt-5-mini":     "max_completion_tokens",
+		"gpt-6-sol":      "max_completion_tokens",
+		"gpt-6-astra":    "max_completion_tokens",
+	} {
+		t.Run(model, func(t *testing.T) {
+			srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey})
+			c, _ := newClient(t, srv, nil)
+			req := question()
+			req.Model, req.MaxTokens = model, 300
+			if _, err := c.Complete(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("server saw %d requests", len(reqs))
+			}
+			r := reqs[0]
+			other := "max_completion_tokens"
+			got, gotOther := r.MaxTokens, r.MaxCompletionTokens
+			if field == "max_completion_tokens" {
+				other, got, gotOther = "max_tokens", r.MaxCompletionTokens, r.MaxTokens
+			}
+			if got == nil || *got != 300 || gotOther != nil {
+				t.Errorf("want %s 300 and no %s: %s", field, other, r.Raw)
+			}
+			if !strings.Contains(string(r.Raw), `"`+field+`":300`) {
+				t.Errorf("body lacks %q: %s", field, r.Raw)
+			}
+		})
+	}
+}
+
 func TestRetries(t *testing.T) {
 	tests := []struct {
 		name        string
