@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
 
 const testKey = "sk-test-5f3a9c1e7d2b4a60"
@@ -35,24 +35,6 @@ func (w *waits) all() []time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]time.Duration(nil), w.d...)
-}
-
-// syncBuffer is a ledger that tests can read while calls write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newClient(t *testing.T, srv *fakeopenai.Server, set func(*Config)) (*Client, *waits) {
@@ -440,7 +422,7 @@ func sequence(fs ...fakeopenai.Failure) func(int, fakeopenai.Request) *fakeopena
 
 func TestUnauthorized(t *testing.T) {
 	srv := fakeopenai.New(t, fakeopenai.Options{Key: "sk-the-right-key-000000"})
-	ledger := &syncBuffer{}
+	ledger := &syncbuf.Buffer{}
 	c, w := newClient(t, srv, func(cfg *Config) { cfg.Ledger = ledger })
 	start := time.Now()
 	_, err := c.Complete(context.Background(), question())
@@ -535,7 +517,7 @@ func TestCost(t *testing.T) {
 			srv := fakeopenai.New(t, fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
 				return fakeopenai.Reply{Content: "B", PromptTokens: 1000, CompletionTokens: 200, Cost: tt.reported}
 			}})
-			ledger := &syncBuffer{}
+			ledger := &syncbuf.Buffer{}
 			c, _ := newClient(t, srv, func(cfg *Config) {
 				cfg.PriceInput, cfg.PriceOutput, cfg.Ledger = tt.priceIn, tt.pOut, ledger
 			})
@@ -590,7 +572,7 @@ func TestLedger(t *testing.T) {
 			return fakeopenai.Reply{Content: "A", PromptTokens: 50, CompletionTokens: 5, Cost: func() *float64 { v := 0.0001; return &v }()}
 		},
 	})
-	ledger := &syncBuffer{}
+	ledger := &syncbuf.Buffer{}
 	c, _ := newClient(t, srv, func(cfg *Config) { cfg.Ledger = ledger; cfg.RunID = "2026-12-01-a" })
 
 	ids := []string{"q-001", "q-002", "q-003", "q-004", "q-005", "q-006", "q-bad"}
