@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchgate/benchgate/internal/safetext"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -484,12 +485,7 @@ func endpointMessage(body []byte) string {
 func clip(s string) string {
 	const limit = 300
 	if len(s) > limit {
-		// Cut at a rune boundary.
-		i := limit
-		for i > 0 && s[i]&0xC0 == 0x80 {
-			i--
-		}
-		return s[:i] + "…"
+		return safetext.Cut(s, limit) + "…"
 	}
 	return s
 }
