@@ -1,8 +1,12 @@
 // Package safetext makes text from contributors safe to repeat: cut to a
-// size without splitting a character.
+// size without splitting a character, and free of the characters that
+// hide or reorder what a reader sees.
 package safetext
 
-import "unicode/utf8"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // Cut returns the longest prefix of s of at most max bytes that ends on a
 // character boundary, that is before a byte that is not a UTF-8
@@ -20,4 +24,14 @@ func Cut(s string, max int) string {
 		max--
 	}
 	return s[:max]
+}
+
+// Hidden reports whether r is a control character (C0, DEL or C1) or a
+// bidirectional embedding, override or isolate (U+202A–U+202E,
+// U+2066–U+2069): characters that can move a terminal's cursor, recolour
+// its text or reorder a line, so that what is shown is not what is there.
+// Right-to-left scripts need none of them. Whether tabs and line breaks
+// are allowed is the caller's to decide.
+func Hidden(r rune) bool {
+	return unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }

@@ -79,3 +79,17 @@ func FuzzCut(f *testing.F) {
 		}
 	})
 }
+
+func TestHidden(t *testing.T) {
+	for _, r := range []rune{0, '\a', '\b', '\t', '\n', '\r', 0x1B, 0x1F, 0x7F, 0x80, 0x85, 0x9B, 0x9F,
+		0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069} {
+		if !Hidden(r) {
+			t.Errorf("Hidden(%U) = false", r)
+		}
+	}
+	for _, r := range []rune{' ', 'a', '~', 0xA0, 'é', 'א', 'ع', '日', 0x200E, 0x200F, 0x2029, 0x2065, 0x206A, 0xFEFF, utf8.RuneError, '😀'} {
+		if Hidden(r) {
+			t.Errorf("Hidden(%U) = true", r)
+		}
+	}
+}
