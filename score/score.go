@@ -18,6 +18,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
 )
@@ -184,5 +185,5 @@ func Write(path string, rows []judge.ScoresRow) error {
 	if err != nil {
 		return err
 	}
-	return generate.WriteAtomic(path, append(data, '\n'))
+	return atomicfile.Write(path, append(data, '\n'))
 }
