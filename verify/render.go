@@ -30,7 +30,15 @@ func Render(w io.Writer, format string, r Report) error {
 	case "github":
 		return renderGitHub(w, r)
 	}
-	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, orList(Formats))
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func renderText(w io.Writer, r Report) error {
