@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchgate/benchgate/bot/queue"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -145,7 +146,7 @@ func NewMetrics() *Metrics {
 		Refusals:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_limit_refusals_total", Help: "Spot-checks or deliveries refused by an abuse limit, by limit."}, []string{"limit"}),
 		Limit:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_limit", Help: "The configured abuse limits, by name."}, []string{"limit"}),
 	}
-	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,28 @@ func TestWebhookToCheck(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
 			t.Errorf("%s: %d, body lacks %q", path, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestMetricsRuntime checks that Go's runtime and process metrics are
+// registered beside the App's own.
+func TestMetricsRuntime(t *testing.T) {
+	families, err := NewMetrics().Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, f := range families {
+		names[f.GetName()] = true
+	}
+	want := []string{"go_goroutines", "go_memstats_alloc_bytes", "go_gc_duration_seconds"}
+	if runtime.GOOS == "linux" {
+		want = append(want, "process_start_time_seconds", "process_resident_memory_bytes", "process_open_fds")
+	}
+	for _, name := range want {
+		if !names[name] {
+			t.Errorf("no %s among the metrics", name)
 		}
 	}
 }

@@ -54,8 +54,6 @@ func exampleBenchmark(t *testing.T, key string) *benchmark.Benchmark {
 	return b
 }
 
-func cost(c float64) *float64 { return &c }
-
 func TestMCQRun(t *testing.T) {
 	b := exampleBenchmark(t, "reservoir-mcq")
 	out := filepath.Join(t.TempDir(), "scores.json")
@@ -70,7 +68,7 @@ func TestMCQRun(t *testing.T) {
 			return llm.Response{Content: "", FinishReason: "stop"}, nil
 		}
 		qi, _ := b.Index(req.QuestionID)
-		return llm.Response{Content: "Reasoning.\nANSWER: " + b.Items[qi].Key(), FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: cost(0.001), Latency: 120 * time.Millisecond}, nil
+		return llm.Response{Content: "Reasoning.\nANSWER: " + b.Items[qi].Key(), FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: new(0.001), Latency: 120 * time.Millisecond}, nil
 	}}
 	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Workers: 8, Output: out})
 	if err != nil {

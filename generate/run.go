@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
@@ -326,34 +326,5 @@ func (r *runner) flush() error {
 	if err != nil {
 		return err
 	}
-	return WriteAtomic(r.cfg.Output, append(data, '\n'))
-}
-
-// WriteAtomic replaces a file with data so that no reader, and no crash,
-// ever sees half of it.
-func WriteAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(r.cfg.Output, append(data, '\n'))
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchgate/benchgate/internal/safetext"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -343,19 +344,31 @@ func chatRequest(req Request) (openai.ChatCompletionRequest, map[string]any, err
 	if req.JSON {
 		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	if req.MaxTokens > 0 {
-		creq.MaxTokens = req.MaxTokens
-		if errors.Is(openai.NewReasoningValidator().Validate(creq), openai.ErrReasoningModelMaxTokensDeprecated) {
-			creq.MaxTokens, creq.MaxCompletionTokens = 0, req.MaxTokens
-		}
-	}
 	// The float64 values, not go-openai's float32 copies, so that 0.7 is
 	// sent as 0.7.
 	patch := map[string]any{"temperature": req.Temperature}
 	if req.TopP > 0 {
 		patch["top_p"] = req.TopP
 	}
+	if req.MaxTokens > 0 {
+		if reasoningModel(req.Model) {
+			creq.MaxCompletionTokens = req.MaxTokens
+		} else {
+			// go-openai's own max_tokens field is deprecated.
+			patch["max_tokens"] = req.MaxTokens
+		}
+	}
 	return creq, patch, nil
+}
+
+// reasoningModel reports whether go-openai's reasoning validator holds
+// model to the limits of a reasoning model, which take
+// max_completion_tokens and refuse max_tokens. Its max_tokens check reads
+// the deprecated MaxTokens field; it refuses logprobs for the same models
+// (o1, o3, o4, GPT-5 and its GPT-6 ids), so the validator is asked about a
+// request with logprobs instead.
+func reasoningModel(model string) bool {
+	return openai.NewReasoningValidator().Validate(openai.ChatCompletionRequest{Model: model, LogProbs: true}) != nil
 }
 
 // attempt is one try of a call.
@@ -472,12 +485,7 @@ func endpointMessage(body []byte) string {
 func clip(s string) string {
 	const limit = 300
 	if len(s) > limit {
-		// Cut at a rune boundary.
-		i := limit
-		for i > 0 && s[i]&0xC0 == 0x80 {
-			i--
-		}
-		return s[:i] + "…"
+		return safetext.Cut(s, limit) + "…"
 	}
 	return s
 }

@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
 
 const testKey = "sk-test-5f3a9c1e7d2b4a60"
@@ -35,24 +35,6 @@ func (w *waits) all() []time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]time.Duration(nil), w.d...)
-}
-
-// syncBuffer is a ledger that tests can read while calls write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newClient(t *testing.T, srv *fakeopenai.Server, set func(*Config)) (*Client, *waits) {
@@ -217,6 +199,52 @@ func TestRequestBody(t *testing.T) {
 			}
 			if tt.check != nil {
 				tt.check(t, reqs[0])
+			}
+		})
+	}
+}
+
+// TestMaxTokensField checks which field carries MaxTokens: max_tokens,
+// except for the models go-openai's reasoning validator holds to
+// max_completion_tokens (o1, o3, o4, GPT-5 and its GPT-6 ids).
+func TestMaxTokensField(t *testing.T) {
+	for model, field := range map[string]string{
+		"test/model-1":   "max_tokens",
+		"gpt-4o":         "max_tokens",
+		"gpt-4.1-mini":   "max_tokens",
+		"openai/o3-mini": "max_tokens", // an OpenRouter id: not one go-openai knows
+		"o1":             "max_completion_tokens",
+		"o1-mini":        "max_completion_tokens",
+		"o3-mini":        "max_completion_tokens",
+		"o4-mini":        "max_completion_tokens",
+		"gpt-5":          "max_completion_tokens",
+		"gpt-5-mini":     "max_completion_tokens",
+		"gpt-6-sol":      "max_completion_tokens",
+		"gpt-6-astra":    "max_completion_tokens",
+	} {
+		t.Run(model, func(t *testing.T) {
+			srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey})
+			c, _ := newClient(t, srv, nil)
+			req := question()
+			req.Model, req.MaxTokens = model, 300
+			if _, err := c.Complete(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("server saw %d requests", len(reqs))
+			}
+			r := reqs[0]
+			other := "max_completion_tokens"
+			got, gotOther := r.MaxTokens, r.MaxCompletionTokens
+			if field == "max_completion_tokens" {
+				other, got, gotOther = "max_tokens", r.MaxCompletionTokens, r.MaxTokens
+			}
+			if got == nil || *got != 300 || gotOther != nil {
+				t.Errorf("want %s 300 and no %s: %s", field, other, r.Raw)
+			}
+			if !strings.Contains(string(r.Raw), `"`+field+`":300`) {
+				t.Errorf("body lacks %q: %s", field, r.Raw)
 			}
 		})
 	}
@@ -394,7 +422,7 @@ func sequence(fs ...fakeopenai.Failure) func(int, fakeopenai.Request) *fakeopena
 
 func TestUnauthorized(t *testing.T) {
 	srv := fakeopenai.New(t, fakeopenai.Options{Key: "sk-the-right-key-000000"})
-	ledger := &syncBuffer{}
+	ledger := &syncbuf.Buffer{}
 	c, w := newClient(t, srv, func(cfg *Config) { cfg.Ledger = ledger })
 	start := time.Now()
 	_, err := c.Complete(context.Background(), question())
@@ -489,7 +517,7 @@ func TestCost(t *testing.T) {
 			srv := fakeopenai.New(t, fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
 				return fakeopenai.Reply{Content: "B", PromptTokens: 1000, CompletionTokens: 200, Cost: tt.reported}
 			}})
-			ledger := &syncBuffer{}
+			ledger := &syncbuf.Buffer{}
 			c, _ := newClient(t, srv, func(cfg *Config) {
 				cfg.PriceInput, cfg.PriceOutput, cfg.Ledger = tt.priceIn, tt.pOut, ledger
 			})
@@ -544,7 +572,7 @@ func TestLedger(t *testing.T) {
 			return fakeopenai.Reply{Content: "A", PromptTokens: 50, CompletionTokens: 5, Cost: func() *float64 { v := 0.0001; return &v }()}
 		},
 	})
-	ledger := &syncBuffer{}
+	ledger := &syncbuf.Buffer{}
 	c, _ := newClient(t, srv, func(cfg *Config) { cfg.Ledger = ledger; cfg.RunID = "2026-12-01-a" })
 
 	ids := []string{"q-001", "q-002", "q-003", "q-004", "q-005", "q-006", "q-bad"}

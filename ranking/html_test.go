@@ -43,41 +43,39 @@ var contributorLinks = []string{
 	"https://gamma.example/runs/2026-10",
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // htmlFixtureBoard is a small board with both kinds of benchmark, both
 // tracks, prices, entries that are not ranked and hostile strings.
 func htmlFixtureBoard() *Board {
 	mcq := Benchmark{
 		Key: "mcq-mini", Label: "MCQ mini", Kind: "mcq", Questions: 200, MaxScore: 1, MinPairedP: 0x1p-199,
 		KeyLetters:  map[string]int{"A": 50, "B": 52, "C": 49, "D": 49},
-		LongestRate: ptr(0.315),
+		LongestRate: new(0.315),
 		Entries: []Entry{
 			{
 				Slug: "alpha-7b", Track: "model-benchmark", Path: "submissions/model-benchmark/alpha-7b",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
 				Score: 0.82, CILow: 0.762, CIHigh: 0.867, Rank: 1, RankLow: 1, RankHigh: 2, Tier: 1, N: 200,
-				Correct: ptr(164), RankUB: 1,
+				Correct: new(164), RankUB: 1,
 				Submitter: "Alpha Lab", ContactOrRepo: "https://github.com/alpha-lab/alpha-eval", Date: "2026-10-02",
 				Notes:       "Greedy decoding. Full logs: [report](https://example.org/report?a=1&b=2).\n\n* one `code` item\n* two",
-				OpenWeights: ptr(false), PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
+				OpenWeights: new(false), PriceInput: new(3.0), PriceOutput: new(15.0),
 				MCQ: &MCQDetail{
-					MacroBySource: ptr(0.805), Sources: 4,
+					MacroBySource: new(0.805), Sources: 4,
 					ByDifficulty:  map[string]Count{"hard": {40, 60, 40.0 / 60}, "easy": {70, 75, 70.0 / 75}, "medium": {54, 65, 54.0 / 65}},
 					ByDomain:      map[string]Count{"physics": {80, 100, 0.8}, "biology": {84, 100, 0.84}},
 					Letters:       map[string]int{"A": 49, "B": 55, "C": 48, "D": 47, "none": 1},
-					LongestPicked: ptr(0.36), ParseFailures: 1, EmptyResponses: 0, LengthFinishes: 2, Errors: 0,
-					MeanLatencyMS: ptr(812.4),
+					LongestPicked: new(0.36), ParseFailures: 1, EmptyResponses: 0, LengthFinishes: 2, Errors: 0,
+					MeanLatencyMS: new(812.4),
 				},
 			},
 			{
 				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",
 				ModelName: hostileModel, CandidateModelID: "evil/model",
 				Score: 0.79, CILow: 0.728, CIHigh: 0.841, Rank: 2, RankLow: 1, RankHigh: 3, Tier: 1, N: 200,
-				Correct: ptr(158), TierP: ptr(0.41), RankUB: 1,
+				Correct: new(158), TierP: new(0.41), RankUB: 1,
 				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
 				Notes:       hostileNotes,
-				OpenWeights: ptr(true), PriceInput: ptr(0.5), PriceOutput: ptr(1.5),
+				OpenWeights: new(true), PriceInput: new(0.5), PriceOutput: new(1.5),
 				MCQ: &MCQDetail{
 					Letters:       map[string]int{"A": 60, "B": 50, "C": 45, "D": 45, "none": 0},
 					ParseFailures: 0, EmptyResponses: 3, LengthFinishes: 0, Errors: 1,
@@ -86,17 +84,17 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "beta-mini", Track: "model-benchmark", Path: "submissions/model-benchmark/beta-mini",
 				ModelName: "Beta Mini", CandidateModelID: "beta/mini",
-				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200, TierP: ptr(0.003), RankUB: 3,
-				Correct: ptr(122), Submitter: "beta team", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
+				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200, TierP: new(0.003), RankUB: 3,
+				Correct: new(122), Submitter: "beta team", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
 				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
 			},
 			{
 				Slug: "alpha-7b-react", Track: "harness-benchmark", Path: "submissions/harness-benchmark/alpha-7b-react",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
 				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 200,
-				Correct: ptr(176), Submitter: "Loops Inc.", ContactOrRepo: "https://github.com/loops/react-loop", Date: "2026-10-11",
+				Correct: new(176), Submitter: "Loops Inc.", ContactOrRepo: "https://github.com/loops/react-loop", Date: "2026-10-11",
 				HarnessName: "ReAct loop", HarnessRepo: "https://github.com/loops/react-loop",
-				PriceInput: ptr(3.0), PriceOutput: ptr(15.0),
+				PriceInput: new(3.0), PriceOutput: new(15.0),
 				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 51, "C": 50, "D": 49, "none": 0}},
 			},
 		},
@@ -112,15 +110,15 @@ func htmlFixtureBoard() *Board {
 				ModelName: "Gamma Large", CandidateModelID: "gamma/large",
 				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 40,
 				Submitter: "Gamma", ContactOrRepo: "https://gamma.example/runs/2026-10", Date: "2026-10-03",
-				OpenWeights: ptr(true), PriceInput: ptr(10.0), PriceOutput: ptr(30.0),
-				Rubric: &RubricDetail{GatePassRate: 0.95, Adjudications: 3, Unscored: 1, MeanScored: ptr(3.18)},
+				OpenWeights: new(true), PriceInput: new(10.0), PriceOutput: new(30.0),
+				Rubric: &RubricDetail{GatePassRate: 0.95, Adjudications: 3, Unscored: 1, MeanScored: new(3.18)},
 			},
 			{
 				Slug: "delta", Track: "model-benchmark", Path: "submissions/model-benchmark/delta",
 				ModelName: "Delta", CandidateModelID: "delta/base",
-				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, TierP: ptr(0.001), RankUB: 2, N: 40,
+				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, TierP: new(0.001), RankUB: 2, N: 40,
 				Submitter: "Delta", ContactOrRepo: "delta-team", Date: "2026-10-04",
-				PriceInput: ptr(0.2),
+				PriceInput: new(0.2),
 				Rubric:     &RubricDetail{GatePassRate: 0.8, Adjudications: 0, Unscored: 4},
 			},
 			{
@@ -134,7 +132,7 @@ func htmlFixtureBoard() *Board {
 		},
 		Excluded: []Excluded{
 			{Slug: "zeta", Track: "model-benchmark", Path: "submissions/model-benchmark/zeta", ModelName: "Zeta", Status: "other-judge",
-				Reason: `graded by "judge-y"; this benchmark ranks only answers graded by its fixed judge "judge-x-2026"`, Score: ptr(2.5)},
+				Reason: `graded by "judge-y"; this benchmark ranks only answers graded by its fixed judge "judge-x-2026"`, Score: new(2.5)},
 		},
 	}
 	return &Board{

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/safetext"
 )
 
 // Leak is one answer that reproduces the grading key.
@@ -429,11 +430,7 @@ func leakExcerpt(k *leakKey, from, to int) string {
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) > leakExcerptMaxBytes {
-		cut := leakExcerptMaxBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = safetext.Cut(s, leakExcerptMaxBytes) + "…"
 	}
 	return s
 }

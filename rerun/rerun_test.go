@@ -130,7 +130,7 @@ func (bd *board) noisyJudge(t *testing.T, seed uint64, fail func(call int) *fake
 				}
 				mu.Unlock()
 				v, _ := json.Marshal(map[string]any{"gate_passed": total > 0, "gate_reason": "g", "components": awards(q, total), "total": total, "adjudication_required": false, "adjudication_note": ""})
-				return fakeopenai.Reply{Content: string(v), PromptTokens: 1500, CompletionTokens: 150, Cost: ptr(0.01)}
+				return fakeopenai.Reply{Content: string(v), PromptTokens: 1500, CompletionTokens: 150, Cost: new(0.01)}
 			}
 			return fakeopenai.Reply{Content: "no such question"}
 		},
@@ -141,8 +141,6 @@ func (bd *board) noisyJudge(t *testing.T, seed uint64, fail func(call int) *fake
 	}
 	return &judge.Judge{LLM: client, Model: synth.JudgeModel}
 }
-
-func ptr(f float64) *float64 { return &f }
 
 func (bd *board) check(t *testing.T, j *judge.Judge, cfg Config) Report {
 	t.Helper()

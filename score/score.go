@@ -17,7 +17,7 @@ import (
 	"github.com/benchgate/benchgate/jsondoc"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/submission"
@@ -177,5 +177,5 @@ func Write(path string, rows []submission.RubricRecord) error {
 	if err != nil {
 		return err
 	}
-	return generate.WriteAtomic(path, append(data, '\n'))
+	return atomicfile.Write(path, append(data, '\n'))
 }

@@ -46,12 +46,10 @@ func (f *fakeJudge) Complete(ctx context.Context, req llm.Request) (llm.Response
 		}
 		v["components"] = comps
 		data, _ := json.Marshal(v)
-		return llm.Response{Content: string(data), CostUSD: ptr(0.002)}, nil
+		return llm.Response{Content: string(data), CostUSD: new(0.002)}, nil
 	}
 	return llm.Response{Content: "{}"}, nil
 }
-
-func ptr(f float64) *float64 { return &f }
 
 func basin(t *testing.T) (*benchmark.Benchmark, []submission.AnswerRow) {
 	t.Helper()

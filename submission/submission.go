@@ -11,9 +11,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/schemas"
 )
@@ -92,15 +92,15 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 // textFields are the strings of meta.json that the leaderboard shows.
 var textFields = []string{"model_name", "candidate_model_id", "submitter", "contact_or_repo", "rubric_key", "judge_model", "harness_name", "harness_repo", "notes"}
 
-// hiddenRune finds the first control character (C0, DEL, C1) or
-// bidirectional embedding, override or isolate in s; multiline text may
-// hold tabs and line breaks. Right-to-left scripts need none of these.
+// hiddenRune finds the first character of s that safetext.Hidden reports
+// (a control character, or a bidirectional embedding, override or
+// isolate); multiline text may hold tabs and line breaks.
 func hiddenRune(s string, multiline bool) (at int, r rune, found bool) {
 	i := 0
 	for _, r := range s {
 		switch {
 		case multiline && (r == '\n' || r == '\r' || r == '\t'):
-		case unicode.IsControl(r), r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+		case safetext.Hidden(r):
 			return i, r, true
 		}
 		i++

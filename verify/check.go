@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 )
@@ -92,11 +93,7 @@ func clip(s string) string {
 	if len(s) <= maxEcho {
 		return s
 	}
-	cut := maxEcho
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return safetext.Cut(s, maxEcho) + "…"
 }
 
 func (c *check) run() {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/internal/mdtext"
+	"github.com/benchgate/benchgate/internal/safetext"
 )
 
 // Formats lists the output formats of Render; "github" is workflow
@@ -30,7 +30,15 @@ func Render(w io.Writer, format string, r Report) error {
 	case "github":
 		return renderGitHub(w, r)
 	}
-	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, orList(Formats))
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func renderText(w io.Writer, r Report) error {
@@ -65,22 +73,18 @@ func renderText(w io.Writer, r Report) error {
 // id, a rubric key) cannot move the cursor, recolour or reorder a
 // terminal's lines, for instance to print a PASS over a FAIL.
 func printable(s string) string {
-	if !strings.ContainsFunc(s, hiddenRune) {
+	if !strings.ContainsFunc(s, safetext.Hidden) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if hiddenRune(r) {
+		if safetext.Hidden(r) {
 			fmt.Fprintf(&b, "\\u%04X", r)
 		} else {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-func hiddenRune(r rune) bool {
-	return unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }
 
 // Line summarises the figures on one line, for text output.

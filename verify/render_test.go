@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,9 +66,31 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
+// TestRenderUnknownFormat: the error lists exactly Formats, each of which
+// Render takes.
 func TestRenderUnknownFormat(t *testing.T) {
-	if err := Render(&bytes.Buffer{}, "yaml", Report{}); err == nil {
-		t.Error("no error for an unknown format")
+	err := Render(&bytes.Buffer{}, "yaml", Report{})
+	if err == nil {
+		t.Fatal("no error for an unknown format")
+	}
+	msg := err.Error()
+	prefix := `unknown format "yaml" (want `
+	if !strings.HasPrefix(msg, prefix) || !strings.HasSuffix(msg, ")") {
+		t.Fatalf("error %q", msg)
+	}
+	listed := strings.Split(strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(msg, prefix), ")"), " or ", ", "), ", ")
+	if !slices.Equal(listed, Formats) {
+		t.Errorf("error lists %q, want Formats %q", listed, Formats)
+	}
+	for _, f := range Formats {
+		if err := Render(&bytes.Buffer{}, f, Report{}); err != nil {
+			t.Errorf("Render in %q, one of Formats: %v", f, err)
+		}
+	}
+	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
+		if got := orList(strings.Fields(words)); got != want {
+			t.Errorf("orList(%q) = %q, want %q", words, got, want)
+		}
 	}
 }
 

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 
 	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/internal/safetext"
 )
 
 // maxAnnotationText is GitHub's limit on an annotation's message.
@@ -196,24 +196,14 @@ func convertAnnotations(in []prcheck.Annotation) []*github.CheckRunAnnotation {
 		}
 		ann := &github.CheckRunAnnotation{
 			Path: github.String(a.Path), StartLine: github.Int(start), EndLine: github.Int(end),
-			AnnotationLevel: github.String(string(level)), Message: github.String(capText(msg, maxAnnotationText)),
+			AnnotationLevel: github.String(string(level)), Message: github.String(safetext.Cut(msg, maxAnnotationText)),
 		}
 		if a.Title != "" {
-			ann.Title = github.String(capText(a.Title, 255))
+			ann.Title = github.String(safetext.Cut(a.Title, 255))
 		}
 		out = append(out, ann)
 	}
 	return out
-}
-
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 func orDash(s string) string {

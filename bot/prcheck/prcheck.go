@@ -14,11 +14,11 @@ import (
 	"sort"
 	"strings"
 	"testing/fstest"
-	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/internal/mdtext"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
@@ -159,11 +159,7 @@ func capBytes(s string, max int, tail string) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max - len(tail)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + tail
+	return safetext.Cut(s, max-len(tail)) + tail
 }
 
 // scope decides whether the pull request is a submission: it must add or

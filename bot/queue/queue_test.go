@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchgate/benchgate/internal/syncbuf"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
 )
@@ -456,7 +457,7 @@ func TestCrashMidRunRescued(t *testing.T) {
 		marker := filepath.Join(t.TempDir(), "running")
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelperProcess$", "-test.v")
 		cmd.Env = append(os.Environ(), crashURLEnv+"="+tg.url, crashSchemaEnv+"="+tg.opts.Schema, crashMarkEnv+"="+marker)
-		out := &lockedBuffer{}
+		out := &syncbuf.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -503,24 +504,6 @@ func TestCrashMidRunRescued(t *testing.T) {
 			t.Fatalf("effects = %v, want exactly one", effects)
 		}
 	})
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.b = append(l.b, p...)
-	return len(p), nil
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return string(l.b)
 }
 
 // BenchmarkEnqueueVerifySQLite measures one durable (committed, fsynced)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/ranking"
 )
@@ -51,7 +51,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		path := filepath.Join(*out, o.File)
-		if err := generate.WriteAtomic(path, data); err != nil {
+		if err := atomicfile.Write(path, data); err != nil {
 			fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
 			return exitUsage
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
 
 // smallDisk mounts a tmpfs of size bytes for the test: a real file system
@@ -62,7 +63,7 @@ func fill(t *testing.T, path string) {
 // ends with exactly one check run.
 func TestServeQueueDiskFull(t *testing.T) {
 	disk := smallDisk(t, 8<<20)
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	a := startAppWith(t, appOptions{logs: &logs, edit: func(a *app, cfg *bot.Config) {
 		cfg.DatabaseURL = "sqlite:" + filepath.Join(disk, "queue.db")
 	}})

@@ -1,35 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
-
-// syncBuffer is a log sink shared by the App's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestServeKeepsSecrets runs a verification and a judged spot-check, then
 // looks for every configured secret, and for installation tokens, in the
@@ -42,7 +23,7 @@ func TestServeKeepsSecrets(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv("BENCHGATE_CACHE_DIR", filepath.Join(dir, "cache"))
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	head := strings.Repeat("9", 40)
 	a := startAppWith(t, appOptions{logs: logs, edit: func(a *app, cfg *bot.Config) {
 		judge := fakeEndpoint(t, a.root)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -137,10 +137,10 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err == nil {
-		err = generate.WriteAtomic(filepath.Join(dir, submission.MetaFile), append(meta, '\n'))
+		err = atomicfile.Write(filepath.Join(dir, submission.MetaFile), append(meta, '\n'))
 	}
 	if err == nil {
-		err = generate.WriteAtomic(filepath.Join(dir, submission.ScoresFile), data)
+		err = atomicfile.Write(filepath.Join(dir, submission.ScoresFile), data)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)

@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+
+	"github.com/benchgate/benchgate/internal/atomicfile"
 )
 
 // Dir is a cache of files in a folder, safe for concurrent use by several
@@ -39,15 +41,10 @@ func (d Dir) Put(key string, data []byte) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), dst) != nil {
-		os.Remove(tmp.Name())
-	}
+	// Unsynced: a lost entry is computed again, and a sync for each of a
+	// run's thousand entries would cost seconds. Private to the owner, as
+	// the entries have always been.
+	_ = atomicfile.WriteUnsynced(dst, data, 0o600)
 }
 
 // EnvVar names the folder that benchgate's caches live in; the CLI and

@@ -20,8 +20,12 @@ func TestDir(t *testing.T) {
 	if got, ok := d.Get("x"); !ok || string(got) != "short key" {
 		t.Errorf("short key: %q, %v", got, ok)
 	}
+	// Entries are private to their owner.
+	if fi, err := os.Stat(d.file("abcdef")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("entry mode %v, %v; want 0600", fi.Mode(), err)
+	}
 	// No temporary files are left behind.
-	leftovers, _ := filepath.Glob(filepath.Join(string(d), "*", ".tmp-*"))
+	leftovers, _ := filepath.Glob(filepath.Join(string(d), "*", ".*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
 	}

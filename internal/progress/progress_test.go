@@ -1,11 +1,11 @@
 package progress
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
 
 func TestLine(t *testing.T) {
@@ -20,26 +20,15 @@ func TestLine(t *testing.T) {
 	}
 }
 
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
 func TestTracker(t *testing.T) {
-	var out syncBuf
+	var out syncbuf.Buffer
 	tr := Start(&out, false, 3)
 	tr.Add(false, 0.5)
 	tr.Add(true, 0)
 	tr.Add(false, 0.25)
 	tr.Stop()
 	tr.Stop() // twice is harmless
-	if got := out.b.String(); !strings.HasPrefix(got, "3/3 (100%), 1 failed") || !strings.Contains(got, "$0.7500") {
+	if got := out.String(); !strings.HasPrefix(got, "3/3 (100%), 1 failed") || !strings.Contains(got, "$0.7500") {
 		t.Errorf("final report %q", got)
 	}
 	Start(nil, true, 5).Stop() // reporting nowhere

@@ -31,8 +31,8 @@ import (
 	"sort"
 	"strings"
 	"testing/fstest"
-	"unicode/utf8"
 
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -369,11 +369,7 @@ func (p *prose) mcqRow(it *mcqItem, responseBytes int) mcqRow {
 	case u < emptyRate+lengthRate:
 		// Cut by the token limit before any answer statement.
 		text := p.reasoning(it, responseBytes, false)
-		cut := len(text) * (60 + r.IntN(35)) / 100
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		row.Response = text[:cut]
+		row.Response = safetext.Cut(text, len(text)*(60+r.IntN(35))/100)
 		row.FinishReason = "length"
 		row.CompletionTokens = maxTokens
 		return row
