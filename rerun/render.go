@@ -28,7 +28,7 @@ func Render(w io.Writer, format string, r Report) error {
 		_, err := io.WriteString(w, text(r))
 		return err
 	}
-	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
 func ptrInt(p *int) string {

@@ -94,16 +94,16 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 		}
 	}
 	s := &c.res.Summary
-	s.Questions = intp(b.Questions())
-	s.Answered = intp(answered)
-	s.Correct = intp(correct)
+	s.Questions = new(b.Questions())
+	s.Answered = new(answered)
+	s.Correct = new(correct)
 	s.Accuracy = ratio(correct, b.Questions())
-	s.Disputes = intp(disputes)
-	s.Unverifiable = intp(unverifiable)
-	s.ParseFailures = intp(parseFailures)
-	s.EmptyResponses = intp(empty)
-	s.LengthFinishes = intp(length)
-	s.Errors = intp(errs)
+	s.Disputes = new(disputes)
+	s.Unverifiable = new(unverifiable)
+	s.ParseFailures = new(parseFailures)
+	s.EmptyResponses = new(empty)
+	s.LengthFinishes = new(length)
+	s.Errors = new(errs)
 	if latencyN > 0 {
 		mean := latency / float64(latencyN)
 		if math.IsInf(mean, 0) {
@@ -119,7 +119,7 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 				}
 			}
 		}
-		s.MeanLatencyMS = floatp(mean)
+		s.MeanLatencyMS = new(mean)
 	}
 }
 

@@ -74,15 +74,15 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		c.warnf("arith.unscored", file, 0, "", "%d of %d answers are unscored; they count as missing", unscored, b.Questions())
 	}
 	s := &c.res.Summary
-	s.Questions = intp(b.Questions())
-	s.Answered = intp(answered)
-	s.Scored = intp(scored)
-	s.Unscored = intp(unscored)
+	s.Questions = new(b.Questions())
+	s.Answered = new(answered)
+	s.Scored = new(scored)
+	s.Unscored = new(unscored)
 	if scored > 0 {
-		s.Mean = floatp(float64(sum) / float64(scored))
+		s.Mean = new(float64(sum) / float64(scored))
 	}
 	s.GatePassRate = ratio(gatePassed, gateKnown)
-	s.Adjudications = intp(adjudications)
+	s.Adjudications = new(adjudications)
 }
 
 // components checks one scored row's awards against the rubric.

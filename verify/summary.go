@@ -21,14 +21,10 @@ type Summary struct {
 	MeanLatencyMS  *float64 `json:"mean_latency_ms,omitempty"`
 }
 
-func intp(i int) *int { return &i }
-
-func floatp(f float64) *float64 { return &f }
-
 // ratio returns a/b, or nil when b is 0.
 func ratio(a, b int) *float64 {
 	if b == 0 {
 		return nil
 	}
-	return floatp(float64(a) / float64(b))
+	return new(float64(a) / float64(b))
 }
