@@ -11,7 +11,7 @@ import (
 	"github.com/benchgate/benchgate/ranking"
 )
 
-func runLeaderboard(args []string, stdout, stderr io.Writer) int {
+func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|all] [--as-of YYYY-MM-DD] [--cache DIR]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
 	out := fl.String("out", "", "output folder (default: leaderboard/ in the root)")
@@ -26,8 +26,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		formats = append(formats, o.Format)
 	}
 	if err := oneOf(*format, formats); err != nil {
-		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if *out == "" {
 		*out = filepath.Join(*root, "leaderboard")
@@ -38,12 +37,10 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 	}
 	g, err := ranking.Generate(os.DirFS(*root), opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
-		return exitUsage
+		return err
 	}
 	for _, o := range ranking.Outputs {
 		data, ok := g.Files[o.File]
@@ -52,13 +49,12 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) int {
 		}
 		path := filepath.Join(*out, o.File)
 		if err := atomicfile.Write(path, data); err != nil {
-			fmt.Fprintf(stderr, "benchgate leaderboard: %v\n", err)
-			return exitUsage
+			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
 	rep := g.Report
 	n, ranked := len(rep.Submissions), g.Board.Ranked()
 	fmt.Fprintf(stdout, "%d submission(s): %d ranked, %d not ranked (%d failed, %d need review)\n", n, ranked, n-ranked, rep.Failed, rep.Review)
-	return exitOK
+	return nil
 }

@@ -32,7 +32,7 @@ type rubricFacts struct {
 	Fixtures    int `json:"calibration_fixtures"`
 }
 
-func runLintBenchmark(args []string, stdout, stderr io.Writer) int {
+func runLintBenchmark(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("lint-benchmark", "[--root DIR] [--format text|json] KEY|PATH", stderr)
 	root := fl.String("root", ".", "the leaderboard repository whose registry names KEY")
 	format := fl.String("format", "text", "output format: text or json")
@@ -41,17 +41,14 @@ func runLintBenchmark(args []string, stdout, stderr io.Writer) int {
 		return flagError(err)
 	}
 	if len(pos) != 1 {
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, nil)
 	}
 	if err := oneOf(*format, []string{"text", "json"}); err != nil {
-		fmt.Fprintf(stderr, "benchgate lint-benchmark: %v\n", err)
-		return exitUsage
+		return err
 	}
 	fsys, entry, regFindings, err := resolveBenchmark(*root, pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate lint-benchmark: %v\n", err)
-		return exitUsage
+		return err
 	}
 	b, fs := benchmark.Lint(fsys, entry)
 	fs = append(regFindings, fs...)
@@ -80,16 +77,15 @@ func runLintBenchmark(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(res); err != nil {
-			fmt.Fprintf(stderr, "benchgate lint-benchmark: %v\n", err)
-			return exitUsage
+			return err
 		}
 	} else {
 		io.WriteString(stdout, lintText(res))
 	}
 	if len(res.Errors) > 0 {
-		return exitFail
+		return exitWith(exitFail)
 	}
-	return exitOK
+	return nil
 }
 
 // resolveBenchmark finds what to lint: a registry key of the root, or a

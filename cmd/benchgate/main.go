@@ -30,7 +30,7 @@ const (
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+	run     func(args []string, stdout, stderr io.Writer) error
 }
 
 var commands = []command{
@@ -59,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			return c.run(args[1:], stdout, stderr)
+			return report(stderr, c.name, c.run(args[1:], stdout, stderr))
 		}
 	}
 	fmt.Fprintf(stderr, "benchgate: unknown command %q\n\n", args[0])
@@ -105,12 +105,71 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// flagError reports a parse error: -h is not a failure.
-func flagError(err error) int {
+// exitError ends a subcommand with an exit code. Any other error a
+// subcommand returns ends it with exitUsage: benchgate could not do its
+// job.
+type exitError struct {
+	code  int
+	err   error  // printed after "benchgate NAME: "; nil when the output said it all
+	bare  bool   // err already names the command: printed as it is
+	usage func() // when set, the command's usage follows err
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// failed ends a command with exitFail: what it checked did not pass.
+func failed(err error) error { return &exitError{code: exitFail, err: err} }
+
+// exitWith ends a command with code and no message: its output said why.
+func exitWith(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// usageError reports bad arguments, then the command's usage.
+func usageError(fl *flag.FlagSet, err error) error {
+	return &exitError{code: exitUsage, err: err, usage: fl.Usage}
+}
+
+// flagError reports a parse error, which the flag package has printed:
+// -h is not a failure.
+func flagError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return exitWith(exitUsage)
+}
+
+// report prints a subcommand's error, the one place that does, and returns
+// its exit code.
+func report(stderr io.Writer, name string, err error) int {
+	if err == nil {
 		return exitOK
 	}
-	return exitUsage
+	e, ok := err.(*exitError)
+	if !ok {
+		e = &exitError{code: exitUsage, err: err}
+	}
+	switch {
+	case e.err == nil:
+	case e.bare:
+		fmt.Fprintln(stderr, e.err)
+	default:
+		fmt.Fprintf(stderr, "benchgate %s: %v\n", name, e.err)
+	}
+	if e.usage != nil {
+		e.usage()
+	}
+	return e.code
 }
 
 func oneOf(v string, allowed []string) error {

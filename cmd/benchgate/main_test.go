@@ -173,3 +173,42 @@ func TestServeRefusesToStartWithoutConfiguration(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestErrorsPrintedOnce: run prints a command's error once, after
+// "benchgate NAME: ", then the command's usage when it asks for it; -h is
+// not a failure, and a bad flag is reported by the flag package alone.
+func TestErrorsPrintedOnce(t *testing.T) {
+	root := copyBoard(t)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		prefix string // how stderr starts
+		named  bool   // stderr holds "benchgate NAME:" once; otherwise never
+	}{
+		{"message then usage", []string{"generate", "--root", root}, exitUsage, "benchgate generate: --rubric and --model are required, and nothing else\nUsage: benchgate generate ", true},
+		{"usage alone", []string{"score", "--root", root}, exitUsage, "Usage: benchgate score ", false},
+		{"an error", []string{"calibrate", "--root", root, "--rubric", "nope"}, exitUsage, `benchgate calibrate: no benchmark "nope" in `, true},
+		{"help", []string{"lint-benchmark", "-h"}, exitOK, "Usage: benchgate lint-benchmark ", false},
+		{"bad flag", []string{"verify", "--nope"}, exitUsage, "flag provided but not defined: -nope\nUsage: benchgate verify ", false},
+		{"a file that cannot be read", []string{"serve", "--config", filepath.Join(root, "missing.yaml")}, exitUsage, "benchgate serve: open ", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != tt.code || !strings.HasPrefix(stderr, tt.prefix) {
+				t.Errorf("exit %d, want %d; stderr does not start with %q:\n%s", code, tt.code, tt.prefix, stderr)
+			}
+			name := "benchgate " + tt.args[0] + ":"
+			if n, want := strings.Count(stderr, name), map[bool]int{true: 1}[tt.named]; n != want {
+				t.Errorf("stderr holds %q %d times:\n%s", name, n, stderr)
+			}
+		})
+	}
+	for _, k := range []string{"BENCHGATE_APP_ID", "BENCHGATE_PRIVATE_KEY_FILE", "BENCHGATE_PRIVATE_KEY", "BENCHGATE_WEBHOOK_SECRET"} {
+		t.Setenv(k, "")
+	}
+	if code, _, stderr := runCLI(t, "serve"); code != exitUsage || !strings.HasPrefix(stderr, "benchgate serve cannot start:\n") {
+		t.Errorf("serve without configuration: exit %d\n%s", code, stderr)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // exitInconclusive is rerun's exit code when a maintainer must decide.
 const exitInconclusive = 3
 
-func runRerun(args []string, stdout, stderr io.Writer) int {
+func runRerun(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository")
 	maxCalls := fl.Int("max-calls", 0, "stop after this many model calls (0: no limit); a check stopped early is inconclusive")
@@ -32,22 +32,18 @@ func runRerun(args []string, stdout, stderr io.Writer) int {
 		return flagError(err)
 	}
 	if len(pos) != 1 {
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, nil)
 	}
 	if err := oneOf(*format, rerun.Formats); err != nil {
-		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-		return exitUsage
+		return err
 	}
 	v, err := verify.New(os.DirFS(*root), verify.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-		return exitUsage
+		return err
 	}
 	dirs, err := selectSubmissions(*root, pos, nil)
 	if err != nil || len(dirs) != 1 {
-		fmt.Fprintf(stderr, "benchgate rerun: name one submission folder (%v)\n", err)
-		return exitUsage
+		return fmt.Errorf("name one submission folder (%v)", err)
 	}
 	dir := dirs[0]
 	res := v.Verify(dir)
@@ -57,30 +53,25 @@ func runRerun(args []string, stdout, stderr io.Writer) int {
 	}
 	ledger, err := openLedger(*ledgerPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-		return exitUsage
+		return err
 	}
 	defer ledger.Close()
 	if b, _ := v.Benchmark(res.RubricKey); b != nil && b.Rubric != nil {
 		judgeEP.workers = max(judgeEP.workers, 1)
 		if err := judgeEP.check(); err != nil {
-			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-			return exitUsage
+			return err
 		}
 		if cfg.Judge, err = newJudge(b, &judgeEP, ledger, *seed); err != nil {
-			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-			return exitUsage
+			return err
 		}
 	} else if candEP.baseURL != "" {
 		candEP.workers, candEP.timeout, candEP.attempts, candEP.rps = 1, judgeEP.timeout, judgeEP.attempts, judgeEP.rps
 		if err := candEP.check(); err != nil {
-			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-			return exitUsage
+			return err
 		}
 		client, err := candEP.client(ledger, newRunID())
 		if err != nil {
-			fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-			return exitUsage
+			return err
 		}
 		cfg.Candidate, cfg.CandidateModel = client, *candModel
 		if cfg.CandidateModel == "" && res.Meta != nil {
@@ -91,18 +82,16 @@ func runRerun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	rep, err := rerun.Check(ctx, v, dir, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if err := rerun.Render(stdout, *format, rep); err != nil {
-		fmt.Fprintf(stderr, "benchgate rerun: %v\n", err)
-		return exitUsage
+		return err
 	}
 	switch rep.Verdict {
 	case rerun.VerdictConsistent:
-		return exitOK
+		return nil
 	case rerun.VerdictInconsistent:
-		return exitFail
+		return exitWith(exitFail)
 	}
-	return exitInconclusive
+	return exitWith(exitInconclusive)
 }

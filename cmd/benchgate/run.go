@@ -124,7 +124,7 @@ func loadBenchmark(root, key string) (*benchmark.Benchmark, error) {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-func runGenerate(args []string, stdout, stderr io.Writer) int {
+func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("generate", "--rubric KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
 	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
@@ -138,14 +138,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 || *key == "" || *model == "" {
-		fmt.Fprintln(stderr, "benchgate generate: --rubric and --model are required, and nothing else")
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, errors.New("--rubric and --model are required, and nothing else"))
 	}
 	b, err := loadBenchmark(*root, *key)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if *output == "" {
 		*output = *key + "." + unsafeName.ReplaceAllString(*model, "_") + ".json"
@@ -154,19 +151,16 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		*ledgerPath = *output + ".ledger.jsonl"
 	}
 	if err := ep.check(); err != nil {
-		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ledger, err := openLedger(*ledgerPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	defer ledger.Close()
 	client, err := ep.client(ledger, newRunID())
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -180,19 +174,18 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate generate: %v\n", err)
-		return exitFail
+		return failed(err)
 	}
 	switch {
 	case sum.Failed > 0:
 		fmt.Fprintf(stdout, "%d calls failed; run the same command again to retry them.\n", sum.Failed)
-		return exitFail
+		return exitWith(exitFail)
 	case b.Rubric != nil:
 		fmt.Fprintf(stdout, "next: benchgate score %s --rubric %s\n", *output, *key)
 	default:
 		fmt.Fprintf(stdout, "next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)\n", *key, *output)
 	}
-	return exitOK
+	return nil
 }
 
 func isTerminal(w io.Writer) bool {
@@ -222,7 +215,7 @@ func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed 
 	return j, nil
 }
 
-func runScore(args []string, stdout, stderr io.Writer) int {
+func runScore(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("score", "ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
 	key := fl.String("rubric", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
@@ -238,18 +231,15 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		return flagError(err)
 	}
 	if len(pos) != 1 {
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, nil)
 	}
 	answers, err := score.ReadAnswers(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if *key == "" {
 		if *key, err = guessRubric(*root, answers); err != nil {
-			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-			return exitUsage
+			return err
 		}
 	}
 	b, err := loadBenchmark(*root, *key)
@@ -257,23 +247,19 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if err := ep.check(); err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ledger, err := openLedger(*ledgerPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitUsage
+		return err
 	}
 	defer ledger.Close()
 	j, err := newJudge(b, &ep, ledger, *seed)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -281,41 +267,34 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	if *pair != "" {
 		other, err := score.ReadAnswers(*pair)
 		if err != nil {
-			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-			return exitUsage
+			return err
 		}
 		rep, err := score.Compare(ctx, cfg, answers, other)
 		if err != nil {
-			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-			return exitFail
+			return failed(err)
 		}
-		return writePairReport(stdout, stderr, *format, pos[0], *pair, rep)
+		return writePairReport(stdout, *format, pos[0], *pair, rep)
 	}
 	rows, sum, err := score.Grade(ctx, cfg, answers)
 	if err == nil {
 		err = score.Write(*output, rows)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-		return exitFail
+		return failed(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
 		*output, sum.Answers, sum.Scored, sum.Unscored, sum.Flagged, sum.Calls, sum.Cached, sum.SpendUSD)
 	if sum.Unscored > 0 {
 		fmt.Fprintf(stdout, "the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", sum.Unscored)
 	}
-	return exitOK
+	return nil
 }
 
-func writePairReport(stdout, stderr io.Writer, format, a, b string, rep score.PairReport) int {
+func writePairReport(stdout io.Writer, format, a, b string, rep score.PairReport) error {
 	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "benchgate score: %v\n", err)
-			return exitUsage
-		}
-		return exitOK
+		return enc.Encode(rep)
 	}
 	for _, q := range rep.Questions {
 		out := string(q.Outcome)
@@ -329,7 +308,7 @@ func writePairReport(stdout, stderr io.Writer, format, a, b string, rep score.Pa
 		fmt.Fprintf(stdout, ", %d undecided", rep.Undecided)
 	}
 	fmt.Fprintf(stdout, "; sign test p = %.4g; %d judge calls, $%.4f\n", rep.PValue, rep.Calls, rep.SpendUSD)
-	return exitOK
+	return nil
 }
 
 // guessRubric finds the one rubric benchmark that the answers answer.
@@ -363,7 +342,7 @@ func guessRubric(root string, answers []submission.AnswerRow) (string, error) {
 	return found[0], nil
 }
 
-func runCalibrate(args []string, stdout, stderr io.Writer) int {
+func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("calibrate", "--rubric KEY [--min-agreement 0.8]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
 	key := fl.String("rubric", "", "the rubric benchmark's key")
@@ -376,38 +355,32 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 || *key == "" {
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, nil)
 	}
 	b, err := loadBenchmark(*root, *key)
 	if err == nil && b.Rubric == nil {
 		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if err := ep.check(); err != nil {
-		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ledger, err := openLedger(*ledgerPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	defer ledger.Close()
 	j, err := newJudge(b, &ep, ledger, *seed)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
-		return exitUsage
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cal, err := j.Calibrate(ctx, b.Rubric)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate calibrate: %v\n", err)
-		return exitFail
+		return failed(err)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -430,8 +403,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			b.Entry.JudgeModel, *key, 100*cal.GateAgreement, 100*cal.WithinOne, 100**minAgree, cal.MeanAbsDiff, cal.Unscored, cal.Usage.Calls)
 	}
 	if cal.Agreement() < *minAgree {
-		fmt.Fprintf(stderr, "benchgate calibrate: agreement %.2f is below --min-agreement %.2f: the judge does not reproduce the rubric's fixtures\n", cal.Agreement(), *minAgree)
-		return exitFail
+		return failed(fmt.Errorf("agreement %.2f is below --min-agreement %.2f: the judge does not reproduce the rubric's fixtures", cal.Agreement(), *minAgree))
 	}
-	return exitOK
+	return nil
 }

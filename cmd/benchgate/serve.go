@@ -29,7 +29,7 @@ func (g appGit) Token(ctx context.Context, inst int64) (string, error) {
 	return g.app.Token(ctx, inst)
 }
 
-func runServe(args []string, stdout, stderr io.Writer) int {
+func runServe(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("serve", "[--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)", stderr)
 	workers := fl.Int("workers", 4, "jobs run at once")
 	drain := fl.Duration("drain", 60*time.Second, "on SIGTERM, how long running jobs may take to finish")
@@ -39,8 +39,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, nil)
 	}
 	getenv := os.Getenv
 	if *configFile != "" {
@@ -49,14 +48,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			getenv, err = bot.WithFile(os.Getenv, data, *configFile)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
-			return exitUsage
+			return err
 		}
 	}
 	cfg, err := bot.LoadConfig(getenv, os.ReadFile)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return &exitError{code: exitUsage, err: err, bare: true} // "benchgate serve cannot start: ..."
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -64,15 +61,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // serve runs the App with cfg until ctx ends.
-func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, reconcile time.Duration, stderr io.Writer) int {
+func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, reconcile time.Duration, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
 	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug, Observe: metrics.ObserveGitHub})
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
-		return exitUsage
+		return err
 	}
 	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
 	if cfg.PublishMode == bot.PublishPR {
@@ -87,15 +83,13 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		}
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey, Timeout: cfg.JudgeTimeout, PriceInput: cfg.JudgePriceInput, PriceOutput: cfg.JudgePriceOutput})
 		if err != nil {
-			fmt.Fprintf(stderr, "benchgate serve: judge: %v\n", err)
-			return exitUsage
+			return fmt.Errorf("judge: %v", err)
 		}
 		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir)}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout})
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate serve: the queue's database: %v\n", err)
-		return exitUsage
+		return fmt.Errorf("the queue's database: %v", err)
 	}
 	defer q.Close()
 	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
@@ -106,8 +100,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	mux := bot.Mux(hook, q, metrics, log)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
-		fmt.Fprintf(stderr, "benchgate serve: %v\n", err)
-		return exitFail
+		return failed(err)
 	}
-	return exitOK
+	return nil
 }

@@ -23,7 +23,7 @@ func TestServeChildProcess(t *testing.T) {
 	if os.Getenv("BENCHGATE_SERVE_CHILD") != "1" {
 		t.Skip("run by TestServeSurvivesSIGKILL")
 	}
-	os.Exit(runServe([]string{"--workers", "1", "--reconcile", "0", "--app-slug", os.Getenv("BENCHGATE_TEST_SLUG")}, io.Discard, io.Discard))
+	os.Exit(run([]string{"serve", "--workers", "1", "--reconcile", "0", "--app-slug", os.Getenv("BENCHGATE_TEST_SLUG")}, io.Discard, io.Discard))
 }
 
 // TestServeSurvivesSIGKILL kills the App with SIGKILL while a verification
@@ -107,7 +107,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
+	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, 1, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
 	defer func() { cancel(); <-done }()
 	deadline := time.Now().Add(90 * time.Second)

@@ -99,14 +99,14 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 		logs = io.Discard
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
+	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, opts.reconcile, logs) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
 			cancel()
-			if code := <-done; code != exitOK {
-				t.Errorf("serve exited %d", code)
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
 			}
 		})
 	}

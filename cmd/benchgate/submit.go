@@ -54,7 +54,7 @@ func (o *optionalBool) Set(s string) error {
 	return nil
 }
 
-func runSubmit(args []string, stdout, stderr io.Writer) int {
+func runSubmit(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("submit", "--rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (a clone of it)")
 	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
@@ -80,8 +80,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
-		fmt.Fprintf(stderr, "benchgate submit: unexpected argument %q\n", pos[0])
-		return exitUsage
+		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
 	m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature = open.v, priceIn.v, priceOut.v, temp.v
 	if *maxTokens > 0 {
@@ -94,28 +93,22 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "benchgate submit: missing %v\n", missing)
-		fl.Usage()
-		return exitUsage
+		return usageError(fl, fmt.Errorf("missing %v", missing))
 	}
 	tr, err := submission.ParseTrack(*track)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate submit: --track: %v\n", err)
-		return exitUsage
+		return fmt.Errorf("--track: %v", err)
 	}
 	if !submission.ValidSlug(*slug) {
-		fmt.Fprintf(stderr, "benchgate submit: slug %q does not match %s (lower-case letters, digits, '.', '_', '-')\n", *slug, submission.SlugPattern)
-		return exitUsage
+		return fmt.Errorf("slug %q does not match %s (lower-case letters, digits, '.', '_', '-')", *slug, submission.SlugPattern)
 	}
 	reg, fs := benchmark.LoadRegistry(os.DirFS(*root))
 	if reg == nil {
-		fmt.Fprintf(stderr, "benchgate submit: %v\n", fs)
-		return exitUsage
+		return fmt.Errorf("%v", fs)
 	}
 	e, ok := reg.Lookup(*key)
 	if !ok {
-		fmt.Fprintf(stderr, "benchgate submit: no benchmark %q in %s; known: %v\n", *key, benchmark.RegistryFile, reg.Keys())
-		return exitUsage
+		return fmt.Errorf("no benchmark %q in %s; known: %v", *key, benchmark.RegistryFile, reg.Keys())
 	}
 	m.RubricKey = e.Key
 	if e.Kind == benchmark.KindRubric {
@@ -123,14 +116,12 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 	}
 	data, err := os.ReadFile(*scores)
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
-		return exitUsage
+		return err
 	}
 	rel := submission.NewFolder(tr, *slug).String()
 	dir := filepath.Join(*root, filepath.FromSlash(rel))
 	if _, err := os.Stat(dir); err == nil {
-		fmt.Fprintf(stderr, "benchgate submit: %s already exists; choose another --slug, or remove it to replace it\n", dir)
-		return exitUsage
+		return fmt.Errorf("%s already exists; choose another --slug, or remove it to replace it", dir)
 	}
 	meta, err := json.MarshalIndent(m, "", "  ")
 	if err == nil {
@@ -143,23 +134,21 @@ func runSubmit(args []string, stdout, stderr io.Writer) int {
 		err = atomicfile.Write(filepath.Join(dir, submission.ScoresFile), data)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
-		return exitUsage
+		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
 	v, err := verify.New(os.DirFS(*root), verify.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
-		return exitUsage
+		return err
 	}
 	report := verify.NewReport([]verify.Result{v.Verify(rel)})
 	verify.Render(stdout, "text", report)
 	if report.Failed > 0 {
 		fmt.Fprintf(stdout, "\nThe submission does not pass yet: fix what is listed above, then run `benchgate verify %s` again.\n", rel)
-		return exitFail
+		return exitWith(exitFail)
 	}
 	branch := "submit/" + *slug
 	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
 		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
-	return exitOK
+	return nil
 }

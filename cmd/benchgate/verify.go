@@ -13,7 +13,7 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-func runVerify(args []string, stdout, stderr io.Writer) int {
+func runVerify(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown] [PATH...]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
 	format := fl.String("format", "text", "output format: text, json, markdown (what a PR comment shows) or github (GitHub Actions annotations; the markdown goes to $GITHUB_STEP_SUMMARY)")
@@ -23,42 +23,35 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return flagError(err)
 	}
 	if err := oneOf(*format, verify.Formats); err != nil {
-		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
-		return exitUsage
+		return err
 	}
 	v, err := verify.New(os.DirFS(*root), verify.Options{MaxFileBytes: *maxBytes})
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
-		return exitUsage
+		return err
 	}
 	all, err := v.Discover()
 	if err != nil {
-		fmt.Fprintf(stderr, "benchgate verify: cannot list submissions: %v\n", err)
-		return exitUsage
+		return fmt.Errorf("cannot list submissions: %v", err)
 	}
 	dirs := all
 	if len(paths) > 0 {
-		dirs, err = selectSubmissions(*root, paths, all)
-		if err != nil {
-			fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
-			return exitUsage
+		if dirs, err = selectSubmissions(*root, paths, all); err != nil {
+			return err
 		}
 	}
 	report := v.VerifyAll(dirs)
 	if err := verify.Render(stdout, *format, report); err != nil {
-		fmt.Fprintf(stderr, "benchgate verify: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); *format == "github" && summary != "" {
 		if err := appendSummary(summary, report); err != nil {
-			fmt.Fprintf(stderr, "benchgate verify: writing the job summary: %v\n", err)
-			return exitUsage
+			return fmt.Errorf("writing the job summary: %v", err)
 		}
 	}
 	if report.Failed > 0 {
-		return exitFail
+		return exitWith(exitFail)
 	}
-	return exitOK
+	return nil
 }
 
 // selectSubmissions turns command-line paths (relative to the working
