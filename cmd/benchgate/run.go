@@ -15,7 +15,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -103,23 +102,15 @@ func openLedger(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 }
 
-// loadBenchmark loads a registry key of the leaderboard in root.
-func loadBenchmark(root, key string) (*benchmark.Benchmark, error) {
-	fsys := os.DirFS(root)
-	reg, fs := benchmark.LoadRegistry(fsys)
-	if reg == nil {
-		return nil, fmt.Errorf("the benchmark registry cannot be used: %v", fs)
+// openBenchmark opens a registry key of the leaderboard in root; an
+// unknown key's error names the registry by its path from here.
+func openBenchmark(root, key string) (*benchmark.Benchmark, error) {
+	b, err := benchmark.Open(os.DirFS(root), key)
+	var ke *benchmark.KeyError
+	if errors.As(err, &ke) {
+		ke.Registry = filepath.Join(root, benchmark.RegistryFile)
 	}
-	e, ok := reg.Lookup(key)
-	if !ok {
-		return nil, fmt.Errorf("no benchmark %q in %s (known: %s)", key, filepath.Join(root, benchmark.RegistryFile), strings.Join(reg.Keys(), ", "))
-	}
-	b, fs := benchmark.Load(fsys, e)
-	if b == nil {
-		errs, _ := fs.Split()
-		return nil, fmt.Errorf("benchmark %q cannot be used: %v", key, errs)
-	}
-	return b, nil
+	return b, err
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -140,7 +131,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	} else if len(pos) > 0 || *key == "" || *model == "" {
 		return usageError(fl, errors.New("--rubric and --model are required, and nothing else"))
 	}
-	b, err := loadBenchmark(*root, *key)
+	b, err := openBenchmark(*root, *key)
 	if err != nil {
 		return err
 	}
@@ -242,7 +233,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	b, err := loadBenchmark(*root, *key)
+	b, err := openBenchmark(*root, *key)
 	if err == nil && b.Rubric == nil {
 		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
 	}
@@ -357,7 +348,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	} else if len(pos) > 0 || *key == "" {
 		return usageError(fl, nil)
 	}
-	b, err := loadBenchmark(*root, *key)
+	b, err := openBenchmark(*root, *key)
 	if err == nil && b.Rubric == nil {
 		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
 	}
