@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -60,6 +61,40 @@ func ReadAnswers(path string) ([]submission.AnswerRow, error) {
 		return nil, errors.New(fs[0].String())
 	}
 	return rows, nil
+}
+
+// RubricFor returns the key of the one rubric benchmark of the
+// leaderboard in fsys that the answers answer: each answer's id is one of
+// its questions, asked in the answer's words. Benchmarks that cannot be
+// loaded are passed over; none or several is an error that says to name
+// the benchmark.
+func RubricFor(fsys fs.FS, answers []submission.AnswerRow) (string, error) {
+	reg, err := benchmark.OpenRegistry(fsys)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, e := range reg.Entries {
+		if e.Kind != benchmark.KindRubric {
+			continue
+		}
+		b, _ := benchmark.Load(fsys, e)
+		if b == nil {
+			continue
+		}
+		all := len(answers) > 0
+		for _, a := range answers {
+			qi, ok := b.Index(a.ID)
+			all = all && ok && b.Rubric.Questions[qi].Text == a.Question
+		}
+		if all {
+			found = append(found, e.Key)
+		}
+	}
+	if len(found) != 1 {
+		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --rubric", len(found), found)
+	}
+	return found[0], nil
 }
 
 // Grade grades every answer and returns the scores rows, in benchmark

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/benchgate/benchgate/submission"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -173,5 +174,35 @@ func TestReadAnswersRejectsOtherFiles(t *testing.T) {
 	p := filepath.Join(dir, "registry.json")
 	if _, err := ReadAnswers(p); !strings.Contains(err.Error(), "registry.json:2: row 1 is not an answer") {
 		t.Errorf("error does not name the line: %v", err)
+	}
+}
+
+func TestRubricFor(t *testing.T) {
+	root := fixtures.Root(t)
+	_, answers := basin(t)
+	if key, err := RubricFor(os.DirFS(root), answers); err != nil || key != "basin-analysis" {
+		t.Errorf("RubricFor = %q, %v", key, err)
+	}
+	stale := append([]submission.AnswerRow{}, answers...)
+	stale[2].Question = "an older wording"
+	rubric, _ := os.ReadFile(filepath.Join(root, "rubrics/basin-analysis.json"))
+	twice := fstest.MapFS{
+		benchmark.RegistryFile: {Data: []byte(`[{"key": "a", "file": "r.json", "judge_model": "j"}, {"key": "b", "file": "r.json", "judge_model": "j"}, {"key": "broken", "file": "none.json", "judge_model": "j"}]`)},
+		"r.json":               {Data: rubric},
+	}
+	for _, tt := range []struct {
+		name    string
+		fsys    fs.FS
+		answers []submission.AnswerRow
+		want    string
+	}{
+		{"an older wording", os.DirFS(root), stale, "cannot tell which benchmark these answers are for (0 candidates: []); name it with --rubric"},
+		{"no answers", os.DirFS(root), nil, "(0 candidates: [])"},
+		{"two benchmarks ask them", twice, answers, "(2 candidates: [a b])"},
+		{"no registry", fstest.MapFS{}, answers, "the benchmark registry cannot be used"},
+	} {
+		if key, err := RubricFor(tt.fsys, tt.answers); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %q, %v; want an error with %q", tt.name, key, err, tt.want)
+		}
 	}
 }

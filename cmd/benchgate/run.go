@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/benchgate/benchgate/submission"
 	"io"
 	"net/url"
 	"os"
@@ -229,7 +228,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *key == "" {
-		if *key, err = guessRubric(*root, answers); err != nil {
+		if *key, err = score.RubricFor(os.DirFS(*root), answers); err != nil {
 			return err
 		}
 	}
@@ -300,37 +299,6 @@ func writePairReport(stdout io.Writer, format, a, b string, rep score.PairReport
 	}
 	fmt.Fprintf(stdout, "; sign test p = %.4g; %d judge calls, $%.4f\n", rep.PValue, rep.Calls, rep.SpendUSD)
 	return nil
-}
-
-// guessRubric finds the one rubric benchmark that the answers answer.
-func guessRubric(root string, answers []submission.AnswerRow) (string, error) {
-	fsys := os.DirFS(root)
-	reg, fs := benchmark.LoadRegistry(fsys)
-	if reg == nil {
-		return "", fmt.Errorf("the benchmark registry cannot be used: %v", fs)
-	}
-	var found []string
-	for _, e := range reg.Entries {
-		if e.Kind != benchmark.KindRubric {
-			continue
-		}
-		b, _ := benchmark.Load(fsys, e)
-		if b == nil {
-			continue
-		}
-		all := len(answers) > 0
-		for _, a := range answers {
-			qi, ok := b.Index(a.ID)
-			all = all && ok && b.Rubric.Questions[qi].Text == a.Question
-		}
-		if all {
-			found = append(found, e.Key)
-		}
-	}
-	if len(found) != 1 {
-		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --rubric", len(found), found)
-	}
-	return found[0], nil
 }
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
