@@ -9,13 +9,23 @@ import (
 // KeyError reports a key that the registry does not hold.
 type KeyError struct {
 	Key   string
-	Known []string // the registry's keys, sorted
+	Known []string // the registry's keys, sorted; nil when it could not be read
 	// Registry is the registry file as the reader knows it, RegistryFile
 	// when empty: a command line names it by the path it was given.
 	Registry string
+	// OrFile says that Key could also have been a benchmark file's path,
+	// and names none (LintNamed).
+	OrFile bool
 }
 
 func (e *KeyError) Error() string {
+	if e.OrFile {
+		known := ""
+		if e.Known != nil {
+			known = "; registry keys: " + strings.Join(e.Known, ", ")
+		}
+		return fmt.Sprintf("%q is neither a benchmark key in %s nor a benchmark file%s", e.Key, e.registry(), known)
+	}
 	return fmt.Sprintf("no benchmark %q in %s (known: %s)", e.Key, e.registry(), strings.Join(e.Known, ", "))
 }
 

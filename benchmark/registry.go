@@ -3,7 +3,10 @@
 // grading-key format) and multiple-choice benchmarks (FormationEval's JSON
 // array and UpstreamBench's JSONL). Files are parsed strictly, validated
 // against the embedded schemas and then converted to the types below, so
-// that the rest of benchgate never sees an invalid benchmark.
+// that the rest of benchgate never sees an invalid benchmark. Open is the
+// one lookup of a usable benchmark by registry key; the lint report
+// (LintNamed, by key or file path; RenderLint, as text or JSON) is what
+// `benchgate lint-benchmark` prints.
 package benchmark
 
 import (

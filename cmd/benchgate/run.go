@@ -101,15 +101,20 @@ func openLedger(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 }
 
-// openBenchmark opens a registry key of the leaderboard in root; an
-// unknown key's error names the registry by its path from here.
+// openBenchmark opens a registry key of the leaderboard in root.
 func openBenchmark(root, key string) (*benchmark.Benchmark, error) {
 	b, err := benchmark.Open(os.DirFS(root), key)
+	return b, registryPath(root, err)
+}
+
+// registryPath makes an unknown key's error name the registry of the
+// leaderboard in root by its path from here.
+func registryPath(root string, err error) error {
 	var ke *benchmark.KeyError
 	if errors.As(err, &ke) {
 		ke.Registry = filepath.Join(root, benchmark.RegistryFile)
 	}
-	return b, err
+	return err
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -55,33 +55,17 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 }
 
 // selectSubmissions turns command-line paths (relative to the working
-// directory) into submission folders relative to the root. A path may name
-// a submission folder, a file in one, or a folder of submissions such as
-// submissions/model-benchmark.
+// directory) into submission folders relative to the root, by the
+// layout's rule (submission.Select).
 func selectSubmissions(root string, paths, all []string) ([]string, error) {
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return nil, err
-	}
 	var dirs []string
 	seen := map[string]bool{}
-	add := func(d string) {
-		if !seen[d] {
-			seen[d] = true
-			dirs = append(dirs, d)
-		}
-	}
 	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := filepath.Rel(absRoot, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel, err := fromRoot(root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			return nil, fmt.Errorf("%s is outside the leaderboard root %s (set --root)", p, root)
 		}
-		rel = filepath.ToSlash(rel)
-		info, err := os.Lstat(abs)
+		info, err := os.Lstat(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s does not exist", p)
@@ -93,10 +77,28 @@ func selectSubmissions(root string, paths, all []string) ([]string, error) {
 			return nil, fmt.Errorf("no submissions under %s", p)
 		}
 		for _, d := range sel {
-			add(d)
+			if !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
+			}
 		}
 	}
 	return dirs, nil
+}
+
+// fromRoot is a path given from the working directory as a
+// slash-separated path from root, starting with ".." when it is outside.
+func fromRoot(root, p string) (string, error) {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	return filepath.ToSlash(rel), err
 }
 
 // appendSummary adds the markdown report to a GitHub Actions job summary.

@@ -1,0 +1,191 @@
+package benchmark
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/benchgate/benchgate/finding"
+)
+
+// LintReport is what linting one benchmark file found, as
+// `benchgate lint-benchmark` reports it.
+type LintReport struct {
+	Key       string       `json:"key,omitempty"`
+	File      string       `json:"file"`
+	Kind      Kind         `json:"kind"`
+	Questions int          `json:"questions"`
+	Errors    finding.List `json:"errors"`
+	Warnings  finding.List `json:"warnings"`
+	Rubric    *RubricFacts `json:"rubric,omitempty"`
+	MCQ       *MCQStats    `json:"mcq,omitempty"`
+}
+
+// RubricFacts sums up a rubric benchmark.
+type RubricFacts struct {
+	TotalPoints int `json:"total_points"`
+	Components  int `json:"components"`
+	Fixtures    int `json:"calibration_fixtures"`
+}
+
+// Failed reports whether the benchmark has errors.
+func (r LintReport) Failed() bool { return len(r.Errors) > 0 }
+
+// NewLintReport reports on the benchmark of entry e, as Lint returned it:
+// b is what could be read (nil for nothing) and fs the findings, to which
+// the registry's findings about e may be prepended.
+func NewLintReport(e Entry, b *Benchmark, fs finding.List) LintReport {
+	res := LintReport{Key: e.Key, File: e.File, Kind: e.Kind}
+	res.Errors, res.Warnings = fs.Split()
+	if res.Errors == nil {
+		res.Errors = finding.List{}
+	}
+	if res.Warnings == nil {
+		res.Warnings = finding.List{}
+	}
+	if b != nil {
+		res.Kind = b.Entry.Kind
+		res.Questions = b.Questions()
+		res.MCQ = b.Stats
+		if r := b.Rubric; r != nil {
+			res.Rubric = &RubricFacts{TotalPoints: r.TotalPoints}
+			for _, q := range r.Questions {
+				res.Rubric.Components += len(q.Components)
+				res.Rubric.Fixtures += len(q.Calibration)
+			}
+		}
+	}
+	return res
+}
+
+// File is a benchmark file named by its path rather than by a registry
+// key, as a command line names it.
+type File struct {
+	FS   fs.FS  // the file's folder
+	Name string // the file's name in FS
+	// FromRoot is the file's path from the leaderboard's root,
+	// slash-separated (starting with ".." when the file is outside it);
+	// "" when unknown.
+	FromRoot string
+}
+
+// LintNamed lints the benchmark that arg names in the leaderboard whose
+// root is root: a registry key, or else the file f, which is nil when arg
+// names no file. A file that the registry names is linted as its entry
+// describes it, with the registry's findings about that entry; any other
+// file on its own, keyed by its name less the extension. An arg that is
+// neither is a *KeyError (with OrFile set).
+func LintNamed(root fs.FS, arg string, f *File) (LintReport, error) {
+	reg, regFindings := LoadRegistry(root)
+	if reg != nil {
+		if e, ok := reg.Lookup(arg); ok {
+			return lintEntry(root, e, regFindings), nil
+		}
+	}
+	if f == nil {
+		ke := &KeyError{Key: arg, OrFile: true}
+		if reg != nil {
+			ke.Known = reg.Keys()
+		}
+		return LintReport{}, ke
+	}
+	if reg != nil && f.FromRoot != "" {
+		for _, e := range reg.Entries {
+			if path.Clean(e.File) == f.FromRoot {
+				return lintEntry(root, e, regFindings), nil
+			}
+		}
+	}
+	e := Entry{Key: strings.TrimSuffix(f.Name, path.Ext(f.Name)), File: f.Name}
+	b, fs := Lint(f.FS, e)
+	return NewLintReport(e, b, fs), nil
+}
+
+// lintEntry lints a registry entry, with the registry's findings about
+// it first.
+func lintEntry(root fs.FS, e Entry, regFindings finding.List) LintReport {
+	b, fs := Lint(root, e)
+	return NewLintReport(e, b, append(entryFindings(regFindings, e), fs...))
+}
+
+// entryFindings keeps the registry findings about one entry.
+func entryFindings(all finding.List, e Entry) finding.List {
+	var out finding.List
+	for _, f := range all {
+		if f.Line == e.Line {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// LintFormats lists the output formats of RenderLint.
+var LintFormats = []string{"text", "json"}
+
+// RenderLint writes a lint report in one of LintFormats.
+func RenderLint(w io.Writer, format string, r LintReport) error {
+	switch format {
+	case "text", "":
+		_, err := io.WriteString(w, lintText(r))
+		return err
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(r)
+	}
+	return fmt.Errorf("unknown format %q (want text or json)", format)
+}
+
+func lintText(r LintReport) string {
+	var b strings.Builder
+	name := r.File
+	if r.Key != "" {
+		name = r.Key + " (" + r.File + ")"
+	}
+	status := "OK"
+	if len(r.Errors) > 0 {
+		status = "FAIL"
+	}
+	fmt.Fprintf(&b, "%s %s: %s benchmark, %d questions\n", status, name, r.Kind, r.Questions)
+	if f := r.Rubric; f != nil {
+		fmt.Fprintf(&b, "  %d points per question, %d components, %d calibration fixtures\n", f.TotalPoints, f.Components, f.Fixtures)
+	}
+	if s := r.MCQ; s != nil && s.Questions > 0 {
+		fmt.Fprintf(&b, "  answer keys: %s\n", counts(s.KeyCounts, s.Questions))
+		fmt.Fprintf(&b, "  correct choice uniquely the longest: %d of %d (%.1f%%; chance about 25%%)\n", s.LongestCorrect, s.Questions, 100*s.LongestRate)
+		if len(s.Difficulty) > 0 {
+			fmt.Fprintf(&b, "  difficulty: %s\n", counts(s.Difficulty, s.Questions))
+		}
+		if len(s.Domains) > 0 {
+			fmt.Fprintf(&b, "  domains: %s\n", counts(s.Domains, s.Questions))
+		}
+		if len(s.Sources) > 0 {
+			fmt.Fprintf(&b, "  sources (%d): %s\n", len(s.Sources), counts(s.Sources, s.Questions))
+		}
+	}
+	for _, f := range r.Errors {
+		b.WriteString("  error: " + f.String() + "\n")
+	}
+	for _, f := range r.Warnings {
+		b.WriteString("  warning: " + f.String() + "\n")
+	}
+	return b.String()
+}
+
+func counts(m map[string]int, total int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d (%.0f%%)", k, m[k], 100*float64(m[k])/float64(total))
+	}
+	return strings.Join(parts, ", ")
+}
