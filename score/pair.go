@@ -2,9 +2,12 @@ package score
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
+	"strings"
 
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
@@ -91,4 +94,37 @@ func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (Pair
 	rep.Wins, rep.Ties, rep.Losses, rep.Undecided = tally.Wins, tally.Ties, tally.Losses, tally.Undecided
 	rep.PValue = tally.PValue()
 	return rep, nil
+}
+
+// PairFormats lists the output formats of RenderPair.
+var PairFormats = []string{"text", "json"}
+
+// RenderPair writes a pairwise report in one of PairFormats: as text, a
+// line per question and the tally of A (the answers file a) against B (b);
+// as JSON, the report itself.
+func RenderPair(w io.Writer, format, a, b string, rep PairReport) error {
+	switch format {
+	case "text", "":
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	default:
+		return fmt.Errorf("unknown format %q (want text or json)", format)
+	}
+	var t strings.Builder
+	for _, q := range rep.Questions {
+		out := string(q.Outcome)
+		if out == "" {
+			out = "undecided"
+		}
+		fmt.Fprintf(&t, "%-12s %-9s (forward %s, swapped %s)\n", q.ID, out, q.Pair.Forward.Token, q.Pair.Swapped.Token)
+	}
+	fmt.Fprintf(&t, "A = %s, B = %s: %d wins, %d ties, %d losses for A", a, b, rep.Wins, rep.Ties, rep.Losses)
+	if rep.Undecided > 0 {
+		fmt.Fprintf(&t, ", %d undecided", rep.Undecided)
+	}
+	fmt.Fprintf(&t, "; sign test p = %.4g; %d judge calls, $%.4f\n", rep.PValue, rep.Calls, rep.SpendUSD)
+	_, err := io.WriteString(w, t.String())
+	return err
 }

@@ -1,7 +1,9 @@
 // Package score grades a rubric benchmark's answers file with the
 // benchmark's fixed judge and writes the scores.json that benchgate verify
-// accepts (submission.RubricRecord rows), or compares two answers files pairwise. Grades come through the
-// judge's cache, so running a score again costs nothing.
+// accepts (submission.RubricRecord rows), or compares two answers files
+// pairwise and renders the comparison (RenderPair). Grades come through the
+// judge's cache, so running a score again costs nothing. RubricFor tells
+// which rubric benchmark an answers file answers.
 package score
 
 import (

@@ -206,3 +206,31 @@ func TestRubricFor(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderPair(t *testing.T) {
+	rep := PairReport{
+		Questions: []PairResult{
+			{ID: "Q1", Outcome: judge.ABetter, Pair: judge.Pair{Forward: judge.Run{Token: "A>B"}, Swapped: judge.Run{Token: "B>A", Swapped: true}}},
+			{ID: "Q2", Outcome: judge.Undecided, Pair: judge.Pair{Forward: judge.Run{Token: "A=B"}}},
+		},
+		Wins: 1, Undecided: 1, PValue: 1, Calls: 4, SpendUSD: 0.0125,
+	}
+	var b strings.Builder
+	if err := RenderPair(&b, "text", "a.json", "b.json", rep); err != nil {
+		t.Fatal(err)
+	}
+	want := "Q1           A>B       (forward A>B, swapped B>A)\n" +
+		"Q2           undecided (forward A=B, swapped )\n" +
+		"A = a.json, B = b.json: 1 wins, 0 ties, 0 losses for A, 1 undecided; sign test p = 1; 4 judge calls, $0.0125\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	var got PairReport
+	if err := RenderPair(&b, "json", "a.json", "b.json", rep); err != nil || json.Unmarshal([]byte(b.String()), &got) != nil || got.Wins != 1 || len(got.Questions) != 2 || !strings.Contains(b.String(), `"sign_test_p": 1`) {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+	if err := RenderPair(&b, "yaml", "a", "b", rep); err == nil {
+		t.Error("no error for an unknown format")
+	}
+}

@@ -228,6 +228,11 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageError(fl, nil)
 	}
+	if *pair != "" {
+		if err := oneOf(*format, score.PairFormats); err != nil {
+			return err
+		}
+	}
 	answers, err := score.ReadAnswers(pos[0])
 	if err != nil {
 		return err
@@ -268,7 +273,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return failed(err)
 		}
-		return writePairReport(stdout, *format, pos[0], *pair, rep)
+		return score.RenderPair(stdout, *format, pos[0], *pair, rep)
 	}
 	rows, sum, err := score.Grade(ctx, cfg, answers)
 	if err == nil {
@@ -282,27 +287,6 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if sum.Unscored > 0 {
 		fmt.Fprintf(stdout, "the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", sum.Unscored)
 	}
-	return nil
-}
-
-func writePairReport(stdout io.Writer, format, a, b string, rep score.PairReport) error {
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	for _, q := range rep.Questions {
-		out := string(q.Outcome)
-		if out == "" {
-			out = "undecided"
-		}
-		fmt.Fprintf(stdout, "%-12s %-9s (forward %s, swapped %s)\n", q.ID, out, q.Pair.Forward.Token, q.Pair.Swapped.Token)
-	}
-	fmt.Fprintf(stdout, "A = %s, B = %s: %d wins, %d ties, %d losses for A", a, b, rep.Wins, rep.Ties, rep.Losses)
-	if rep.Undecided > 0 {
-		fmt.Fprintf(stdout, ", %d undecided", rep.Undecided)
-	}
-	fmt.Fprintf(stdout, "; sign test p = %.4g; %d judge calls, $%.4f\n", rep.PValue, rep.Calls, rep.SpendUSD)
 	return nil
 }
 

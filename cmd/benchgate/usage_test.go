@@ -48,6 +48,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"score", "--root", root, filepath.Join(root, "rubrics/rubrics.json")}, "is not an answers array"},
 		{[]string{"score", "--root", root, "--rubric", "reservoir-mcq", filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/scores.json")}, "is multiple choice"},
 		{[]string{"score", "--root", root, "--judge-api-key-env", "BENCHGATE_UNSET", "--judge-base-url", "https://judge.example.org/v1", filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/scores.json")}, "BENCHGATE_UNSET"},
+		{[]string{"score", "--root", root, "--pair", "b.json", "--format", "yaml", "a.json"}, `unknown format "yaml" (want text, json)`},
 		{[]string{"calibrate", "--root", root}, "Usage: benchgate calibrate"},
 		{[]string{"calibrate", "--root", root, "--rubric", "reservoir-mcq"}, "has no judge to calibrate"},
 		{[]string{"rerun", "--root", root, "--format", "yaml", filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin")}, `unknown format "yaml"`},
