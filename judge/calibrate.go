@@ -2,6 +2,10 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
 )
@@ -104,4 +108,40 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// CalibrationFormats lists the output formats of RenderCalibration.
+var CalibrationFormats = []string{"text", "json"}
+
+// RenderCalibration writes a calibration in one of CalibrationFormats: as
+// text, a line per fixture and a summary that names the judge model, the
+// benchmark's key and the agreement needed; as JSON, the calibration
+// itself.
+func RenderCalibration(w io.Writer, format string, cal Calibration, model, key string, minAgreement float64) error {
+	switch format {
+	case "text", "":
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(cal)
+	default:
+		return fmt.Errorf("unknown format %q (want text or json)", format)
+	}
+	var t strings.Builder
+	fmt.Fprintf(&t, "%-8s %-10s %-14s %-14s %s\n", "question", "fixture", "gate exp/got", "total exp/got", "diff")
+	for _, f := range cal.Fixtures {
+		got := "unscored"
+		if f.Scored {
+			got = fmt.Sprintf("%t/%t", f.ExpectedGate, f.GotGate)
+		}
+		diff, total := "–", fmt.Sprintf("%d/–", f.ExpectedTotal)
+		if f.Scored {
+			diff, total = fmt.Sprintf("%+d", f.Diff), fmt.Sprintf("%d/%d", f.ExpectedTotal, f.GotTotal)
+		}
+		fmt.Fprintf(&t, "%-8s %-10s %-14s %-14s %s\n", f.QuestionID, f.FixtureID, got, total, diff)
+	}
+	fmt.Fprintf(&t, "judge %s on %s: gate agreement %.0f%%, within ±1 point %.0f%% (need %.0f%%), mean |diff| %.2f, %d unscored; %d calls\n",
+		model, key, 100*cal.GateAgreement, 100*cal.WithinOne, 100*minAgreement, cal.MeanAbsDiff, cal.Unscored, cal.Usage.Calls)
+	_, err := io.WriteString(w, t.String())
+	return err
 }

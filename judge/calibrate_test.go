@@ -2,9 +2,11 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -180,5 +182,34 @@ func TestCalibrateFigures(t *testing.T) {
 	c, err = (&Judge{LLM: script(t), Model: "m"}).Calibrate(context.Background(), empty)
 	if err != nil || c.Agreement() != 0 || len(c.Fixtures) != 0 {
 		t.Errorf("empty calibration = %+v, %v", c, err)
+	}
+}
+
+func TestRenderCalibration(t *testing.T) {
+	cal := Calibration{
+		Fixtures: []FixtureResult{
+			{QuestionID: "Q1", FixtureID: "Q1-F1", ExpectedGate: true, ExpectedTotal: 7, Scored: true, GotGate: true, GotTotal: 8, Diff: 1},
+			{QuestionID: "Q1", FixtureID: "Q1-F2", ExpectedGate: false, ExpectedTotal: 0, Scored: false},
+		},
+		Scored: 1, Unscored: 1, GateAgreement: 0.5, WithinOne: 0.5, MeanAbsDiff: 1, Usage: Usage{Calls: 3},
+	}
+	var b strings.Builder
+	if err := RenderCalibration(&b, "text", cal, "openai/gpt-5.5", "basin-analysis", 0.8); err != nil {
+		t.Fatal(err)
+	}
+	want := "question fixture    gate exp/got   total exp/got  diff\n" +
+		"Q1       Q1-F1      true/true      7/8            +1\n" +
+		"Q1       Q1-F2      unscored       0/–            –\n" +
+		"judge openai/gpt-5.5 on basin-analysis: gate agreement 50%, within ±1 point 50% (need 80%), mean |diff| 1.00, 1 unscored; 3 calls\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	var got Calibration
+	if err := RenderCalibration(&b, "json", cal, "j", "k", 0.8); err != nil || json.Unmarshal([]byte(b.String()), &got) != nil || len(got.Fixtures) != 2 || got.WithinOne != 0.5 || !strings.Contains(b.String(), `"within_one": 0.5`) {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+	if err := RenderCalibration(&b, "csv", cal, "j", "k", 0.8); err == nil {
+		t.Error("no error for an unknown format")
 	}
 }

@@ -1,10 +1,11 @@
 // Package judge grades open answers against a schema 2.0 rubric with a
 // fixed LLM judge, compares two answers pairwise, and checks a judge on the
-// rubric's calibration fixtures. It is a pure core: it reaches the model
-// only through llm.Completer and stores nothing but cache entries, through
-// Store. It never guesses a grade: a verdict that breaks the rubric's
-// arithmetic is sent back to the judge, and after a few refusals the answer
-// is left unscored for a person.
+// rubric's calibration fixtures (and renders that check,
+// RenderCalibration). It is a pure core: it reaches the model only through
+// llm.Completer and stores nothing but cache entries, through Store. It
+// never guesses a grade: a verdict that breaks the rubric's arithmetic is
+// sent back to the judge, and after a few refusals the answer is left
+// unscored for a person.
 package judge
 
 import (

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -305,6 +304,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	} else if len(pos) > 0 || *key == "" {
 		return usageError(fl, nil)
 	}
+	if err := oneOf(*format, judge.CalibrationFormats); err != nil {
+		return err
+	}
 	b, err := openBenchmark(*root, *key)
 	if err == nil && b.Rubric == nil {
 		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
@@ -330,25 +332,8 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return failed(err)
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(cal)
-	} else {
-		fmt.Fprintf(stdout, "%-8s %-10s %-14s %-14s %s\n", "question", "fixture", "gate exp/got", "total exp/got", "diff")
-		for _, f := range cal.Fixtures {
-			got := "unscored"
-			if f.Scored {
-				got = fmt.Sprintf("%t/%t", f.ExpectedGate, f.GotGate)
-			}
-			diff, total := "–", fmt.Sprintf("%d/–", f.ExpectedTotal)
-			if f.Scored {
-				diff, total = fmt.Sprintf("%+d", f.Diff), fmt.Sprintf("%d/%d", f.ExpectedTotal, f.GotTotal)
-			}
-			fmt.Fprintf(stdout, "%-8s %-10s %-14s %-14s %s\n", f.QuestionID, f.FixtureID, got, total, diff)
-		}
-		fmt.Fprintf(stdout, "judge %s on %s: gate agreement %.0f%%, within ±1 point %.0f%% (need %.0f%%), mean |diff| %.2f, %d unscored; %d calls\n",
-			b.Entry.JudgeModel, *key, 100*cal.GateAgreement, 100*cal.WithinOne, 100**minAgree, cal.MeanAbsDiff, cal.Unscored, cal.Usage.Calls)
+	if err := judge.RenderCalibration(stdout, *format, cal, b.Entry.JudgeModel, *key, *minAgree); err != nil {
+		return err
 	}
 	if cal.Agreement() < *minAgree {
 		return failed(fmt.Errorf("agreement %.2f is below --min-agreement %.2f: the judge does not reproduce the rubric's fixtures", cal.Agreement(), *minAgree))

@@ -51,6 +51,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"score", "--root", root, "--pair", "b.json", "--format", "yaml", "a.json"}, `unknown format "yaml" (want text, json)`},
 		{[]string{"calibrate", "--root", root}, "Usage: benchgate calibrate"},
 		{[]string{"calibrate", "--root", root, "--rubric", "reservoir-mcq"}, "has no judge to calibrate"},
+		{[]string{"calibrate", "--root", root, "--rubric", "basin-analysis", "--format", "csv"}, `unknown format "csv" (want text, json)`},
 		{[]string{"rerun", "--root", root, "--format", "yaml", filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin")}, `unknown format "yaml"`},
 		{[]string{"rerun", "--root", root, filepath.Join(root, "submissions/model-benchmark")}, "name one submission folder"},
 		{[]string{"submit", "--root", root, "--slug", "x", "--price-input", "cheap"}, "not a number"},
