@@ -1,10 +1,10 @@
 // Package submission owns a leaderboard repository's submissions: where
-// they live (submissions/<track>/<slug>/, in layout.go) and the formats of
-// their files (meta.json, scores.json of both kinds, and the answers file
-// that `benchgate score` grades), both the tagged types that write them
-// and the positioned readers that check them. Every other package asks
-// it; whether a submission's content agrees with its benchmark is package
-// verify's question.
+// they live (submissions/<track>/<slug>/, in layout.go; Create makes a new
+// folder) and the formats of their files (meta.json, scores.json of both
+// kinds, and the answers file that `benchgate score` grades), both the
+// tagged types that write them and the positioned readers that check
+// them. Every other package asks it; whether a submission's content agrees
+// with its benchmark is package verify's question.
 package submission
 
 import (

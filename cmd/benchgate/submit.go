@@ -1,17 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -102,9 +100,9 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if !submission.ValidSlug(*slug) {
 		return fmt.Errorf("slug %q does not match %s (lower-case letters, digits, '.', '_', '-')", *slug, submission.SlugPattern)
 	}
-	reg, fs := benchmark.LoadRegistry(os.DirFS(*root))
+	reg, regFindings := benchmark.LoadRegistry(os.DirFS(*root))
 	if reg == nil {
-		return fmt.Errorf("%v", fs)
+		return fmt.Errorf("%v", regFindings)
 	}
 	e, ok := reg.Lookup(*key)
 	if !ok {
@@ -118,25 +116,16 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rel := submission.NewFolder(tr, *slug).String()
-	dir := filepath.Join(*root, filepath.FromSlash(rel))
-	if _, err := os.Stat(dir); err == nil {
+	folder := submission.NewFolder(tr, *slug)
+	dir, err := submission.Create(*root, folder, m, data)
+	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s already exists; choose another --slug, or remove it to replace it", dir)
-	}
-	meta, err := json.MarshalIndent(m, "", "  ")
-	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
-	}
-	if err == nil {
-		err = atomicfile.Write(filepath.Join(dir, submission.MetaFile), append(meta, '\n'))
-	}
-	if err == nil {
-		err = atomicfile.Write(filepath.Join(dir, submission.ScoresFile), data)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	rel := folder.String()
 	v, err := verify.New(os.DirFS(*root), verify.Options{})
 	if err != nil {
 		return err
