@@ -20,7 +20,7 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	maxCalls := fl.Int("max-calls", 0, "stop after this many model calls (0: no limit); a check stopped early is inconclusive")
 	maxUSD := fl.Float64("max-usd", 0, "stop once this much has been spent (0: no limit)")
 	format := fl.String("format", "text", "output format: text, json or markdown (what the App posts)")
-	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	sample := fl.Int("sample", 20, "mcq: questions re-asked of the candidate when --candidate-base-url is set")
 	candModel := fl.String("candidate-model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
@@ -51,11 +51,11 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	if s := os.Getenv("BENCHGATE_RERUN_SECRET"); s != "" {
 		cfg.Secret = []byte(s)
 	}
-	ledger, err := openLedger(*ledgerPath)
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
 	if err != nil {
 		return err
 	}
-	defer ledger.Close()
+	defer closeLedger()
 	if b, _ := v.Benchmark(res.RubricKey); b != nil && b.Rubric != nil {
 		judgeEP.workers = max(judgeEP.workers, 1)
 		if err := judgeEP.check(); err != nil {

@@ -92,12 +92,51 @@ func newRunID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// openLedger opens the cost ledger for appending.
-func openLedger(path string) (*os.File, error) {
+// openLedger opens the cost ledger for appending, making its folder; ""
+// is none: a nil writer.
+func openLedger(path string) (io.Writer, func() error, error) {
 	if path == "" {
-		return nil, nil
+		return nil, func() error { return nil }, nil
 	}
-	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+// ledgerHelp is the usage of --ledger, whose default is def.
+func ledgerHelp(def string) string {
+	return "cost ledger, one JSON line per billed call; \"\" for none (default: " + def + ")"
+}
+
+// cacheLedgerHelp says where cacheLedger is.
+const cacheLedgerHelp = "ledger.jsonl in the cache folder, $" + filecache.EnvVar + " or else benchgate/ in the user cache folder; none without one"
+
+// cacheLedger is the default cost ledger of a command that writes no file
+// of its own, so that none is left in the working directory (often a
+// leaderboard checkout): ledger.jsonl in the cache folder, or none
+// without one.
+func cacheLedger() string {
+	dir := filecache.DefaultDir(os.Getenv)
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "ledger.jsonl")
+}
+
+// ledgerPath is the --ledger that was given, or else def.
+func ledgerPath(fl *flag.FlagSet, def string) string {
+	path := def
+	fl.Visit(func(f *flag.Flag) {
+		if f.Name == "ledger" {
+			path = f.Value.String()
+		}
+	})
+	return path
 }
 
 // openBenchmark opens a registry key of the leaderboard in root.
@@ -147,11 +186,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if err := ep.check(); err != nil {
 		return err
 	}
-	ledger, err := openLedger(*ledgerPath)
+	ledger, closeLedger, err := openLedger(*ledgerPath)
 	if err != nil {
 		return err
 	}
-	defer ledger.Close()
+	defer closeLedger()
 	client, err := ep.client(ledger, newRunID())
 	if err != nil {
 		return err
@@ -215,7 +254,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	key := fl.String("rubric", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
 	output := fl.String("output", "scores.json", "the scores.json to write")
 	pair := fl.String("pair", "", "another answers file: compare the two pairwise instead of scoring")
-	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added; with --pair, "+cacheLedgerHelp))
 	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	format := fl.String("format", "text", "pairwise report format: text or json")
 	var ep endpointFlags
@@ -251,11 +290,15 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err := ep.check(); err != nil {
 		return err
 	}
-	ledger, err := openLedger(*ledgerPath)
+	defLedger := *output + ".ledger.jsonl"
+	if *pair != "" {
+		defLedger = cacheLedger()
+	}
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, defLedger))
 	if err != nil {
 		return err
 	}
-	defer ledger.Close()
+	defer closeLedger()
 	j, err := newJudge(b, &ep, ledger, *seed)
 	if err != nil {
 		return err
@@ -294,7 +337,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
 	key := fl.String("rubric", "", "the rubric benchmark's key")
 	minAgree := fl.Float64("min-agreement", judge.DefaultMinAgreement, "least share of fixtures the judge must grade within ±1 point of the expected total")
-	ledgerPath := fl.String("ledger", "benchgate-ledger.jsonl", "cost ledger, one JSON line per billed call")
+	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	format := fl.String("format", "text", "output format: text or json")
 	var ep endpointFlags
@@ -317,11 +360,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err := ep.check(); err != nil {
 		return err
 	}
-	ledger, err := openLedger(*ledgerPath)
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
 	if err != nil {
 		return err
 	}
-	defer ledger.Close()
+	defer closeLedger()
 	j, err := newJudge(b, &ep, ledger, *seed)
 	if err != nil {
 		return err
