@@ -1,14 +1,36 @@
-// Command benchgate checks LLM benchmark leaderboard submissions.
-//
-// Usage:
+// Command benchgate checks LLM benchmark leaderboard submissions, and helps
+// produce them. Its commands:
 //
 //	benchgate verify [--root DIR] [--format text|json|markdown] [PATH...]
+//		check submissions against their benchmarks
 //	benchgate lint-benchmark [--root DIR] [--format text|json] KEY|PATH
-//	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|all] [--as-of DATE]
+//		check a benchmark file (by registry key or path)
+//	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|all] [--as-of YYYY-MM-DD] [--cache DIR]
+//		rank the verified submissions and write the published leaderboard
+//	benchgate generate --rubric KEY --model ID [--workers N] [--rps R] [--output FILE]
+//		ask a candidate model every question of a benchmark
+//	benchgate score ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]
+//		grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)
+//	benchgate calibrate --rubric KEY [--min-agreement 0.8]
+//		check the judge against the rubric's calibration fixtures
+//	benchgate rerun PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]
+//		spot-check a submission's reported scores against the benchmark's fixed judge
+//	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
+//		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes
+//	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
+//		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //
-// Every subcommand reads the leaderboard repository named by --root (the
-// registry rubrics/rubrics.json, the benchmark files and submissions/),
-// by default the current directory.
+// 'benchgate COMMAND -h' lists a command's flags. The commands with --root
+// read the leaderboard repository it names (the registry
+// rubrics/rubrics.json, the benchmark files and submissions/), by default
+// the current directory.
+//
+// Each command is a thin shell: it parses its flags, calls the package
+// that does the work and renders with that package's renderer. Exit codes:
+// 0 when all is well; 1 when what the command checked did not pass or its
+// work failed part-way (rerun: the scores are inconsistent); 2 on bad
+// usage, or when the command could not do its job; 3 when rerun is
+// inconclusive and a maintainer must decide.
 package main
 
 import (

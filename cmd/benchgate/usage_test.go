@@ -1,6 +1,8 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +99,27 @@ func TestLeaderboardSecondRun(t *testing.T) {
 	}
 	if !strings.Contains(string(runs[1]["LEADERBOARD.md"]), "| Qwen3-32B |") {
 		t.Errorf("the second run lost the model names:\n%s", runs[1]["LEADERBOARD.md"])
+	}
+}
+
+// TestDocListsEveryCommand: the package doc of main.go lists each command
+// of the table with the synopsis its -h prints, and its summary.
+func TestDocListsEveryCommand(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		t.Fatalf("main.go: %v, doc %v", err, f.Doc)
+	}
+	doc := f.Doc.Text()
+	for _, c := range commands {
+		code, _, stderr := runCLI(t, c.name, "-h")
+		usage, _, _ := strings.Cut(stderr, "\n")
+		synopsis, ok := strings.CutPrefix(usage, "Usage: ")
+		if code != exitOK || !ok {
+			t.Errorf("%s -h: exit %d\n%s", c.name, code, stderr)
+			continue
+		}
+		if want := "\t" + synopsis + "\n\t\t" + c.summary + "\n"; !strings.Contains(doc, want) {
+			t.Errorf("the doc of main.go lacks %q", want)
+		}
 	}
 }
