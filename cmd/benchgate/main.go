@@ -39,7 +39,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/benchgate/benchgate/benchmark"
 )
 
 // Exit codes.
@@ -47,6 +50,8 @@ const (
 	exitOK    = 0 // nothing failed
 	exitFail  = 1 // a submission or benchmark failed its checks
 	exitUsage = 2 // bad usage, or benchgate could not do its job
+
+	exitInconclusive = 3 // rerun: a maintainer must decide
 )
 
 type command struct {
@@ -201,4 +206,20 @@ func oneOf(v string, allowed []string) error {
 		}
 	}
 	return fmt.Errorf("unknown format %q (want %s)", v, strings.Join(allowed, ", "))
+}
+
+// openBenchmark opens a registry key of the leaderboard in root.
+func openBenchmark(root, key string) (*benchmark.Benchmark, error) {
+	b, err := benchmark.Open(os.DirFS(root), key)
+	return b, registryPath(root, err)
+}
+
+// registryPath makes an unknown key's error name the registry of the
+// leaderboard in root by its path from here.
+func registryPath(root string, err error) error {
+	var ke *benchmark.KeyError
+	if errors.As(err, &ke) {
+		ke.Registry = filepath.Join(root, benchmark.RegistryFile)
+	}
+	return err
 }

@@ -11,9 +11,6 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-// exitInconclusive is rerun's exit code when a maintainer must decide.
-const exitInconclusive = 3
-
 func runRerun(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository")

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/benchgate/benchgate/judge"
+)
+
+func runCalibrate(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("calibrate", "--rubric KEY [--min-agreement 0.8]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the rubric benchmark's key")
+	minAgree := fl.Float64("min-agreement", judge.DefaultMinAgreement, "least share of fixtures the judge must grade within ±1 point of the expected total")
+	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
+	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
+	format := fl.String("format", "text", "output format: text or json")
+	var ep endpointFlags
+	ep.register(fl, "judge-", "judge")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 || *key == "" {
+		return usageError(fl, nil)
+	}
+	if err := oneOf(*format, judge.CalibrationFormats); err != nil {
+		return err
+	}
+	b, err := openBenchmark(*root, *key)
+	if err == nil && b.Rubric == nil {
+		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
+	}
+	if err != nil {
+		return err
+	}
+	if err := ep.check(); err != nil {
+		return err
+	}
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
+	if err != nil {
+		return err
+	}
+	defer closeLedger()
+	j, err := newJudge(b, &ep, ledger, *seed)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cal, err := j.Calibrate(ctx, b.Rubric)
+	if err != nil {
+		return failed(err)
+	}
+	if err := judge.RenderCalibration(stdout, *format, cal, b.Entry.JudgeModel, *key, *minAgree); err != nil {
+		return err
+	}
+	if cal.Agreement() < *minAgree {
+		return failed(fmt.Errorf("agreement %.2f is below --min-agreement %.2f: the judge does not reproduce the rubric's fixtures", cal.Agreement(), *minAgree))
+	}
+	return nil
+}

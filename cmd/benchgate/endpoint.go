@@ -1,0 +1,161 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/filecache"
+	"github.com/benchgate/benchgate/internal/progress"
+	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// endpointFlags are the flags that name an OpenAI-compatible endpoint.
+type endpointFlags struct {
+	baseURL, keyEnv         string
+	workers                 int
+	rps                     float64
+	timeout                 time.Duration
+	attempts                int
+	priceInput, priceOutput optionalFloat
+	azureVersion            string
+	key                     string // read by check
+}
+
+func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
+	e.registerEndpoint(fl, prefix, what)
+	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
+	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
+	fl.DurationVar(&e.timeout, "timeout", 120*time.Second, "time limit of each attempt")
+	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429 and 5xx are retried with backoff, honouring Retry-After)")
+	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
+	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
+}
+
+// registerEndpoint registers only the flags that name the endpoint, for a
+// second endpoint sharing the first one's limits.
+func (e *endpointFlags) registerEndpoint(fl *flag.FlagSet, prefix, what string) {
+	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
+	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
+}
+
+// check reads the key before anything is written: a local endpoint may
+// take no key; any other needs one, and the error names the variable,
+// never a value.
+func (e *endpointFlags) check() error {
+	key, err := llm.KeyFromEnv(e.keyEnv)
+	if err != nil && !isLocal(e.baseURL) {
+		return err
+	}
+	if e.workers < 1 {
+		return errors.New("--workers must be at least 1")
+	}
+	e.key = key
+	return nil
+}
+
+// client builds the client; check must have succeeded.
+func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, error) {
+	return llm.New(llm.Config{
+		BaseURL: e.baseURL, APIKey: e.key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
+		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
+	})
+}
+
+func isLocal(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+}
+
+func newRunID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// openLedger opens the cost ledger for appending, making its folder; ""
+// is none: a nil writer.
+func openLedger(path string) (io.Writer, func() error, error) {
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+// ledgerHelp is the usage of --ledger, whose default is def.
+func ledgerHelp(def string) string {
+	return "cost ledger, one JSON line per billed call; \"\" for none (default: " + def + ")"
+}
+
+// cacheLedgerHelp says where cacheLedger is.
+const cacheLedgerHelp = "ledger.jsonl in the cache folder, $" + filecache.EnvVar + " or else benchgate/ in the user cache folder; none without one"
+
+// cacheLedger is the default cost ledger of a command that writes no file
+// of its own, so that none is left in the working directory (often a
+// leaderboard checkout): ledger.jsonl in the cache folder, or none
+// without one.
+func cacheLedger() string {
+	dir := filecache.DefaultDir(os.Getenv)
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "ledger.jsonl")
+}
+
+// ledgerPath is the --ledger that was given, or else def.
+func ledgerPath(fl *flag.FlagSet, def string) string {
+	path := def
+	fl.Visit(func(f *flag.Flag) {
+		if f.Name == "ledger" {
+			path = f.Value.String()
+		}
+	})
+	return path
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && progress.IsTerminal(f)
+}
+
+// judgeCache is where judge results are kept between runs, in the
+// judge/ folder of the cache folder dir ("" for none): for the CLI and the
+// App alike.
+func judgeCache(dir string) judge.Store {
+	if dir == "" {
+		return nil
+	}
+	return filecache.Dir(filepath.Join(dir, "judge"))
+}
+
+func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed int) (*judge.Judge, error) {
+	client, err := ep.client(ledger, newRunID())
+	if err != nil {
+		return nil, err
+	}
+	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache(filecache.DefaultDir(os.Getenv))}
+	if seed >= 0 {
+		j.Seed = &seed
+	}
+	return j, nil
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+
+	"github.com/benchgate/benchgate/generate"
+)
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func runGenerate(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("generate", "--rubric KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
+	model := fl.String("model", "", "the candidate model's id at the endpoint")
+	output := fl.String("output", "", "the file to write and resume (default: KEY.MODEL.json; an mcq run writes scores.json rows, a rubric run the answers to score)")
+	ledgerPath := fl.String("ledger", "", "cost ledger, one JSON line per billed call (default: the output with .ledger.jsonl added)")
+	maxTokens := fl.Int("max-tokens", 0, "max tokens per answer (0: the endpoint's default)")
+	temperature := fl.Float64("temperature", 0, "sampling temperature")
+	var ep endpointFlags
+	ep.register(fl, "", "candidate model")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 || *key == "" || *model == "" {
+		return usageError(fl, errors.New("--rubric and --model are required, and nothing else"))
+	}
+	b, err := openBenchmark(*root, *key)
+	if err != nil {
+		return err
+	}
+	if *output == "" {
+		*output = *key + "." + unsafeName.ReplaceAllString(*model, "_") + ".json"
+	}
+	if *ledgerPath == "" {
+		*ledgerPath = *output + ".ledger.jsonl"
+	}
+	if err := ep.check(); err != nil {
+		return err
+	}
+	ledger, closeLedger, err := openLedger(*ledgerPath)
+	if err != nil {
+		return err
+	}
+	defer closeLedger()
+	client, err := ep.client(ledger, newRunID())
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, err := generate.Run(ctx, generate.Config{
+		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: *temperature, MaxTokens: *maxTokens,
+		Output: *output, Progress: stderr, Terminal: isTerminal(stderr),
+	})
+	fmt.Fprintf(stdout, "%s: %d questions, %d already done, %d answered now, %d failed; spend $%.4f", *output, sum.Questions, sum.Skipped, sum.Done, sum.Failed, sum.SpendUSD)
+	if sum.Unpriced > 0 {
+		fmt.Fprintf(stdout, " (+%d calls of unknown cost)", sum.Unpriced)
+	}
+	fmt.Fprintln(stdout)
+	if err != nil {
+		return failed(err)
+	}
+	switch {
+	case sum.Failed > 0:
+		fmt.Fprintf(stdout, "%d calls failed; run the same command again to retry them.\n", sum.Failed)
+		return exitWith(exitFail)
+	case b.Rubric != nil:
+		fmt.Fprintf(stdout, "next: benchgate score %s --rubric %s\n", *output, *key)
+	default:
+		fmt.Fprintf(stdout, "next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)\n", *key, *output)
+	}
+	return nil
+}

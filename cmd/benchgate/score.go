@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/benchgate/benchgate/score"
+)
+
+func runScore(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("score", "ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]", stderr)
+	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("rubric", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
+	output := fl.String("output", "scores.json", "the scores.json to write")
+	pair := fl.String("pair", "", "another answers file: compare the two pairwise instead of scoring")
+	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added; with --pair, "+cacheLedgerHelp))
+	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
+	format := fl.String("format", "text", "pairwise report format: text or json")
+	var ep endpointFlags
+	ep.register(fl, "judge-", "judge")
+	pos, err := parseInterleaved(fl, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(pos) != 1 {
+		return usageError(fl, nil)
+	}
+	if *pair != "" {
+		if err := oneOf(*format, score.PairFormats); err != nil {
+			return err
+		}
+	}
+	answers, err := score.ReadAnswers(pos[0])
+	if err != nil {
+		return err
+	}
+	if *key == "" {
+		if *key, err = score.RubricFor(os.DirFS(*root), answers); err != nil {
+			return err
+		}
+	}
+	b, err := openBenchmark(*root, *key)
+	if err == nil && b.Rubric == nil {
+		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
+	}
+	if err != nil {
+		return err
+	}
+	if err := ep.check(); err != nil {
+		return err
+	}
+	defLedger := *output + ".ledger.jsonl"
+	if *pair != "" {
+		defLedger = cacheLedger()
+	}
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, defLedger))
+	if err != nil {
+		return err
+	}
+	defer closeLedger()
+	j, err := newJudge(b, &ep, ledger, *seed)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := score.Config{Bench: b, Judge: j, Workers: ep.workers, Progress: stderr, Terminal: isTerminal(stderr)}
+	if *pair != "" {
+		other, err := score.ReadAnswers(*pair)
+		if err != nil {
+			return err
+		}
+		rep, err := score.Compare(ctx, cfg, answers, other)
+		if err != nil {
+			return failed(err)
+		}
+		return score.RenderPair(stdout, *format, pos[0], *pair, rep)
+	}
+	rows, sum, err := score.Grade(ctx, cfg, answers)
+	if err == nil {
+		err = score.Write(*output, rows)
+	}
+	if err != nil {
+		return failed(err)
+	}
+	fmt.Fprintf(stdout, "%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
+		*output, sum.Answers, sum.Scored, sum.Unscored, sum.Flagged, sum.Calls, sum.Cached, sum.SpendUSD)
+	if sum.Unscored > 0 {
+		fmt.Fprintf(stdout, "the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", sum.Unscored)
+	}
+	return nil
+}
