@@ -138,7 +138,7 @@ func RenderLint(w io.Writer, format string, r LintReport) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(r)
 	}
-	return fmt.Errorf("unknown format %q (want text or json)", format)
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(LintFormats, ", "))
 }
 
 func lintText(r LintReport) string {

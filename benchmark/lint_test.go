@@ -114,7 +114,12 @@ func TestRenderLint(t *testing.T) {
 	if rep, err := LintNamed(os.DirFS(root), "rubrics/basin-analysis.json", f); err != nil || rep.Key != "basin-analysis" || rep.Rubric == nil {
 		t.Errorf("by path: %+v, %v", rep, err)
 	}
-	if err := RenderLint(&bytes.Buffer{}, "xml", rep); err == nil || !strings.Contains(err.Error(), `unknown format "xml"`) {
+	for _, f := range LintFormats {
+		if err := RenderLint(&bytes.Buffer{}, f, rep); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if err := RenderLint(&bytes.Buffer{}, "xml", rep); err == nil || err.Error() != `unknown format "xml" (want text, json)` {
 		t.Errorf("xml: %v", err)
 	}
 }

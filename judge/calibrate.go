@@ -125,7 +125,7 @@ func RenderCalibration(w io.Writer, format string, cal Calibration, model, key s
 		enc.SetIndent("", "  ")
 		return enc.Encode(cal)
 	default:
-		return fmt.Errorf("unknown format %q (want text or json)", format)
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(CalibrationFormats, ", "))
 	}
 	var t strings.Builder
 	fmt.Fprintf(&t, "%-8s %-10s %-14s %-14s %s\n", "question", "fixture", "gate exp/got", "total exp/got", "diff")

@@ -209,7 +209,12 @@ func TestRenderCalibration(t *testing.T) {
 	if err := RenderCalibration(&b, "json", cal, "j", "k", 0.8); err != nil || json.Unmarshal([]byte(b.String()), &got) != nil || len(got.Fixtures) != 2 || got.WithinOne != 0.5 || !strings.Contains(b.String(), `"within_one": 0.5`) {
 		t.Errorf("json: %v\n%s", err, b.String())
 	}
-	if err := RenderCalibration(&b, "csv", cal, "j", "k", 0.8); err == nil {
-		t.Error("no error for an unknown format")
+	for _, f := range CalibrationFormats {
+		if err := RenderCalibration(&b, f, cal, "j", "k", 0.8); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if err := RenderCalibration(&b, "csv", cal, "j", "k", 0.8); err == nil || err.Error() != `unknown format "csv" (want text, json)` {
+		t.Errorf("csv: %v", err)
 	}
 }

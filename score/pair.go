@@ -110,7 +110,7 @@ func RenderPair(w io.Writer, format, a, b string, rep PairReport) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	default:
-		return fmt.Errorf("unknown format %q (want text or json)", format)
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(PairFormats, ", "))
 	}
 	var t strings.Builder
 	for _, q := range rep.Questions {

@@ -230,7 +230,12 @@ func TestRenderPair(t *testing.T) {
 	if err := RenderPair(&b, "json", "a.json", "b.json", rep); err != nil || json.Unmarshal([]byte(b.String()), &got) != nil || got.Wins != 1 || len(got.Questions) != 2 || !strings.Contains(b.String(), `"sign_test_p": 1`) {
 		t.Errorf("json: %v\n%s", err, b.String())
 	}
-	if err := RenderPair(&b, "yaml", "a", "b", rep); err == nil {
-		t.Error("no error for an unknown format")
+	for _, f := range PairFormats {
+		if err := RenderPair(&b, f, "a", "b", rep); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if err := RenderPair(&b, "yaml", "a", "b", rep); err == nil || err.Error() != `unknown format "yaml" (want text, json)` {
+		t.Errorf("yaml: %v", err)
 	}
 }
