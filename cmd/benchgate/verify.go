@@ -14,7 +14,7 @@ import (
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown] [PATH...]", stderr)
+	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown|github] [PATH...]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
 	format := fl.String("format", "text", "output format: text, json, markdown (what a PR comment shows) or github (GitHub Actions annotations; the markdown goes to $GITHUB_STEP_SUMMARY)")
 	maxBytes := fl.Int64("max-file-bytes", 64<<20, "size cap for each submission file")
