@@ -229,3 +229,25 @@ func TestPrompts(t *testing.T) {
 		t.Error("PromptForm")
 	}
 }
+
+func TestSummaryText(t *testing.T) {
+	rubric := &benchmark.Benchmark{Entry: benchmark.Entry{Key: "basin", Kind: benchmark.KindRubric}, Rubric: &benchmark.Rubric{}}
+	mcq := &benchmark.Benchmark{Entry: benchmark.Entry{Key: "mcq", Kind: benchmark.KindMCQ}}
+	s := Summary{Questions: 10, Skipped: 2, Done: 7, Failed: 1, SpendUSD: 0.5, Unpriced: 3}
+	if got, want := s.Line("out.json"), "out.json: 10 questions, 2 already done, 7 answered now, 1 failed; spend $0.5000 (+3 calls of unknown cost)"; got != want {
+		t.Errorf("Line = %q\nwant %q", got, want)
+	}
+	for _, tt := range []struct {
+		s    Summary
+		b    *benchmark.Benchmark
+		want string
+	}{
+		{s, rubric, "1 calls failed; run the same command again to retry them."},
+		{Summary{}, rubric, "next: benchgate score out.json --rubric basin"},
+		{Summary{}, mcq, "next: benchgate submit --rubric mcq --scores out.json --slug ... (see benchgate submit -h)"},
+	} {
+		if got := tt.s.Next("out.json", tt.b); got != tt.want {
+			t.Errorf("Next = %q, want %q", got, tt.want)
+		}
+	}
+}

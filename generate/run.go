@@ -50,6 +50,29 @@ type Summary struct {
 	Unpriced  int     // calls whose cost is unknown
 }
 
+// Line is the run's account in one line, for the person who ran it; output
+// is the file it wrote.
+func (s Summary) Line(output string) string {
+	line := fmt.Sprintf("%s: %d questions, %d already done, %d answered now, %d failed; spend $%.4f", output, s.Questions, s.Skipped, s.Done, s.Failed, s.SpendUSD)
+	if s.Unpriced > 0 {
+		line += fmt.Sprintf(" (+%d calls of unknown cost)", s.Unpriced)
+	}
+	return line
+}
+
+// Next says what to do after a run of benchmark b that wrote output and
+// ended without error: retry the failed calls, score the answers of a
+// rubric benchmark, or submit an mcq run's scores.
+func (s Summary) Next(output string, b *benchmark.Benchmark) string {
+	switch {
+	case s.Failed > 0:
+		return fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
+	case b.Rubric != nil:
+		return fmt.Sprintf("next: benchgate score %s --rubric %s", output, b.Entry.Key)
+	}
+	return fmt.Sprintf("next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)", b.Entry.Key, output)
+}
+
 // errorLine is one line of a rubric run's errors file.
 type errorLine struct {
 	Time     string `json:"time"`

@@ -47,6 +47,17 @@ type Summary struct {
 	SpendUSD float64
 }
 
+// Text is the run's account for the person who ran it; output is the
+// scores.json it wrote.
+func (s Summary) Text(output string) string {
+	text := fmt.Sprintf("%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
+		output, s.Answers, s.Scored, s.Unscored, s.Flagged, s.Calls, s.Cached, s.SpendUSD)
+	if s.Unscored > 0 {
+		text += fmt.Sprintf("the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", s.Unscored)
+	}
+	return text
+}
+
 // ReadAnswers reads an answers file (submission.ParseAnswers), as
 // `benchgate generate` writes it.
 func ReadAnswers(path string) ([]submission.AnswerRow, error) {

@@ -58,22 +58,13 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: *temperature, MaxTokens: *maxTokens,
 		Output: *output, Progress: stderr, Terminal: isTerminal(stderr),
 	})
-	fmt.Fprintf(stdout, "%s: %d questions, %d already done, %d answered now, %d failed; spend $%.4f", *output, sum.Questions, sum.Skipped, sum.Done, sum.Failed, sum.SpendUSD)
-	if sum.Unpriced > 0 {
-		fmt.Fprintf(stdout, " (+%d calls of unknown cost)", sum.Unpriced)
-	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, sum.Line(*output))
 	if err != nil {
 		return failed(err)
 	}
-	switch {
-	case sum.Failed > 0:
-		fmt.Fprintf(stdout, "%d calls failed; run the same command again to retry them.\n", sum.Failed)
+	fmt.Fprintln(stdout, sum.Next(*output, b))
+	if sum.Failed > 0 {
 		return exitWith(exitFail)
-	case b.Rubric != nil:
-		fmt.Fprintf(stdout, "next: benchgate score %s --rubric %s\n", *output, *key)
-	default:
-		fmt.Fprintf(stdout, "next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)\n", *key, *output)
 	}
 	return nil
 }

@@ -86,10 +86,6 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return failed(err)
 	}
-	fmt.Fprintf(stdout, "%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
-		*output, sum.Answers, sum.Scored, sum.Unscored, sum.Flagged, sum.Calls, sum.Cached, sum.SpendUSD)
-	if sum.Unscored > 0 {
-		fmt.Fprintf(stdout, "the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", sum.Unscored)
-	}
-	return nil
+	_, err = io.WriteString(stdout, sum.Text(*output))
+	return err
 }
