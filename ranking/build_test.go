@@ -3,9 +3,9 @@ package ranking
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"github.com/benchgate/benchgate/internal/filecache"
+	"github.com/benchgate/benchgate/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,8 +21,6 @@ import (
 	"github.com/benchgate/benchgate/stats"
 	"github.com/benchgate/benchgate/verify"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 var today = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
@@ -78,32 +76,14 @@ func render(t *testing.T, b *Board, f func(*bytes.Buffer, *Board) error) []byte 
 	return buf.Bytes()
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./ranking -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
-}
-
 func md(w *bytes.Buffer, b *Board) error  { return RenderMarkdown(w, b) }
 func jsn(w *bytes.Buffer, b *Board) error { return RenderJSON(w, b) }
 
 func TestExampleBoard(t *testing.T) {
 	b := buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"})
 	mdOut, jsonOut := render(t, b, md), render(t, b, jsn)
-	golden(t, "LEADERBOARD.md", mdOut)
-	golden(t, "leaderboard.json", jsonOut)
+	golden.Check(t, "LEADERBOARD.md", mdOut)
+	golden.Check(t, "leaderboard.json", jsonOut)
 
 	// Deterministic: a second build gives the same bytes.
 	again := buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"})

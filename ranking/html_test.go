@@ -5,9 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/benchgate/benchgate/internal/golden"
 	"html"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -156,31 +155,7 @@ func renderHTMLBytes(t *testing.T, b *Board) []byte {
 
 func TestRenderHTMLGolden(t *testing.T) {
 	got := renderHTMLBytes(t, htmlFixtureBoard())
-	path := filepath.Join("testdata", "golden", "index.html")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./ranking -run TestRenderHTMLGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("index.html differs from the golden file at line %d (run with -update if the change is intended):\n got: %s\nwant: %s", i+1, g, w)
-			}
-		}
-	}
+	golden.Check(t, "index.html", got)
 }
 
 func TestRenderHTMLDeterministic(t *testing.T) {

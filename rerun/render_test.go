@@ -2,13 +2,9 @@ package rerun
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/benchgate/benchgate/internal/golden"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 func intp(n int) *int    { return &n }
 func boolp(b bool) *bool { return &b }
@@ -61,22 +57,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 			if err := Render(&buf, "markdown", tt.rep); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", tt.file)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./rerun -run TestRenderMarkdownGolden -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("the markdown differs from %s (run with -update if the change is intended):\n%s", path, buf.String())
-			}
+			golden.Check(t, tt.file, buf.Bytes())
 		})
 	}
 }

@@ -2,15 +2,11 @@ package verify
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/benchgate/benchgate/internal/golden"
 	"slices"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // goldenReport verifies a small board with one submission of each verdict,
 // including contributor strings that try to inject markdown and HTML.
@@ -46,22 +42,7 @@ func TestRenderGolden(t *testing.T) {
 			if err := Render(&buf, tc.format, rep); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", tc.file)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./verify -run TestRenderGolden -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s output differs from %s:\n%s", tc.format, path, buf.String())
-			}
+			golden.Check(t, tc.file, buf.Bytes())
 		})
 	}
 }

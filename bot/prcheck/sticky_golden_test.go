@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
+	goldenfile "github.com/benchgate/benchgate/internal/golden"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,27 +14,10 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
 // golden compares got with testdata/golden/name, which -update rewrites.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot/prcheck -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update if the change is intended); got:\n%s", path, got)
-	}
+	goldenfile.Check(t, name, []byte(got))
 }
 
 // reviewScores is a rubric submission's scores.json with one answer left
