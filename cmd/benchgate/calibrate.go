@@ -28,25 +28,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, judge.CalibrationFormats); err != nil {
 		return err
 	}
-	b, err := openBenchmark(*root, *key)
-	if err == nil && b.Rubric == nil {
-		err = fmt.Errorf("benchmark %q is multiple choice and has no judge to calibrate", *key)
-	}
-	if err != nil {
-		return err
-	}
-	if err := ep.check(); err != nil {
-		return err
-	}
-	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
+	b, j, closeLedger, err := rubricJudge(*root, *key, "it has no judge to calibrate", &ep, ledgerPath(fl, cacheLedger()), *seed)
 	if err != nil {
 		return err
 	}
 	defer closeLedger()
-	j, err := newJudge(b, &ep, ledger, *seed)
-	if err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cal, err := j.Calibrate(ctx, b.Rubric)

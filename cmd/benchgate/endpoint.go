@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -146,6 +147,33 @@ func judgeCache(dir string) judge.Store {
 		return nil
 	}
 	return filecache.Dir(filepath.Join(dir, "judge"))
+}
+
+// rubricJudge opens the rubric benchmark key of the leaderboard in root
+// and its fixed judge at the endpoint ep names, with the cost ledger at
+// ledger; notRubric says why an mcq benchmark will not do. The returned
+// function closes the ledger.
+func rubricJudge(root, key, notRubric string, ep *endpointFlags, ledger string, seed int) (*benchmark.Benchmark, *judge.Judge, func() error, error) {
+	b, err := openBenchmark(root, key)
+	if err == nil && b.Rubric == nil {
+		err = fmt.Errorf("benchmark %q is multiple choice: %s", key, notRubric)
+	}
+	if err == nil {
+		err = ep.check()
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w, closeLedger, err := openLedger(ledger)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	j, err := newJudge(b, ep, w, seed)
+	if err != nil {
+		closeLedger()
+		return nil, nil, nil, err
+	}
+	return b, j, closeLedger, nil
 }
 
 func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed int) (*judge.Judge, error) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -42,29 +41,15 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	b, err := openBenchmark(*root, *key)
-	if err == nil && b.Rubric == nil {
-		err = fmt.Errorf("benchmark %q is multiple choice: its answers are scored by `benchgate generate` itself", *key)
-	}
-	if err != nil {
-		return err
-	}
-	if err := ep.check(); err != nil {
-		return err
-	}
 	defLedger := *output + ".ledger.jsonl"
 	if *pair != "" {
 		defLedger = cacheLedger()
 	}
-	ledger, closeLedger, err := openLedger(ledgerPath(fl, defLedger))
+	b, j, closeLedger, err := rubricJudge(*root, *key, "its answers are scored by `benchgate generate` itself", &ep, ledgerPath(fl, defLedger), *seed)
 	if err != nil {
 		return err
 	}
 	defer closeLedger()
-	j, err := newJudge(b, &ep, ledger, *seed)
-	if err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	cfg := score.Config{Bench: b, Judge: j, Workers: ep.workers, Progress: stderr, Terminal: isTerminal(stderr)}
