@@ -1,5 +1,5 @@
 // Package ghapp is the thin adapter between GitHub and benchgate's pure
-// pull-request check (package bot): it authenticates as the GitHub App,
+// pull-request check (package bot/prcheck): it authenticates as the GitHub App,
 // reads pull requests and the base branch as data, and posts check runs and
 // the sticky comment idempotently. Nothing read from GitHub is ever run.
 //
