@@ -65,8 +65,13 @@ type Config struct {
 	CacheDir    string
 	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
 	PublishMode PublishMode // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
-	AuthorName  string      // BENCHGATE_COMMIT_NAME (default benchgate[bot])
-	AuthorEmail string      // BENCHGATE_COMMIT_EMAIL
+	// AuthorName and AuthorEmail sign the App's leaderboard commits
+	// (BENCHGATE_COMMIT_NAME, BENCHGATE_COMMIT_EMAIL, both or neither);
+	// empty means the identity GitHub gives the App's commits,
+	// "<slug>[bot]" and "<bot user id>+<slug>[bot]@users.noreply.github.com",
+	// which the App learns at start-up.
+	AuthorName  string
+	AuthorEmail string
 	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
 	// 15m: a spot-check calls a slow judge many times). A job whose process
 	// died is run again once it has been running for twice as long.
@@ -119,8 +124,8 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		CacheDir:     filecache.DefaultDir(getenv),
 		BoardBranch:  getenv("BENCHGATE_LEADERBOARD_BRANCH"),
 		PublishMode:  PublishMode(or(getenv("BENCHGATE_PUBLISH"), string(PublishPush))),
-		AuthorName:   or(getenv("BENCHGATE_COMMIT_NAME"), "benchgate[bot]"),
-		AuthorEmail:  getenv("BENCHGATE_COMMIT_EMAIL"),
+		AuthorName:   strings.TrimSpace(getenv("BENCHGATE_COMMIT_NAME")),
+		AuthorEmail:  strings.TrimSpace(getenv("BENCHGATE_COMMIT_EMAIL")),
 	}
 	c.JobTimeout = 15 * time.Minute
 	if s := getenv("BENCHGATE_JOB_TIMEOUT"); s != "" {
@@ -151,6 +156,11 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 			}
 			*dst = &x
 		}
+	}
+	if (c.AuthorName == "") != (c.AuthorEmail == "") {
+		problems = append(problems, "set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither: without them the App signs its leaderboard commits as GitHub shows the App, <slug>[bot] with <bot user id>+<slug>[bot]@users.noreply.github.com")
+	} else if c.AuthorEmail != "" && !strings.Contains(c.AuthorEmail, "@") {
+		problems = append(problems, fmt.Sprintf("BENCHGATE_COMMIT_EMAIL %q is not an e-mail address", c.AuthorEmail))
 	}
 	if (c.JudgePriceInput == nil) != (c.JudgePriceOutput == nil) {
 		problems = append(problems, "set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT, or neither")

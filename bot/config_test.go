@@ -56,6 +56,8 @@ func TestLoadConfig(t *testing.T) {
 			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
 		{"bad judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_TIMEOUT": "soon", "BENCHGATE_JUDGE_PRICE_INPUT": "-1"}), []string{`BENCHGATE_JUDGE_TIMEOUT "soon"`, `BENCHGATE_JUDGE_PRICE_INPUT "-1" is not a price`}},
 		{"one price without the other", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_OUTPUT": "10"}), []string{"set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT"}},
+		{"a commit name without an e-mail", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}), []string{"set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"}},
+		{"a commit e-mail that is not one", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot", "BENCHGATE_COMMIT_EMAIL": "board"}), []string{`BENCHGATE_COMMIT_EMAIL "board" is not an e-mail address`}},
 		{"a spot-check above the day's budget", merge(valid, map[string]string{"BENCHGATE_JUDGE_USD_PER_DAY": "5", "BENCHGATE_SPOT_CHECK_USD": "7.5"}), []string{"BENCHGATE_SPOT_CHECK_USD (7.50) is more than BENCHGATE_JUDGE_USD_PER_DAY (5.00)"}},
 	}
 	for _, tt := range tests {

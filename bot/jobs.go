@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -74,9 +75,10 @@ type Worker struct {
 	// Cache, when set, keeps verification results, rankings and parts of
 	// the page between regenerations (BENCHGATE_CACHE_DIR), as it does for
 	// the CLI.
-	Cache       ranking.Store
-	AuthorName  string
-	AuthorEmail string
+	Cache ranking.Store
+	// Author signs the leaderboard commits: the configured name and
+	// e-mail, or the App's identity once it is known.
+	Author func() (name, email string, err error)
 	// BoardBranch, when set, is the branch the leaderboard is published
 	// on (such as a pages branch), built from the default branch's
 	// submissions; the App owns it and replaces it with each update.
@@ -262,7 +264,14 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 	if dir == "" {
 		dir = "leaderboard"
 	}
-	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: w.AuthorName, AuthorEmail: w.AuthorEmail, OutDir: dir}
+	if w.Author == nil {
+		return "", errors.New("no commit author: Worker.Author is not set")
+	}
+	name, email, err := w.Author()
+	if err != nil {
+		return "", err
+	}
+	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: name, AuthorEmail: email, OutDir: dir}
 	switch {
 	case w.Propose != nil:
 		cfg.PushBranch = ProposalBranch

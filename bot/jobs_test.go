@@ -150,7 +150,7 @@ func TestRegenerateJob(t *testing.T) {
 		})
 	}
 	srv.CreateRepo(t, "board", files, "main")
-	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), AuthorName: "benchgate[bot]", AuthorEmail: "bot@example.org"}
+	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), Author: fixedAuthor("benchgate[bot]", "bot@example.org")}
 	sha, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main")
 	if err != nil || sha == "" {
 		t.Fatalf("regenerate: %q %v", sha, err)
@@ -195,7 +195,7 @@ func TestRegenerateToBoardBranch(t *testing.T) {
 		files[p], _ = os.ReadFile(filepath.Join(root, p))
 	}
 	srv.CreateRepo(t, "board", files, "main")
-	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), AuthorName: "benchgate[bot]", AuthorEmail: "bot@example.org", BoardBranch: "pages"}
+	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), Author: fixedAuthor("benchgate[bot]", "bot@example.org"), BoardBranch: "pages"}
 	if _, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main"); err != nil {
 		t.Fatal(err)
 	}
@@ -205,4 +205,9 @@ func TestRegenerateToBoardBranch(t *testing.T) {
 	if _, ok := srv.Files(t, "board", "main")["leaderboard/index.html"]; ok {
 		t.Error("the default branch was changed")
 	}
+}
+
+// fixedAuthor signs commits with a configured name and e-mail.
+func fixedAuthor(name, email string) func() (string, string, error) {
+	return func() (string, string, error) { return name, email, nil }
 }

@@ -172,9 +172,9 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 }
 
 // Mux serves the App's endpoints: POST /webhook, GET /healthz (the
-// process answers), GET /readyz (the queue's database answers) and GET
-// /metrics.
-func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger) *http.ServeMux {
+// process answers), GET /readyz (ready, when set, finds nothing amiss,
+// and the queue's database answers) and GET /metrics.
+func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger, ready func() error) *http.ServeMux {
 	mux := http.NewServeMux()
 	hook.Observe = func(event, outcome string) {
 		m.Deliveries.WithLabelValues(event, outcome).Inc()
@@ -185,6 +185,12 @@ func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger) *http.Serv
 	mux.Handle("/webhook", hook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if ready != nil {
+			if err := ready(); err != nil {
+				http.Error(w, err.Error(), http.StatusServiceUnavailable)
+				return
+			}
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := m.Refresh(ctx, q); err != nil {

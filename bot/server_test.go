@@ -30,7 +30,7 @@ func TestWebhookToCheck(t *testing.T) {
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog()}
 	m := NewMetrics()
 	hook := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{Q: q}, Log: quietLog()}
-	srv := httptest.NewServer(Mux(hook, q, m, quietLog()))
+	srv := httptest.NewServer(Mux(hook, q, m, quietLog(), nil))
 	defer srv.Close()
 
 	post := func(delivery string) int {

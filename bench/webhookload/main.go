@@ -59,7 +59,7 @@ func run(rate float64, duration time.Duration, db string, limit int) error {
 	defer q.Close()
 	secret := []byte("load-test-secret")
 	hook := &bot.Webhook{Secrets: [][]byte{secret}, Queue: bot.QueueAdapter{Q: q, MaxWaiting: limit}, Log: log}
-	srv := httptest.NewServer(bot.Mux(hook, q, bot.NewMetrics(), log))
+	srv := httptest.NewServer(bot.Mux(hook, q, bot.NewMetrics(), log, nil))
 	defer srv.Close()
 
 	n := int(rate * duration.Seconds())

@@ -41,10 +41,7 @@ type Config struct {
 	// BaseURL is the REST API root with a trailing slash:
 	// https://api.github.com/ (the default), https://HOST/api/v3/ for
 	// GitHub Enterprise Server, or a test server's URL.
-	BaseURL string
-	// AppSlug is the App's slug; its comments are authored by
-	// AppSlug+"[bot]", which is how UpsertComment recognises its own.
-	AppSlug    string
+	BaseURL    string
 	HTTPClient *http.Client // nil: http.DefaultClient's transport
 
 	// Sleep waits for d unless ctx ends first. Nil uses a real timer;
@@ -76,6 +73,7 @@ type App struct {
 
 	mu         sync.Mutex
 	transports map[int64]*ghinstallation.Transport
+	identity   *Identity // learned by Identify
 }
 
 // New checks cfg and parses the private key once.
@@ -206,13 +204,19 @@ func (a *App) Client(installationID int64) (*github.Client, error) {
 // remembers a limit it has seen and refuses locally until the wall-clock
 // reset, which would defeat the waits this helper decides on itself.
 func (a *App) call(ctx context.Context, inst int64, what string, fn func(gh *github.Client) error) error {
+	return a.callAs(ctx, func() (*github.Client, error) { return a.Client(inst) }, what, fn)
+}
+
+// callAs is call with the client that client gives: the App's own (JWT)
+// or one without credentials.
+func (a *App) callAs(ctx context.Context, client func() (*github.Client, error), what string, fn func(gh *github.Client) error) error {
 	var err error
 	for attempt := 0; attempt < a.cfg.MaxAttempts; attempt++ {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", what, ctx.Err())
 		}
 		var gh *github.Client
-		if gh, err = a.Client(inst); err != nil {
+		if gh, err = client(); err != nil {
 			return err
 		}
 		if err = fn(gh); err == nil {

@@ -76,8 +76,11 @@ func setup(t *testing.T) (*fakegithub.Server, *App, *sleeps) {
 	srv.AddRepo(repo, "main")
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
 	sl := &sleeps{}
-	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, AppSlug: srv.AppSlug, HTTPClient: srv.Client(), Sleep: sl.sleep})
+	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: sl.sleep})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.Identify(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return srv, app, sl
@@ -519,7 +522,7 @@ func TestSymlinkSignals(t *testing.T) {
 			key := testKey()
 			pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
 			client := &http.Client{Transport: rewriter{srv.Client().Transport, tt.rewrite}}
-			app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, AppSlug: srv.AppSlug, HTTPClient: client, Sleep: (&sleeps{}).sleep})
+			app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: client, Sleep: (&sleeps{}).sleep})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -776,5 +779,54 @@ func TestTokenForGit(t *testing.T) {
 	again, _ := app.Token(context.Background(), 7)
 	if again != tok || srv.TokensIssued() != 1 {
 		t.Errorf("token not cached: %d issued", srv.TokensIssued())
+	}
+}
+
+// TestIdentify: the App learns its slug and bot user from GitHub, and
+// recognises nothing as its own before it has.
+func TestIdentify(t *testing.T) {
+	key := testKey()
+	srv := fakegithub.New(t, appID, &key.PublicKey)
+	srv.AppSlug = "someone-elses-name"
+	srv.AddRepo(repo, "main")
+	srv.AddPR(repo, fakegithub.PR{Number: 4})
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: (&sleeps{}).sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, ok := app.Identity(); ok {
+		t.Fatal("an identity before Identify")
+	}
+	if _, _, err := app.UpsertComment(ctx, inst, repo, 4, prcheck.Sticky("x")); !errors.Is(err, ErrNoIdentity) {
+		t.Fatalf("UpsertComment before Identify: %v", err)
+	}
+	id, err := app.Identify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := "someone-elses-name[bot]"
+	want := Identity{AppID: appID, Slug: "someone-elses-name", Name: "someone-elses-name", BotLogin: bot, BotUserID: srv.UserID(bot)}
+	if got, _ := app.Identity(); id != want || got != want {
+		t.Fatalf("identity %+v, want %+v", id, want)
+	}
+	if id.CommitName() != bot || id.CommitEmail() != fmt.Sprintf("%d+%s@users.noreply.github.com", srv.UserID(bot), bot) {
+		t.Errorf("commit author %s <%s>", id.CommitName(), id.CommitEmail())
+	}
+	if _, _, err := app.UpsertComment(ctx, inst, repo, 4, prcheck.Sticky("x")); err != nil {
+		t.Fatal(err)
+	}
+	if cs := srv.Comments(repo, 4); len(cs) != 1 || cs[0].User.Login != bot {
+		t.Errorf("comments %+v", cs)
+	}
+	// GitHub down at start-up: an error, and still no identity.
+	other, _ := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: (&sleeps{}).sleep, MaxAttempts: 1})
+	srv.FailNext(1, http.StatusBadGateway)
+	if _, err := other.Identify(ctx); err == nil {
+		t.Error("Identify succeeded against a 502")
+	}
+	if _, ok := other.Identity(); ok {
+		t.Error("an identity after a failed Identify")
 	}
 }

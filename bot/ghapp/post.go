@@ -2,7 +2,6 @@ package ghapp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -216,9 +215,8 @@ func orDash(s string) string {
 // UpsertComment keeps the App's one sticky comment on a pull request: the
 // App's own comment that prcheck.IsSticky recognises is edited when body
 // differs (changed reports an edit or a creation), and created when there
-// is none.
-// Only a comment by AppSlug+"[bot]" of type Bot counts, so a marker pasted
-// by anyone else is ignored.
+// is none. Only a comment by the App's bot user (Identity.BotLogin) of
+// type Bot counts, so a marker pasted by anyone else is ignored.
 func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
@@ -255,16 +253,17 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 
 // ownComment finds the App's own comment on an issue or pull request
 // whose body matches; nil when there is none. Only a comment by
-// AppSlug+"[bot]" of type Bot counts.
+// the App's bot user (Identity.BotLogin) of type Bot counts.
 func (a *App) ownComment(ctx context.Context, inst int64, repo string, number int, match func(body string) bool) (*github.IssueComment, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
 	}
-	if a.cfg.AppSlug == "" {
-		return nil, errors.New("ghapp: Config.AppSlug is needed to recognise the App's own comment")
+	me, ok := a.Identity()
+	if !ok {
+		return nil, ErrNoIdentity
 	}
-	login := a.cfg.AppSlug + "[bot]"
+	login := me.BotLogin
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		var page []*github.IssueComment

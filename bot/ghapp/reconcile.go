@@ -108,7 +108,7 @@ func (a *App) HasCompletedCheck(ctx context.Context, inst int64, repo, headSHA, 
 		return false, err
 	}
 	for _, r := range runs.CheckRuns {
-		if r.GetStatus() == "completed" && (r.GetApp() == nil || r.GetApp().GetSlug() == "" || r.GetApp().GetSlug() == a.cfg.AppSlug) {
+		if r.GetStatus() == "completed" && (r.GetApp() == nil || r.GetApp().GetID() == 0 || r.GetApp().GetID() == a.cfg.AppID) {
 			return true, nil
 		}
 	}

@@ -33,7 +33,6 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("serve", "[--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)", stderr)
 	workers := fl.Int("workers", 4, "jobs run at once")
 	drain := fl.Duration("drain", 60*time.Second, "on SIGTERM, how long running jobs may take to finish")
-	slug := fl.String("app-slug", "benchgate", "the App's slug: its comments are by SLUG[bot]")
 	configFile := fl.String("config", "", "an optional YAML file with the settings (keys: the variables' names without BENCHGATE_, in lower case); the environment overrides it")
 	reconcile := fl.Duration("reconcile", 10*time.Minute, "how often open pull requests without a benchgate check are looked for (also at start-up); 0: never")
 	if pos, err := parseInterleaved(fl, args); err != nil {
@@ -57,20 +56,20 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, cfg, *workers, *drain, *slug, *reconcile, stderr)
+	return serve(ctx, cfg, *workers, *drain, *reconcile, stderr)
 }
 
 // serve runs the App with cfg until ctx ends.
-func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, slug string, reconcile time.Duration, stderr io.Writer) error {
+func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, reconcile time.Duration, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
-	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, AppSlug: slug, Observe: metrics.ObserveGitHub})
+	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub})
 	if err != nil {
 		return err
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, AuthorName: cfg.AuthorName, AuthorEmail: cfg.AuthorEmail, Log: log}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, Author: commitAuthor(cfg, app), Log: log}
 	if cfg.PublishMode == bot.PublishPR {
 		w.Propose = app
 	}
@@ -95,12 +94,59 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
 	adapter := bot.QueueAdapter{Q: q, MaxWaiting: cfg.Limits.QueueWaiting}
 	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log}
-	if reconcile > 0 {
-		go bot.ReconcileEvery(ctx, reconcile, app, adapter, log)
+	// The App learns who it is from GitHub before it recognises its own
+	// comments and runs, signs its commits or reconciles; until then
+	// /readyz says so and jobs that need it wait for their retry.
+	go func() {
+		if !learnIdentity(ctx, app, log) || reconcile <= 0 {
+			return
+		}
+		bot.ReconcileEvery(ctx, reconcile, app, adapter, log)
+	}()
+	ready := func() error {
+		if _, ok := app.Identity(); !ok {
+			return ghapp.ErrNoIdentity
+		}
+		return nil
 	}
-	mux := bot.Mux(hook, q, metrics, log)
+	mux := bot.Mux(hook, q, metrics, log, ready)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
 		return failed(err)
 	}
 	return nil
+}
+
+// commitAuthor signs the App's leaderboard commits: as configured, or as
+// GitHub shows the App once it has learned its identity.
+func commitAuthor(cfg bot.Config, app *ghapp.App) func() (string, string, error) {
+	return func() (string, string, error) {
+		if cfg.AuthorName != "" {
+			return cfg.AuthorName, cfg.AuthorEmail, nil
+		}
+		id, ok := app.Identity()
+		if !ok {
+			return "", "", ghapp.ErrNoIdentity
+		}
+		return id.CommitName(), id.CommitEmail(), nil
+	}
+}
+
+// learnIdentity asks GitHub who the App is until it answers, waiting
+// longer after each failure (up to a minute); false when ctx ended first.
+func learnIdentity(ctx context.Context, app *ghapp.App, log *slog.Logger) bool {
+	wait := time.Second
+	for {
+		id, err := app.Identify(ctx)
+		if err == nil {
+			log.Info("the App's identity, as GitHub gives it", "app_id", id.AppID, "slug", id.Slug, "bot_user", id.BotLogin, "bot_user_id", id.BotUserID)
+			return true
+		}
+		log.Error("cannot learn the App's identity from GitHub; retrying", "err", err, "retry_in", wait.String())
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Minute)
+	}
 }

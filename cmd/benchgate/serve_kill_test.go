@@ -23,7 +23,7 @@ func TestServeChildProcess(t *testing.T) {
 	if os.Getenv("BENCHGATE_SERVE_CHILD") != "1" {
 		t.Skip("run by TestServeSurvivesSIGKILL")
 	}
-	os.Exit(run([]string{"serve", "--workers", "1", "--reconcile", "0", "--app-slug", os.Getenv("BENCHGATE_TEST_SLUG")}, io.Discard, io.Discard))
+	os.Exit(run([]string{"serve", "--workers", "1", "--reconcile", "0"}, io.Discard, io.Discard))
 }
 
 // TestServeSurvivesSIGKILL kills the App with SIGKILL while a verification
@@ -73,7 +73,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	l.Close()
 	db := "sqlite:" + filepath.Join(dir, "queue.db")
 	env := []string{
-		"BENCHGATE_SERVE_CHILD=1", "BENCHGATE_TEST_SLUG=" + gh.AppSlug,
+		"BENCHGATE_SERVE_CHILD=1",
 		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=s",
 		"BENCHGATE_DATABASE_URL=" + db, "BENCHGATE_LISTEN=" + a.addr, "BENCHGATE_GITHUB_API_URL=" + gh.URL,
 		"BENCHGATE_JOB_TIMEOUT=2s",
@@ -108,7 +108,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, 1, 5*time.Second, gh.AppSlug, 0, io.Discard) }()
+	go func() { done <- serve(ctx, cfg, 1, 5*time.Second, 0, io.Discard) }()
 	defer func() { cancel(); <-done }()
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) && (len(gh.CheckRuns("geo/board")) == 0 || len(gh.Comments("geo/board", 12)) == 0) {

@@ -87,8 +87,8 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 		AppID: 42, PrivateKey: appKeyPEM(),
 		WebhookSecrets: [][]byte{[]byte(a.secret)}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
 		Listen: a.addr, GitHubAPIURL: gh.URL, GitURL: gh.URL, RerunSecret: []byte("r"),
-		BoardDir: "leaderboard", AuthorName: "benchgate[bot]", AuthorEmail: "benchgate@example.org",
-		Limits: bot.DefaultLimits(),
+		BoardDir: "leaderboard",
+		Limits:   bot.DefaultLimits(),
 	}
 	if opts.edit != nil {
 		opts.edit(a, &cfg)
@@ -100,7 +100,7 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, gh.AppSlug, opts.reconcile, logs) }()
+	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, opts.reconcile, logs) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
@@ -362,7 +362,7 @@ func TestServeAbuseLimits(t *testing.T) {
 	hook := &bot.Webhook{Secrets: [][]byte{[]byte(a.secret)}, Queue: bot.QueueAdapter{Q: q, MaxWaiting: 1}, Log: slog.New(slog.DiscardHandler)}
 	m := bot.NewMetrics()
 	m.SetLimits(bot.Limits{QueueWaiting: 1})
-	srv := httptest.NewServer(bot.Mux(hook, q, m, slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(bot.Mux(hook, q, m, slog.New(slog.DiscardHandler), nil))
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	if code := signedRequest(t, addr, "pull_request", "full-1", prEvent("opened", 13, strings.Repeat("1", 40)), a.secret); code != http.StatusAccepted {
@@ -414,7 +414,9 @@ func TestServeMerges(t *testing.T) {
 		board := string(git.Files(t, "geo/board", "main")["leaderboard/leaderboard.json"])
 		return strings.Contains(board, "merge-a") && strings.Contains(board, "merge-b")
 	})
-	if c := git.Log(t, "geo/board", "main")[0]; c.AuthorName != "benchgate[bot]" || !strings.Contains(c.Message, "leaderboard") {
+	// Signed as GitHub shows the App, learned from GitHub: no setting.
+	botUser := a.gh.AppSlug + "[bot]"
+	if c := git.Log(t, "geo/board", "main")[0]; c.AuthorName != botUser || c.AuthorEmail != fmt.Sprintf("%d+%s@users.noreply.github.com", a.gh.UserID(botUser), botUser) || !strings.Contains(c.Message, "leaderboard") {
 		t.Errorf("last commit %+v", c)
 	}
 	for _, f := range []string{"leaderboard/LEADERBOARD.md", "leaderboard/index.html"} {

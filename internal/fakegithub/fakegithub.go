@@ -38,6 +38,9 @@ const (
 	docNotFound           = "https://docs.github.com/rest"
 )
 
+// DefaultAppSlug is the App's slug unless a test sets another.
+const DefaultAppSlug = "geo-leaderboard-checks"
+
 // DefaultRateLimit is the hourly request budget of a fresh installation
 // token (GitHub's floor for installations on github.com).
 const DefaultRateLimit = 5000
@@ -48,8 +51,11 @@ type Server struct {
 	// BaseURL requires, e.g. "http://127.0.0.1:41234/".
 	URL string
 
-	// AppSlug names the App; its comments are authored by AppSlug+"[bot]".
-	// Set it before the first request if the default "benchgate" does not suit.
+	// AppSlug names the App, as GET /app answers; its comments are
+	// authored by AppSlug+"[bot]". App slugs are globally unique, so the
+	// default is not "benchgate": an App that assumed its own name instead
+	// of asking would not find its comments here either. Set it before the
+	// first request to name another.
 	AppSlug string
 
 	appID int64
@@ -124,7 +130,7 @@ func NewServer(appID int64, key *rsa.PublicKey) (*Server, error) {
 		return nil, fmt.Errorf("nil App public key")
 	}
 	s := &Server{
-		AppSlug:   "benchgate",
+		AppSlug:   DefaultAppSlug,
 		appID:     appID,
 		key:       key,
 		now:       time.Now,
@@ -264,7 +270,16 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found", docNotFound)
 		return
 	}
-	if strings.HasPrefix(r.URL.Path, "/app/") {
+	if r.URL.Path == "/users" || strings.HasPrefix(r.URL.Path, "/users/") {
+		if r.Header.Get("Authorization") == "" {
+			// Public, as on GitHub (the unauthenticated budget is not
+			// metered).
+			s.rateHeadersLocked(w)
+			s.mux.ServeHTTP(w, r)
+			return
+		}
+	}
+	if r.URL.Path == "/app" || strings.HasPrefix(r.URL.Path, "/app/") {
 		// App (JWT) endpoints draw on the App's own budget, which the
 		// fake does not meter; report the installation budget anyway so
 		// every response carries the headers.

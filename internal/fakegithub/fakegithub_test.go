@@ -608,7 +608,7 @@ func TestComments(t *testing.T) {
 	for i := range 35 {
 		s.AddComment("acme/bench", 9, "bob", "User", fmt.Sprintf("c%d", i))
 	}
-	mine := s.AddComment("acme/bench", 9, "benchgate[bot]", "Bot", "old report")
+	mine := s.AddComment("acme/bench", 9, s.AppSlug+"[bot]", "Bot", "old report")
 	tok := installationToken(t, s)
 
 	type comment struct {
@@ -641,7 +641,7 @@ func TestComments(t *testing.T) {
 	expectStatus(t, r, http.StatusCreated)
 	var c comment
 	r.json(t, &c)
-	if c.User.Login != "benchgate[bot]" || c.User.Type != "Bot" || c.App == nil {
+	if c.User.Login != s.AppSlug+"[bot]" || c.User.Type != "Bot" || c.App == nil {
 		t.Errorf("created %+v", c)
 	}
 	expectStatus(t, do(t, s, "POST", "repos/acme/bench/issues/9/comments", tok, map[string]string{"body": ""}), http.StatusUnprocessableEntity)

@@ -3,6 +3,7 @@ package fakegithub
 import (
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -73,3 +74,36 @@ func (s *Server) ValidToken(tok string) bool {
 	t, ok := s.tokens[tok]
 	return ok && s.now().Before(t.expires)
 }
+
+// handleApp implements GET /app (App JWT): the authenticated App.
+func (s *Server) handleApp(w http.ResponseWriter, r *http.Request) {
+	if msg := s.verifyJWTLocked(r.Header.Get("Authorization")); msg != "" {
+		writeError(w, http.StatusUnauthorized, msg, docAppAuth)
+		return
+	}
+	app := s.appJSON()
+	app["node_id"] = "A_" + strconv.FormatInt(s.appID, 36)
+	app["description"] = ""
+	app["external_url"] = "https://example.org"
+	app["created_at"] = "2026-01-01T00:00:00Z"
+	app["updated_at"] = "2026-01-01T00:00:00Z"
+	app["permissions"] = map[string]string{"checks": "write", "contents": "write", "issues": "write", "pull_requests": "write", "metadata": "read"}
+	app["events"] = []string{"check_run", "check_suite", "issue_comment", "pull_request", "push"}
+	app["installations_count"] = len(s.installations)
+	writeJSON(w, http.StatusOK, app)
+}
+
+// handleUser implements GET /users/{username}. Any login is a user; the
+// App's bot user, AppSlug+"[bot]", is of type Bot.
+func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
+	login := r.PathValue("username")
+	typ := "User"
+	if strings.EqualFold(login, s.AppSlug+"[bot]") {
+		login, typ = s.AppSlug+"[bot]", "Bot"
+	}
+	writeJSON(w, http.StatusOK, userJSON(login, typ))
+}
+
+// UserID is the id GitHub gives the user login, as the fake's responses
+// carry it.
+func (s *Server) UserID(login string) int64 { return stableID(login) }

@@ -5,6 +5,8 @@ func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("POST /app/installations/{installation_id}/access_tokens", s.handleAccessToken)
 	m.HandleFunc("GET /app/installations", s.handleInstallations)
+	m.HandleFunc("GET /app", s.handleApp)
+	m.HandleFunc("GET /users/{username}", s.handleUser)
 	m.HandleFunc("GET /installation/repositories", s.handleInstallationRepos)
 
 	m.HandleFunc("GET /repos/{owner}/{repo}", s.handleRepo)

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/internal/fakegithub"
+)
+
+// TestServeLearnsItsIdentity runs the App with the documented minimal
+// setup under a slug that is not benchgate's, with GitHub unable to say
+// who the App is at first: /readyz says so until GitHub answers GET /app;
+// then the App recognises its own comment (one sticky comment through a
+// push, a command and a refusal) and its own check runs.
+func TestServeLearnsItsIdentity(t *testing.T) {
+	var answering atomic.Bool
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		a.gh.AppSlug = "acme-bench-review"
+		a.gh.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+			if r.URL.Path == "/app" && !answering.Load() {
+				return &fakegithub.Fault{Status: http.StatusServiceUnavailable}
+			}
+			return nil
+		})
+	}})
+	readyz := func() (int, string) {
+		resp, err := http.Get("http://" + a.addr + "/readyz")
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	a.waitFor("the App to answer", func() bool { code, _ := readyz(); return code != 0 })
+	if code, body := readyz(); code != http.StatusServiceUnavailable || !strings.Contains(body, "GET /app") {
+		t.Fatalf("readyz before the App knows who it is: %d %q", code, body)
+	}
+	answering.Store(true)
+	a.waitFor("readyz", func() bool { code, _ := readyz(); return code == http.StatusOK })
+
+	h1, h2 := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	a.pr(21, h1, a.scores)
+	a.deliver("pull_request", "id-1", prEvent("opened", 21, h1))
+	a.waitFor("the first check", func() bool {
+		return len(a.runs(prcheck.CheckName, h1)) == 1 && len(a.gh.Comments("geo/board", 21)) == 1
+	})
+	a.pr(21, h2, a.scores)
+	a.deliver("pull_request", "id-2", prEvent("synchronize", 21, h2))
+	a.waitFor("the new head's check", func() bool {
+		cs := a.gh.Comments("geo/board", 21)
+		return len(a.runs(prcheck.CheckName, h2)) == 1 && len(cs) > 0 && strings.Contains(cs[0].Body, h2[:12])
+	})
+	// Someone who may not start a spot-check asks twice: one reply, found
+	// again as the App's own the second time.
+	a.deliver("issue_comment", "id-3", commentEvent(21, 9001, "visitor", "/benchgate rerun"))
+	a.waitFor("the reply", func() bool { return len(a.gh.Comments("geo/board", 21)) == 2 })
+	a.deliver("issue_comment", "id-4", commentEvent(21, 9002, "visitor", "/benchgate rerun"))
+	a.waitFor("the second request to be handled", func() bool {
+		return countPaths(a.gh, "GET", "/repos/geo/board/collaborators/visitor/permission") == 2
+	})
+	time.Sleep(300 * time.Millisecond)
+	cs := a.gh.Comments("geo/board", 21)
+	sticky := 0
+	for _, c := range cs {
+		if c.User.Login != "acme-bench-review[bot]" {
+			t.Errorf("a comment by %s", c.User.Login)
+		}
+		if prcheck.IsSticky(c.Body) {
+			sticky++
+		}
+	}
+	if len(cs) != 2 || sticky != 1 {
+		t.Errorf("%d comments, %d sticky; want the sticky comment and one reply", len(cs), sticky)
+	}
+	if n := len(a.runs(prcheck.CheckName, "")); n != 2 {
+		t.Errorf("%d check runs, want one per head", n)
+	}
+}
+
+// countPaths counts the requests the fake GitHub received for a method
+// and path.
+func countPaths(gh *fakegithub.Server, method, path string) int {
+	n := 0
+	for _, r := range gh.Requests() {
+		if r.Method == method && r.Path == path {
+			n++
+		}
+	}
+	return n
+}
