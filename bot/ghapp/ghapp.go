@@ -250,8 +250,15 @@ func (a *App) retryAfter(err error, attempt int) (time.Duration, bool) {
 		return a.bounded(time.Minute)
 	}
 	var er *github.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil && gateway(er.Response.StatusCode) {
-		return backoff, true
+	if errors.As(err, &er) && er.Response != nil {
+		// GitHub answers a rate limit with 403 or 429; go-github knows
+		// only 403, so a 429 arrives as a plain error response.
+		if wait, limited := rateLimited(er.Response); limited {
+			return a.bounded(wait)
+		}
+		if gateway(er.Response.StatusCode) {
+			return backoff, true
+		}
 	}
 	// The token exchange bypasses go-github, so its failures arrive as
 	// ghinstallation's error carrying the raw response.
@@ -261,21 +268,34 @@ func (a *App) retryAfter(err error, attempt int) (time.Duration, bool) {
 		if resp.Body != nil {
 			resp.Body.Close()
 		}
-		switch {
-		case gateway(resp.StatusCode):
+		if wait, limited := rateLimited(resp); limited {
+			return a.bounded(wait)
+		}
+		if gateway(resp.StatusCode) {
 			return backoff, true
-		case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests:
-			if n, perr := strconv.ParseInt(resp.Header.Get("Retry-After"), 10, 64); perr == nil {
-				return a.bounded(time.Duration(n) * time.Second)
-			}
-			if resp.Header.Get("X-RateLimit-Remaining") == "0" {
-				if r, perr := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); perr == nil {
-					return a.bounded(time.Until(time.Unix(r, 0)) + time.Second)
-				}
-			}
 		}
 	}
 	return 0, false
+}
+
+// rateLimited reads a 403 or 429 answer as GitHub documents its rate
+// limits: Retry-After (seconds) first, then, when no requests remain,
+// X-RateLimit-Reset (epoch seconds); a 429 that names neither is waited
+// out for a minute, as GitHub asks for secondary limits. limited is false
+// for any other answer: a 403 without limit headers is a refusal.
+func rateLimited(resp *http.Response) (wait time.Duration, limited bool) {
+	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Retry-After")), 10, 64); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, true
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if r, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			return time.Until(time.Unix(r, 0)) + time.Second, true
+		}
+	}
+	return time.Minute, resp.StatusCode == http.StatusTooManyRequests
 }
 
 // bounded refuses waits longer than MaxWait.

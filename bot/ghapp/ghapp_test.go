@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -828,5 +829,44 @@ func TestIdentify(t *testing.T) {
 	}
 	if _, ok := other.Identity(); ok {
 		t.Error("an identity after a failed Identify")
+	}
+}
+
+// TestTooManyRequests: GitHub's 429, which go-github does not read as a
+// rate limit, is waited out in place by Retry-After or X-RateLimit-Reset,
+// on installation calls and on the App's own (the installation listing).
+func TestTooManyRequests(t *testing.T) {
+	srv, app, sl := setup(t)
+	srv.AddInstallation(inst, repo)
+	ctx := context.Background()
+	var once atomic.Bool
+	srv.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		if r.URL.Path == "/repos/"+repo+"/collaborators/alice/permission" && once.CompareAndSwap(false, true) {
+			return &fakegithub.Fault{Status: http.StatusTooManyRequests, RetryAfter: "7"}
+		}
+		return nil
+	})
+	sl.reset()
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || ok {
+		t.Fatalf("after a 429: %v %v", ok, err)
+	}
+	if d := sl.list(); len(d) != 1 || d[0] != 7*time.Second {
+		t.Errorf("waits %v, want the 7 s Retry-After", d)
+	}
+	reset := time.Now().Add(20 * time.Second)
+	once.Store(false)
+	srv.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		if r.URL.Path == "/app/installations" && once.CompareAndSwap(false, true) {
+			return &fakegithub.Fault{Status: http.StatusTooManyRequests, RateLimitReset: reset}
+		}
+		return nil
+	})
+	sl.reset()
+	ids, err := app.Installations(ctx)
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("installations after a 429: %v %v", ids, err)
+	}
+	if d := sl.list(); len(d) != 1 || d[0] < 15*time.Second || d[0] > 22*time.Second {
+		t.Errorf("waits %v, want about 20 s, to the reset", d)
 	}
 }

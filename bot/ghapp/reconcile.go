@@ -26,7 +26,12 @@ func (a *App) Installations(ctx context.Context) ([]int64, error) {
 	var ids []int64
 	opts := &github.ListOptions{PerPage: 100}
 	for {
-		list, resp, err := a.appClient().Apps.ListInstallations(ctx, opts)
+		var list []*github.Installation
+		var resp *github.Response
+		err := a.callAs(ctx, func() (*github.Client, error) { return a.appClient(), nil }, "listing the App's installations", func(gh *github.Client) (err error) {
+			list, resp, err = gh.Apps.ListInstallations(ctx, opts)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
