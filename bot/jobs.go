@@ -24,8 +24,11 @@ type GitHub interface {
 	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr prcheck.PRInfo, baseRef, baseSHA string, err error)
 	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error)
 	BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error)
+	OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error)
 	CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error)
-	PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out prcheck.CheckOutcome) (int64, error)
+	// PostCheck posts the check run name on headSHA: the one there is, or
+	// with key set a run of its own that key finds again.
+	PostCheck(ctx context.Context, inst int64, repo, headSHA, name, key string, out prcheck.CheckOutcome) (int64, error)
 	UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error)
 	// Reply answers on a pull request, once: the same words again post
 	// nothing, so a flood of one request gets one answer.
@@ -94,6 +97,9 @@ type Worker struct {
 // check run and the sticky comment. A job for a head that is no longer
 // the pull request's is done: a newer job verifies the new head.
 func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
+	if j.PR == 0 {
+		return w.verifyHead(ctx, j)
+	}
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return err
@@ -109,7 +115,7 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, out); err != nil {
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), out); err != nil {
 		return err
 	}
 	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
@@ -173,7 +179,7 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	var md bytes.Buffer
 	rerun.Render(&md, "markdown", rep)
 	rc := prcheck.SpotCheck(spotVerdict(rep.Verdict), md.String())
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, rc); err != nil {
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
 	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, md.String()))
@@ -246,7 +252,7 @@ func spotCheckKey(j Job) string {
 // spot-check: a neutral check run, and the reason in the sticky comment.
 func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, out prcheck.CheckOutcome, limit string) error {
 	rc := prcheck.SpotCheckRefused(w.Budget.Explain(limit))
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, rc); err != nil {
+	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
 	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, rc.Summary))
@@ -321,4 +327,42 @@ func spotVerdict(v rerun.Verdict) prcheck.SpotVerdict {
 		return prcheck.SpotTooHigh
 	}
 	return prcheck.SpotUndecided
+}
+
+// rerunKey names the new check run of a verification someone asked for
+// again (the Re-run button, /benchgate verify): one per request, found
+// again by the job's retries. Other verifications update the head's run.
+func rerunKey(j Job) string {
+	if !j.Rerequested || j.DeliveryID == "" {
+		return ""
+	}
+	return "rerequested:" + j.DeliveryID
+}
+
+// verifyHead verifies each open pull request whose head is j.HeadSHA: a
+// re-run request from a fork's pull request names none.
+func (w *Worker) verifyHead(ctx context.Context, j Job) error {
+	if j.HeadSHA == "" {
+		return errors.New("a verification names neither a pull request nor a head commit")
+	}
+	pulls, err := w.GH.OpenPulls(ctx, j.InstallationID, j.Repo)
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, p := range pulls {
+		if p.HeadSHA != j.HeadSHA {
+			continue
+		}
+		found = true
+		pj := j
+		pj.PR = p.Number
+		if err := w.VerifyPR(ctx, pj); err != nil {
+			return err
+		}
+	}
+	if !found {
+		w.Log.Info("re-run of a head that no open pull request has", "repo", j.Repo, "head_sha", j.HeadSHA)
+	}
+	return nil
 }

@@ -35,6 +35,10 @@ type memGH struct {
 	replies  []string
 }
 
+func (g *memGH) OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error) {
+	return []OpenPull{{Number: g.pr.Number, HeadSHA: g.pr.HeadSHA}}, nil
+}
+
 func (g *memGH) PullRequest(ctx context.Context, inst int64, repo string, n int) (prcheck.PRInfo, string, string, error) {
 	return g.pr, "main", "base-sha", nil
 }
@@ -47,7 +51,7 @@ func (g *memGH) BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS
 func (g *memGH) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
 	return g.writers[user], nil
 }
-func (g *memGH) PostCheck(ctx context.Context, inst int64, repo, head, name string, out prcheck.CheckOutcome) (int64, error) {
+func (g *memGH) PostCheck(ctx context.Context, inst int64, repo, head, name, key string, out prcheck.CheckOutcome) (int64, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.checks[head+" "+name] = out

@@ -38,7 +38,7 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 	}
 	switch j.Kind {
 	case KindVerify:
-		inserted, err := a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID})
+		inserted, err := a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID, Rerequested: j.Rerequested})
 		if err == nil && inserted && j.HeadSHA != "" {
 			_, err = a.Q.SupersedeVerify(ctx, j.Repo, j.PR, j.HeadSHA)
 		}
@@ -68,7 +68,7 @@ func (w *Worker) logged(j Job, run func() error) error {
 func (w *Worker) Handlers() queue.Handlers {
 	return queue.Handlers{
 		Verify: func(ctx context.Context, a queue.VerifyArgs) error {
-			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID}
+			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID, Rerequested: a.Rerequested}
 			return w.logged(j, func() error { return w.VerifyPR(ctx, j) })
 		},
 		Rerun: func(ctx context.Context, a queue.RerunArgs) error {

@@ -38,6 +38,9 @@ type Job struct {
 	AfterSHA       string // regenerate: the pushed commit
 	Branch         string // regenerate: the default branch it was pushed to
 	InstallationID int64
+	// Rerequested is set when someone asked for the verification again
+	// (the Re-run button, /benchgate verify): it posts a new check run.
+	Rerequested bool
 }
 
 // Kind is the work a job asks for.
@@ -291,10 +294,19 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 				prs = append(prs, pr.Number)
 			}
 		}
+		if sha == "" {
+			return nil, nil
+		}
+		if len(prs) == 0 {
+			// GitHub lists no pull requests when the head branch is in a
+			// fork, the usual case for outside contributors: the job
+			// finds them by the head commit (PR 0).
+			prs = []int{0}
+		}
 		var jobs []Job
 		for _, n := range prs {
 			j := base
-			j.Kind, j.PR, j.HeadSHA = KindVerify, n, sha
+			j.Kind, j.PR, j.HeadSHA, j.Rerequested = KindVerify, n, sha, true
 			if len(prs) > 1 {
 				// The queue takes a delivery id once: each pull request
 				// of the suite needs its own, or only the first is queued.
@@ -317,6 +329,7 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 		}
 		j := base
 		j.Kind, j.PR, j.CommentID, j.Commenter = cmd, p.Issue.Number, p.Comment.ID, p.Comment.User.Login
+		j.Rerequested = cmd == KindVerify
 		return []Job{j}, nil
 	case "push":
 		if p.Repository.DefaultBranch == "" || p.Ref != "refs/heads/"+p.Repository.DefaultBranch || p.After == "" || strings.Trim(p.After, "0") == "" {

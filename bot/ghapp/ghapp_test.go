@@ -346,7 +346,7 @@ func TestEndToEnd(t *testing.T) {
 	if out.Conclusion != prcheck.Success {
 		t.Fatalf("conclusion %s: %s", out.Conclusion, out.Summary)
 	}
-	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
+	id, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, "", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestEndToEnd(t *testing.T) {
 	if out.Conclusion != prcheck.Failure || len(out.Annotations) == 0 {
 		t.Fatalf("conclusion %s, %d annotations", out.Conclusion, len(out.Annotations))
 	}
-	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
+	id2, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, "", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// Posting again for the same head updates the one run, without
 	// repeating its annotations.
-	again, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, out)
+	again, err := app.PostCheck(ctx, inst, repo, info.HeadSHA, prcheck.CheckName, "", out)
 	if err != nil || again != id2 {
 		t.Fatalf("again: %d %v", again, err)
 	}
@@ -612,7 +612,7 @@ func TestAnnotationBatches(t *testing.T) {
 	// One the core could produce but GitHub would refuse is made valid.
 	anns = append(anns[:119], prcheck.Annotation{Path: "x.json", Level: "odd", Message: "problem 120"})
 	out := prcheck.CheckOutcome{Conclusion: prcheck.Failure, Title: "120 problems", Summary: "many", Annotations: anns}
-	if _, err := app.PostCheck(context.Background(), inst, repo, head, "", out); err != nil {
+	if _, err := app.PostCheck(context.Background(), inst, repo, head, "", "", out); err != nil {
 		t.Fatal(err)
 	}
 	runs := srv.CheckRuns(repo)

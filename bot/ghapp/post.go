@@ -21,7 +21,11 @@ const maxAnnotationText = 64 << 10
 // GitHub appends annotations on every update and cannot remove them, so
 // annotations an earlier post on the same run already made are not sent
 // again.
-func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name string, out prcheck.CheckOutcome) (int64, error) {
+//
+// key, when set, names a run of its own (its external_id): a re-run that
+// someone asked for gets a new run rather than an edit of the one they
+// asked to run again, and the job's retries find that same run.
+func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name, key string, out prcheck.CheckOutcome) (int64, error) {
 	owner, rname, err := splitRepo(repo)
 	if err != nil {
 		return 0, err
@@ -29,7 +33,7 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 	if name == "" {
 		name = prcheck.CheckName
 	}
-	existing, err := a.findCheckRun(ctx, inst, owner, rname, headSHA, name)
+	existing, err := a.findCheckRun(ctx, inst, owner, rname, headSHA, name, key)
 	if err != nil {
 		return 0, err
 	}
@@ -55,11 +59,15 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 	var id int64
 	if existing == nil {
 		err = a.call(ctx, inst, what, func(gh *github.Client) error {
-			run, _, err := gh.Checks.CreateCheckRun(ctx, owner, rname, github.CreateCheckRunOptions{
+			opts := github.CreateCheckRunOptions{
 				Name: name, HeadSHA: headSHA,
 				Status: github.String("completed"), Conclusion: github.String(string(out.Conclusion)),
 				Output: output(batches[0]),
-			})
+			}
+			if key != "" {
+				opts.ExternalID = github.String(key)
+			}
+			run, _, err := gh.Checks.CreateCheckRun(ctx, owner, rname, opts)
 			if err == nil {
 				id = run.GetID()
 			}
@@ -89,9 +97,10 @@ func (a *App) PostCheck(ctx context.Context, inst int64, repo, headSHA, name str
 }
 
 // findCheckRun returns this App's run named name on headSHA, the newest
-// when there are several, or nil. Other Apps may use the same name; their
-// runs are not ours to update.
-func (a *App) findCheckRun(ctx context.Context, inst int64, owner, repo, headSHA, name string) (*github.CheckRun, error) {
+// when there are several (with key set, only one whose external_id is
+// key), or nil. Other Apps may use the same name; their runs are not ours
+// to update.
+func (a *App) findCheckRun(ctx context.Context, inst int64, owner, repo, headSHA, name, key string) (*github.CheckRun, error) {
 	opts := &github.ListCheckRunsOptions{CheckName: github.String(name), Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		var res *github.ListCheckRunsResults
@@ -106,7 +115,7 @@ func (a *App) findCheckRun(ctx context.Context, inst int64, owner, repo, headSHA
 		}
 		var best *github.CheckRun
 		for _, r := range res.CheckRuns {
-			if r.GetName() != name || r.GetHeadSHA() != headSHA || r.GetApp().GetID() != a.cfg.AppID {
+			if r.GetName() != name || r.GetHeadSHA() != headSHA || r.GetApp().GetID() != a.cfg.AppID || (key != "" && r.GetExternalID() != key) {
 				continue
 			}
 			if best == nil || r.GetID() > best.GetID() {

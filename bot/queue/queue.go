@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // Job kinds, stored in River's kind column. They are part of the on-disk
@@ -32,10 +33,8 @@ const DefaultMaxAttempts = 10
 // week leaves a wide margin while keeping the table small.
 const DefaultDeliveryRetention = 7 * 24 * time.Hour
 
-// DefaultCompletedRetention is how long finished jobs stay in the database.
-// Uniqueness of verify/rerun/regenerate jobs holds while the job row exists
-// (completed included), so this is also the de-duplication window after a
-// job finished.
+// DefaultCompletedRetention is how long finished jobs stay in the database,
+// for inspection; uniqueness does not count them (see uniqueByArgs).
 const DefaultCompletedRetention = 24 * time.Hour
 
 // VerifyArgs asks for a submission pull request at a given head to be
@@ -47,6 +46,8 @@ type VerifyArgs struct {
 	PR             int    `json:"pr" river:"unique"`
 	HeadSHA        string `json:"head_sha" river:"unique"`
 	InstallationID int64  `json:"installation_id"`
+	// Rerequested: someone asked for this verification again.
+	Rerequested bool `json:"rerequested,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -89,15 +90,21 @@ func (RegenerateArgs) Kind() string { return KindRegenerate }
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (RegenerateArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
-// uniqueByArgs makes the river:"unique" fields the job's unique key. No
-// ByPeriod: period buckets are aligned to the clock, so two events a minute
-// apart across a bucket boundary would both run. Without it a job is unique
-// for as long as its row exists, i.e. until CompletedRetention after it
-// finished. The default ByState set is kept on purpose: it includes completed
-// but not cancelled or discarded, so a superseded or exhausted job can be
-// enqueued again by a later event.
+// uniqueByArgs makes the river:"unique" fields the job's unique key while
+// a job with that key waits or runs: the same work asked for twice at once
+// runs once. Work that is done is not a duplicate: a re-run someone asks
+// for later (the Re-run button, /benchgate verify) runs again; a
+// redelivered delivery is refused by its id (the deliveries table), not by
+// uniqueness. No ByPeriod: period buckets are aligned to the clock, so two
+// events a minute apart across a bucket boundary would both run.
 func uniqueByArgs() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: activeStates}}
+}
+
+// activeStates are the states of a job that waits or runs.
+var activeStates = []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateRunning, rivertype.JobStateScheduled,
 }
 
 // Handlers are the functions the workers call. A non-nil error makes River

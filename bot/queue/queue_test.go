@@ -252,12 +252,15 @@ func TestSameHeadOneJob(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, "jobs completed", 10*time.Second, func() bool { return count(t, q, KindVerify, "completed") == 2 })
-		// Completed jobs keep their unique key: an event for the same
-		// head after the run must not run it again.
-		mustEnqueue(t, q, verify("late", "aaa"), false)
+		// Work done is not a duplicate: a later request for the same head
+		// (a re-run) runs again, while a redelivery of a delivery already
+		// taken is refused by its id.
+		mustEnqueue(t, q, verify("opened", "aaa"), false)
+		mustEnqueue(t, q, verify("rerequested", "aaa"), true)
+		waitFor(t, "the re-run", 10*time.Second, func() bool { return count(t, q, KindVerify, "completed") == 3 })
 		stop(t, q)
-		if heads["aaa"] != 1 || heads["bbb"] != 1 {
-			t.Fatalf("runs per head = %v, want one each", heads)
+		if heads["aaa"] != 2 || heads["bbb"] != 1 {
+			t.Fatalf("runs per head = %v, want two of aaa (the first and the re-run) and one of bbb", heads)
 		}
 	})
 }

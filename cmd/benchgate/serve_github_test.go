@@ -95,3 +95,39 @@ func countPaths(gh *fakegithub.Server, method, path string) int {
 	}
 	return n
 }
+
+// TestServeRerunRequests: the check run's Re-run button and
+// /benchgate verify verify again, each with a check run of its own, also
+// for a pull request from a fork (GitHub then lists no pull request in the
+// delivery); a redelivery of the same request does nothing more.
+func TestServeRerunRequests(t *testing.T) {
+	a := startApp(t)
+	head := strings.Repeat("f", 40)
+	a.pr(31, head, a.scores)
+	a.deliver("pull_request", "rr-1", prEvent("opened", 31, head))
+	a.waitFor("the first check", func() bool {
+		return len(a.runs(prcheck.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 31)) == 1
+	})
+	// From a fork: "pull_requests": [] (as in GitHub's own example of
+	// check_run.rerequested).
+	rerequested := `{"action": "rerequested", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},
+		"check_run": {"id": 1, "name": "benchgate / verify", "head_sha": "` + head + `", "pull_requests": []}}`
+	a.deliver("check_run", "rr-2", rerequested)
+	a.waitFor("the re-run's check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 2 })
+	a.deliver("check_run", "rr-2", rerequested) // redelivered
+	a.deliver("issue_comment", "rr-3", commentEvent(31, 9101, "newcomer", "/benchgate verify"))
+	a.waitFor("the command's check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 3 })
+	time.Sleep(300 * time.Millisecond)
+	runs := a.runs(prcheck.CheckName, head)
+	if len(runs) != 3 {
+		t.Fatalf("%d check runs, want the first, the re-run's and the command's", len(runs))
+	}
+	for _, r := range runs {
+		if r.Conclusion != "success" {
+			t.Errorf("run %d: %s", r.ID, r.Conclusion)
+		}
+	}
+	if cs := a.gh.Comments("geo/board", 31); len(cs) != 1 {
+		t.Errorf("%d comments, want the one sticky comment", len(cs))
+	}
+}
