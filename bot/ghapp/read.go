@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/http"
 	"path"
 	"strings"
 
@@ -142,6 +143,13 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 		fc, _, _, err = gh.Repositories.GetContents(ctx, owner, name, file, &github.RepositoryContentGetOptions{Ref: ref})
 		return err
 	})
+	if tooLarge(err) && blobSHA != "" {
+		// Over 1 MB the contents API refuses the file; the Git Data API
+		// reads blobs up to 100 MB. The listed blob is the path's own: if
+		// it is small, what was too large was a file a link led to.
+		data, err := a.blob(ctx, inst, owner, name, blobSHA)
+		return data, err == nil && len(data) <= 1<<20, err
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -240,4 +248,19 @@ func (a *App) blob(ctx context.Context, inst int64, owner, name, sha string) ([]
 		return []byte(b.GetContent()), nil
 	}
 	return nil, fmt.Errorf("blob %s has an unknown encoding %q", sha, b.GetEncoding())
+}
+
+// tooLarge reports the contents API's refusal of a file over 1 MB: a 403
+// whose error names the code too_large.
+func tooLarge(err error) bool {
+	var er *github.ErrorResponse
+	if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode != http.StatusForbidden {
+		return false
+	}
+	for _, e := range er.Errors {
+		if e.Code == "too_large" {
+			return true
+		}
+	}
+	return false
 }

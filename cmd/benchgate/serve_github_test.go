@@ -11,6 +11,8 @@ import (
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/synth"
+	"github.com/benchgate/benchgate/verify"
 )
 
 // TestServeLearnsItsIdentity runs the App with the documented minimal
@@ -129,5 +131,40 @@ func TestServeRerunRequests(t *testing.T) {
 	}
 	if cs := a.gh.Comments("geo/board", 31); len(cs) != 1 {
 		t.Errorf("%d comments, want the one sticky comment", len(cs))
+	}
+}
+
+// TestServeBigSubmission: an UpstreamBench-scale submission (7,440
+// questions, a scores.json of about 17 MB, which GitHub's contents API
+// refuses above 1 MB) is verified through the App, with the verdict
+// `benchgate verify` gives the same files.
+func TestServeBigSubmission(t *testing.T) {
+	files, err := synth.MCQ(synth.UpstreamQuestions, synth.UpstreamBooks, synth.DefaultResponseBytes, synth.DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := files[synth.MCQSubmission+"/scores.json"]
+	if len(scores) < 10<<20 {
+		t.Fatalf("scores.json is %d bytes; the test is about files over 1 MB", len(scores))
+	}
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		for _, p := range []string{synth.RegistryFile, synth.MCQFile} {
+			a.gh.SetFile("geo/board", "main", p, files[p])
+		}
+	}})
+	v, err := verify.New(files.MapFS(), verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[verify.Status]string{verify.Pass: "success", verify.Review: "action_required", verify.Fail: "failure"}[v.Verify(synth.MCQSubmission).Status]
+	head := strings.Repeat("9", 40)
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: 41, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		{Name: synth.MCQSubmission + "/meta.json", Status: "added", Content: files[synth.MCQSubmission+"/meta.json"]},
+		{Name: synth.MCQSubmission + "/scores.json", Status: "added", Content: scores},
+	}})
+	a.deliver("pull_request", "big-1", prEvent("opened", 41, head))
+	a.waitFor("the check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
+	if r := a.runs(prcheck.CheckName, head)[0]; r.Conclusion != want {
+		t.Errorf("conclusion %s, want %s (as benchgate verify): %s", r.Conclusion, want, r.Output.Title)
 	}
 }

@@ -602,6 +602,17 @@ func (s *Server) handleContents(w http.ResponseWriter, r *http.Request) {
 		if target, ok := followLink(files, path); ok {
 			path, e = target, files[target]
 		}
+		// Over 1 MB only the raw and object media types answer; the
+		// default JSON one refuses, pointing to the Git Data API.
+		if !e.link && len(e.data) > 1<<20 && !strings.Contains(r.Header.Get("Accept"), "object") && !strings.Contains(r.Header.Get("Accept"), "raw") {
+			writeJSON(w, http.StatusForbidden, map[string]any{
+				"message":           "This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.",
+				"errors":            []map[string]string{{"resource": "Blob", "field": "data", "code": "too_large"}},
+				"documentation_url": doc,
+				"status":            "403",
+			})
+			return
+		}
 		writeJSON(w, http.StatusOK, s.entryJSON(p, ref, path, e, true))
 		return
 	}
@@ -637,8 +648,8 @@ func followLink(files map[string]entry, path string) (string, bool) {
 
 // entryJSON is a contents-API object for a file or a symbolic link. For a
 // file GitHub wraps the base64 at 60 columns with newlines (clients must
-// tolerate that), and for files over 1 MB sends no content with encoding
-// "none". A link comes as type "symlink" with no content; only when it is
+// tolerate that), and for files over 1 MB (asked for with the object media
+// type) sends no content with encoding "none". A link comes as type "symlink" with no content; only when it is
 // asked for by path (full) does it carry its "target".
 func (s *Server) entryJSON(p *repo, ref, path string, e entry, full bool) map[string]any {
 	c := e.data
