@@ -71,8 +71,13 @@ const SlugPattern = `^[a-z0-9][a-z0-9._-]{0,63}$`
 
 var slugRe = regexp.MustCompile(SlugPattern)
 
-// ValidSlug reports whether s may name a submission folder.
-func ValidSlug(s string) bool { return slugRe.MatchString(s) }
+// SlugRule says the slug rule in words, for the people who must follow it.
+const SlugRule = "1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit, with no '..'"
+
+// ValidSlug reports whether s may name a submission folder: SlugPattern,
+// and no "..", which GitHub's API clients refuse in a path, so that a
+// folder the CLI accepts can always be read by the App.
+func ValidSlug(s string) bool { return slugRe.MatchString(s) && !strings.Contains(s, "..") }
 
 // Folder is where one submission lives: submissions/<track>/<slug>. Its
 // track and slug are as found; whether they are valid is verification's

@@ -93,7 +93,7 @@ func TestParseScores(t *testing.T) {
 func TestValidSlug(t *testing.T) {
 	for s, want := range map[string]bool{
 		"qwen3-32b": true, "a": true, "gpt-4.1_mini": true, strings.Repeat("a", 64): true,
-		"": false, "-x": false, "Qwen": false, "a b": false, strings.Repeat("a", 65): false, "../x": false, "é": false,
+		"": false, "-x": false, "Qwen": false, "a b": false, strings.Repeat("a", 65): false, "../x": false, "é": false, "a..b": false, "a.b": true, "a...": false,
 	} {
 		if got := ValidSlug(s); got != want {
 			t.Errorf("ValidSlug(%q) = %v", s, got)

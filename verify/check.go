@@ -172,7 +172,7 @@ func (c *check) layout() bool {
 		c.errorf("layout.track", c.dir, 0, "", "unknown track %q; move the folder under %s", f.Track, trackFolders())
 	}
 	if !submission.ValidSlug(f.Slug) {
-		c.errorf("layout.slug", c.dir, 0, "", "folder name %q is not a valid slug: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", f.Slug)
+		c.errorf("layout.slug", c.dir, 0, "", "folder name %q is not a valid slug: use %s", f.Slug, submission.SlugRule)
 	}
 	info, err := fs.Lstat(c.v.fsys, c.dir)
 	if err == nil && info.Mode()&fs.ModeSymlink != 0 {

@@ -104,7 +104,12 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 			out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
 		}
 		cf := prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
-		if cf.Status != "removed" {
+		if cf.Status != "removed" && strings.Contains(cf.Path, "..") {
+			// GitHub's API clients refuse such a path, and no submission
+			// may have one (submission.ValidSlug): the file is there,
+			// empty, for the check to say what is wrong with its name.
+			cf.Content = []byte{}
+		} else if cf.Status != "removed" {
 			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
 			if errors.Is(err, errOtherBlob) {
 				// The listing is of the pull request's current head, the

@@ -29,6 +29,7 @@ func TestLayoutOneRule(t *testing.T) {
 		{"submissions/_x/new-run/meta.json", "submissions/_x/new-run"},
 		{"submissions/other-track/new-run/meta.json", "submissions/other-track/new-run"},
 		{"submissions/model-benchmark/Bad_Slug/meta.json", "submissions/model-benchmark/Bad_Slug"},
+		{"submissions/model-benchmark/a..b/meta.json", "submissions/model-benchmark/a..b"},
 		{"submissions/model-benchmark/new-run/nested/meta.json", "submissions/model-benchmark/new-run"},
 		{"submissions/model-benchmark/stray.json", "submissions/model-benchmark/stray.json"},
 		{"submissions/.hidden-track/new-run/meta.json", "submissions/.hidden-track/new-run"},

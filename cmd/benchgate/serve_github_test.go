@@ -168,3 +168,22 @@ func TestServeBigSubmission(t *testing.T) {
 		t.Errorf("conclusion %s, want %s (as benchgate verify): %s", r.Conclusion, want, r.Output.Title)
 	}
 }
+
+// TestServeSlugWithDots: a folder name with "..", which GitHub's API
+// clients refuse to read, gets a posted verdict naming the slug rule, as
+// benchgate verify gives it, instead of no check at all.
+func TestServeSlugWithDots(t *testing.T) {
+	a := startApp(t)
+	head := strings.Repeat("d", 40)
+	dir := "submissions/model-benchmark/qwen3..32b/"
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: 51, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		{Name: dir + "meta.json", Status: "added", Content: a.meta},
+		{Name: dir + "scores.json", Status: "added", Content: a.scores},
+	}})
+	a.deliver("pull_request", "dots-1", prEvent("opened", 51, head))
+	a.waitFor("the check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
+	r := a.runs(prcheck.CheckName, head)[0]
+	if r.Conclusion != "failure" || !strings.Contains(r.Output.Summary, "layout.slug") || !strings.Contains(r.Output.Summary, "no '..'") {
+		t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
+	}
+}

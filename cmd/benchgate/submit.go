@@ -98,7 +98,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--track: %v", err)
 	}
 	if !submission.ValidSlug(*slug) {
-		return fmt.Errorf("slug %q does not match %s (lower-case letters, digits, '.', '_', '-')", *slug, submission.SlugPattern)
+		return fmt.Errorf("slug %q is not valid: use %s", *slug, submission.SlugRule)
 	}
 	reg, regFindings := benchmark.LoadRegistry(os.DirFS(*root))
 	if reg == nil {

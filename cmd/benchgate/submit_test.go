@@ -40,7 +40,7 @@ func TestSubmit(t *testing.T) {
 		want string
 	}{
 		{"existing folder", append(base, "--slug", "qwen3-rerun"), exitUsage, "already exists"},
-		{"bad slug", append(base, "--slug", "Qwen 3"), exitUsage, "does not match"},
+		{"bad slug", append(base, "--slug", "Qwen 3"), exitUsage, `slug "Qwen 3" is not valid: use 1 to 64 characters`},
 		{"missing flags", []string{"submit", "--root", root, "--slug", "x"}, exitUsage, "missing [--rubric --scores --model-name --model-id --submitter --contact]"},
 		{"unknown benchmark", append(append([]string{}, base...), "--slug", "y", "--rubric", "nope"), exitUsage, `no benchmark "nope"`},
 		{"bad track", append(base, "--slug", "z", "--track", "agents"), exitUsage, `--track: unknown track "agents": want model or harness`},
