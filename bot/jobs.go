@@ -127,10 +127,16 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 
 func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (prcheck.CheckOutcome, error) {
 	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
+	if u := (*Unverifiable)(nil); errors.As(err, &u) {
+		return prcheck.Unverifiable(pr, u.Conclusion, u.Title, u.Reason), nil
+	}
 	if err != nil {
 		return prcheck.CheckOutcome{}, err
 	}
 	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
+	if u := (*Unverifiable)(nil); errors.As(err, &u) {
+		return prcheck.Unverifiable(pr, u.Conclusion, u.Title, u.Reason), nil
+	}
 	if err != nil {
 		return prcheck.CheckOutcome{}, err
 	}
@@ -366,3 +372,15 @@ func (w *Worker) verifyHead(ctx context.Context, j Job) error {
 	}
 	return nil
 }
+
+// Unverifiable is what GitHub gives that no retry changes and the check
+// cannot read, such as a submodule in a pull request or a base branch too
+// large for GitHub to list: the check is posted with the reason instead of
+// the job retrying until it gives up with no verdict at all.
+type Unverifiable struct {
+	Conclusion prcheck.Conclusion
+	Title      string
+	Reason     string // markdown, for the check run and the comment
+}
+
+func (u *Unverifiable) Error() string { return u.Title + ": " + u.Reason }

@@ -13,6 +13,10 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
 // BaseFS returns the tree at ref (a branch or commit sha) as an fs.FS read
@@ -35,7 +39,8 @@ func (a *App) BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, 
 		return nil, err
 	}
 	if tree.GetTruncated() {
-		return nil, fmt.Errorf("the tree of %s at %s is too large for GitHub to list in one answer", repo, ref)
+		return nil, &bot.Unverifiable{Conclusion: prcheck.Neutral, Title: "The base branch is too large to read",
+			Reason: fmt.Sprintf("GitHub lists the tree of `%s` at `%s` only in part (it stops at 100,000 entries or 7 MB), so benchgate cannot read the registry and the submissions reliably. The maintainers can keep generated or bulky files out of the leaderboard repository; until then, run `benchgate verify` in a checkout.", mdtext.Code(repo), mdtext.Code(ref))}
 	}
 	t := &treeFS{
 		read:  func(sha string) ([]byte, error) { return a.blob(ctx, inst, owner, name, sha) },

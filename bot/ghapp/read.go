@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
 // PullRequest reads a pull request: its author, head, base, and whether
@@ -162,6 +164,9 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 		return nil, false, fmt.Errorf("%s at %s is a folder, not a file", file, ref)
 	}
 	switch {
+	case fc.GetType() == "submodule":
+		return nil, false, &bot.Unverifiable{Conclusion: prcheck.Failure, Title: "A submodule is not a submission",
+			Reason: fmt.Sprintf("`%s` is a git submodule (a link to another repository at commit `%s`), whose files benchgate does not read. Remove the submodule and commit `meta.json` and `scores.json` themselves.", mdtext.Code(file), mdtext.Code(fc.GetSHA()))}
 	case fc.GetType() == "symlink" && fc.GetTarget() != "":
 		return []byte(fc.GetTarget()), true, nil
 	case fc.GetType() != "symlink" && fc.GetPath() == file && blobSHA != "" && fc.GetSHA() != blobSHA:

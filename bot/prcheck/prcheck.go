@@ -131,6 +131,13 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	return finish(out, pr)
 }
 
+// Unverifiable is the check of a pull request whose files cannot be read
+// as a submission for a reason no retry changes: conclusion, title and
+// the reason (markdown) are the gatherer's.
+func Unverifiable(pr PRInfo, conclusion Conclusion, title, reason string) CheckOutcome {
+	return finish(CheckOutcome{Conclusion: conclusion, Title: title, Summary: reason}, pr)
+}
+
 // finish caps the summary and writes the sticky comment.
 func finish(o CheckOutcome, pr PRInfo) CheckOutcome {
 	o.Summary = capBytes(o.Summary, MaxSummaryBytes, "\n\n… (cut to GitHub's limit; run `benchgate verify` locally for everything)\n")

@@ -187,3 +187,36 @@ func TestServeSlugWithDots(t *testing.T) {
 		t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
 	}
 }
+
+// TestServeUnreadable: what GitHub gives but no retry can read ends in a
+// posted check that says why, not in a job retried until it gives up: a
+// submodule in the pull request (a failure), and a base branch whose tree
+// GitHub lists only in part (neutral: the maintainers' matter).
+func TestServeUnreadable(t *testing.T) {
+	t.Run("submodule", func(t *testing.T) {
+		a := startApp(t)
+		head := strings.Repeat("5", 40)
+		dir := "submissions/model-benchmark/vendored/"
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 61, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+			{Name: dir + "meta.json", Status: "added", Content: a.meta},
+			{Name: dir + "scores.json", Status: "added", SubmoduleCommit: strings.Repeat("6", 40)},
+		}})
+		a.deliver("pull_request", "sub-1", prEvent("opened", 61, head))
+		a.waitFor("the check", func() bool {
+			return len(a.runs(prcheck.CheckName, head)) == 1 && len(a.gh.Comments("geo/board", 61)) == 1
+		})
+		if r := a.runs(prcheck.CheckName, head)[0]; r.Conclusion != "failure" || !strings.Contains(r.Output.Summary, "submodule") {
+			t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
+		}
+	})
+	t.Run("truncated base tree", func(t *testing.T) {
+		a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) { a.gh.TruncateTrees = true }})
+		head := strings.Repeat("7", 40)
+		a.pr(62, head, a.scores)
+		a.deliver("pull_request", "trunc-1", prEvent("opened", 62, head))
+		a.waitFor("the check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
+		if r := a.runs(prcheck.CheckName, head)[0]; r.Conclusion != "neutral" || !strings.Contains(r.Output.Summary, "100,000 entries") {
+			t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
+		}
+	})
+}

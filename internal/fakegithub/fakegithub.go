@@ -58,6 +58,11 @@ type Server struct {
 	// first request to name another.
 	AppSlug string
 
+	// TruncateTrees makes every recursive tree listing come back with
+	// "truncated": true and only part of its entries, as GitHub answers
+	// for trees over 100,000 entries or 7 MB.
+	TruncateTrees bool
+
 	appID int64
 	key   *rsa.PublicKey
 	ts    *httptest.Server

@@ -38,8 +38,9 @@ type repo struct {
 // symbolic link (git mode 120000), in which case it holds the link's target
 // path, as git stores it.
 type entry struct {
-	data []byte
-	link bool
+	data      []byte
+	link      bool
+	submodule string // a submodule's commit; data is then empty
 }
 
 // treeRef remembers what a synthetic tree sha stands for, so a client can
@@ -67,6 +68,10 @@ type File struct {
 	// relative to the link's folder. Git keeps a link as a blob holding the
 	// target path, so Content is replaced by the target.
 	SymlinkTarget string
+	// SubmoduleCommit, when set, makes the path a git submodule at that
+	// commit (mode 160000): the contents API answers type "submodule" and
+	// the trees API an entry of type "commit", with no blob.
+	SubmoduleCommit string
 }
 
 // PR is a pull request to seed the fake with.
@@ -301,9 +306,9 @@ func (p *repo) snapshotDepth(ref string, depth int) (map[string]entry, bool) {
 				delete(out, f.Name)
 			case "renamed":
 				delete(out, f.PreviousName)
-				out[f.Name] = entry{f.Content, f.SymlinkTarget != ""}
+				out[f.Name] = entry{f.Content, f.SymlinkTarget != "", f.SubmoduleCommit}
 			default:
-				out[f.Name] = entry{f.Content, f.SymlinkTarget != ""}
+				out[f.Name] = entry{f.Content, f.SymlinkTarget != "", f.SubmoduleCommit}
 			}
 		}
 		break
@@ -604,6 +609,10 @@ func (s *Server) handleContents(w http.ResponseWriter, r *http.Request) {
 		}
 		// Over 1 MB only the raw and object media types answer; the
 		// default JSON one refuses, pointing to the Git Data API.
+		if e.submodule != "" {
+			writeJSON(w, http.StatusOK, s.entryJSON(p, ref, path, e, true))
+			return
+		}
 		if !e.link && len(e.data) > 1<<20 && !strings.Contains(r.Header.Get("Accept"), "object") && !strings.Contains(r.Header.Get("Accept"), "raw") {
 			writeJSON(w, http.StatusForbidden, map[string]any{
 				"message":           "This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.",
@@ -669,6 +678,12 @@ func (s *Server) entryJSON(p *repo, ref, path string, e entry, full bool) map[st
 		"html_url":     html,
 		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", p.fullName(), ref, esc),
 		"_links":       map[string]string{"self": self, "git": git, "html": html},
+	}
+	if e.submodule != "" {
+		m["type"], m["sha"], m["size"] = "submodule", e.submodule, 0
+		m["submodule_git_url"] = "https://github.com/example/vendored.git"
+		m["download_url"] = nil
+		return m
 	}
 	if e.link {
 		m["type"] = "symlink"
@@ -803,14 +818,22 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		if !recursive && len(parts) > 1 {
 			continue
 		}
+		if e.submodule != "" {
+			entries = append(entries, map[string]any{"path": rest, "mode": "160000", "type": "commit", "sha": e.submodule})
+			continue
+		}
 		bsha := blobSHA(e.data)
 		p.blobs[bsha] = e.data
 		entries = append(entries, map[string]any{"path": rest, "mode": e.mode(), "type": "blob", "sha": bsha, "size": len(e.data), "url": fmt.Sprintf("%srepos/%s/git/blobs/%s", s.URL, p.fullName(), bsha)})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i]["path"].(string) < entries[j]["path"].(string) })
+	truncated := recursive && s.TruncateTrees
+	if truncated {
+		entries = entries[:len(entries)/2]
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"sha": sha, "url": fmt.Sprintf("%srepos/%s/git/trees/%s", s.URL, p.fullName(), sha),
-		"tree": entries, "truncated": false,
+		"tree": entries, "truncated": truncated,
 	})
 }
 
