@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -213,12 +214,15 @@ func commitOnce(ctx context.Context, cfg Config, regen Regenerate, repo *git.Rep
 			return plumbing.ZeroHash, fmt.Errorf("publish: regenerate returned invalid path %q", p)
 		}
 	}
-	outPath := filepath.Join(dir, filepath.FromSlash(outDir))
 	// Rewriting OutDir from scratch is what removes outputs that are no
-	// longer generated.
-	if err := os.RemoveAll(outPath); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
+	// longer generated; whatever the branch holds there, or at a folder on
+	// the way (a file, a symbolic link), goes first, from the index as well
+	// as from the disk, so that no tree ever holds a path twice.
+	if err := clearOutDir(repo, dir, outDir); err != nil {
+		return plumbing.ZeroHash, err
 	}
+	outPath := filepath.Join(dir, filepath.FromSlash(outDir))
+	paths := make([]string, 0, len(files))
 	for p, data := range files {
 		full := filepath.Join(outPath, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -227,29 +231,21 @@ func commitOnce(ctx context.Context, cfg Config, regen Regenerate, repo *git.Rep
 		if err := os.WriteFile(full, data, 0o644); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
 		}
+		paths = append(paths, path.Join(outDir, p))
 	}
-
+	sort.Strings(paths)
+	for _, p := range paths {
+		if _, err := wt.Add(p); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("publish: stage %s: %w", p, err)
+		}
+	}
 	status, err := wt.Status()
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("publish: status: %w", err)
 	}
 	changed := false
-	for p, st := range status {
-		if p != outDir && !strings.HasPrefix(p, outDir+"/") {
-			continue
-		}
-		switch st.Worktree {
-		case git.Unmodified:
-			continue
-		case git.Deleted:
-			_, err = wt.Remove(p)
-		default:
-			_, err = wt.Add(p)
-		}
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("publish: stage %s: %w", p, err)
-		}
-		changed = true
+	for _, st := range status {
+		changed = changed || (st.Staging != git.Unmodified && st.Staging != git.Untracked)
 	}
 	if !changed {
 		return plumbing.ZeroHash, nil
@@ -299,4 +295,38 @@ func scrub(err error, token string) error {
 		msg = strings.ReplaceAll(msg, token, "[REDACTED]")
 	}
 	return &scrubbedError{msg: msg, err: err}
+}
+
+// clearOutDir removes from the index and the disk everything at outDir or
+// beneath it, and any file or link at a folder on the way to it.
+func clearOutDir(repo *git.Repository, dir, outDir string) error {
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("publish: index: %w", err)
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if e.Name == outDir || strings.HasPrefix(e.Name, outDir+"/") || strings.HasPrefix(outDir, e.Name+"/") {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	idx.Entries = kept
+	if err := repo.Storer.SetIndex(idx); err != nil {
+		return fmt.Errorf("publish: index: %w", err)
+	}
+	// On the disk: a file or link where a folder of outDir belongs.
+	parts := strings.Split(outDir, "/")
+	for i := 1; i < len(parts); i++ {
+		p := filepath.Join(dir, filepath.FromSlash(strings.Join(parts[:i], "/")))
+		if info, err := os.Lstat(p); err == nil && !info.IsDir() {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("publish: %w", err)
+			}
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(dir, filepath.FromSlash(outDir))); err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	return nil
 }

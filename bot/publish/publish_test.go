@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,5 +273,47 @@ func TestScrubHidesTokenKeepsSentinel(t *testing.T) {
 	}
 	if errors.Unwrap(err) != nil {
 		t.Error("scrubbed error exposes the raw error")
+	}
+}
+
+// TestPublishReplacesWhatIsAtOutDir: whatever the branch holds at the
+// output path (here a symbolic link a merged pull request put there) is
+// replaced by the new folder, and every pushed tree passes git fsck.
+func TestPublishReplacesWhatIsAtOutDir(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup func(s *gitserver.Server)
+	}{
+		{"a symbolic link", func(s *gitserver.Server) {
+			s.CommitSymlinks(t, repo, branch, map[string]string{"leaderboard": "submissions"}, "Replace the leaderboard with a link")
+		}},
+		{"a file", func(s *gitserver.Server) {
+			s.Commit(t, repo, branch, map[string][]byte{"leaderboard": []byte("not a folder\n")}, "Replace the leaderboard with a file")
+		}},
+		{"a folder with other files", func(s *gitserver.Server) {
+			s.Commit(t, repo, branch, map[string][]byte{"leaderboard/stale.md": []byte("old\n"), "leaderboard/data/x": []byte("x")}, "Old outputs")
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cfg := setup(t)
+			tt.setup(s)
+			if _, err := Publish(ctx(t), cfg, rankSubmissions); err != nil {
+				t.Fatal(err)
+			}
+			if out := s.Fsck(t, repo); out != "" {
+				t.Fatalf("git fsck: %s", out)
+			}
+			files := s.Files(t, repo, branch)
+			var under []string
+			for p := range files {
+				if p == "leaderboard" || strings.HasPrefix(p, "leaderboard/") {
+					under = append(under, p)
+				}
+			}
+			sort.Strings(under)
+			if strings.Join(under, " ") != "leaderboard/data/count.txt leaderboard/index.md" || string(files["leaderboard/index.md"]) != "alpha 10\n" {
+				t.Errorf("the output path holds %v", under)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ package gitserver
 import (
 	"bytes"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -139,7 +140,7 @@ func (s *Server) CreateRepo(t testing.TB, name string, files map[string][]byte, 
 	// http-backend refuses pushes from unauthenticated CGI requests (no
 	// REMOTE_USER) unless receive-pack is enabled explicitly.
 	s.run(t, name, nil, nil, "config", "http.receivepack", "true")
-	s.commit(t, name, branch, "", files, "Initial commit")
+	s.commit(t, name, branch, "", files, nil, "Initial commit")
 }
 
 // Commit adds a commit on branch that writes files over the branch's current
@@ -148,10 +149,41 @@ func (s *Server) CreateRepo(t testing.TB, name string, files map[string][]byte, 
 func (s *Server) Commit(t testing.TB, name, branch string, files map[string][]byte, message string) string {
 	t.Helper()
 	parent := strings.TrimSpace(s.run(t, name, nil, nil, "rev-parse", "--verify", "refs/heads/"+branch+"^{commit}"))
-	return s.commit(t, name, branch, parent, files, message)
+	return s.commit(t, name, branch, parent, files, nil, message)
 }
 
-func (s *Server) commit(t testing.TB, name, branch, parent string, files map[string][]byte, message string) string {
+// CommitSymlinks is Commit for symbolic links: each path becomes a link
+// (git mode 120000) to its target, in place of whatever the path held;
+// files beneath a path that was a folder are removed.
+func (s *Server) CommitSymlinks(t testing.TB, name, branch string, links map[string]string, message string) string {
+	t.Helper()
+	parent := strings.TrimSpace(s.run(t, name, nil, nil, "rev-parse", "--verify", "refs/heads/"+branch+"^{commit}"))
+	files := map[string][]byte{}
+	out := s.run(t, name, nil, nil, "ls-tree", "-r", "-z", "--name-only", parent)
+	for _, p := range strings.Split(out, "\x00") {
+		for l := range links {
+			if strings.HasPrefix(p, l+"/") {
+				files[p] = nil
+			}
+		}
+	}
+	return s.commit(t, name, branch, parent, files, links, message)
+}
+
+// Fsck runs git fsck --strict on the repository and returns its complaints
+// ("" when there are none).
+func (s *Server) Fsck(t testing.TB, name string) string {
+	t.Helper()
+	cmd := exec.Command(s.git, "--git-dir", s.gitDir(name), "fsck", "--strict", "--no-dangling")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("%v: %s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (s *Server) commit(t testing.TB, name, branch, parent string, files map[string][]byte, links map[string]string, message string) string {
 	t.Helper()
 	// A private index file lets us build the tree inside the bare repository
 	// without a worktree.
@@ -174,6 +206,10 @@ func (s *Server) commit(t testing.TB, name, branch, parent string, files map[str
 		}
 		blob := strings.TrimSpace(s.run(t, name, files[p], nil, "hash-object", "-w", "--stdin"))
 		info.WriteString("100644 " + blob + "\t" + p + "\x00")
+	}
+	for _, p := range sortedKeys(links) {
+		blob := strings.TrimSpace(s.run(t, name, []byte(links[p]), nil, "hash-object", "-w", "--stdin"))
+		info.WriteString("120000 " + blob + "\t" + p + "\x00")
 	}
 	s.run(t, name, info.Bytes(), env, "update-index", "-z", "--index-info")
 	tree := strings.TrimSpace(s.run(t, name, nil, env, "write-tree"))
@@ -237,4 +273,13 @@ func (s *Server) HasBranch(name, branch string) bool {
 	cmd := exec.Command(s.git, "--git-dir", s.gitDir(name), "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
 	return cmd.Run() == nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
