@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -245,8 +246,13 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	}
 	if u, err := url.Parse(c.GitHubAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		bad("BENCHGATE_GITHUB_API_URL %q is not an http(s) URL", c.GitHubAPIURL)
-	} else if !strings.HasSuffix(c.GitHubAPIURL, "/") {
-		c.GitHubAPIURL += "/"
+	} else {
+		if !strings.HasSuffix(c.GitHubAPIURL, "/") {
+			c.GitHubAPIURL += "/"
+		}
+		if problem := apiURLProblem(c.GitHubAPIURL); problem != "" {
+			bad("BENCHGATE_GITHUB_API_URL %q: %s", c.GitHubAPIURL, problem)
+		}
 	}
 	c.GitURL = or(getenv("BENCHGATE_GIT_URL"), gitURLFor(c.GitHubAPIURL))
 	if !strings.HasSuffix(c.GitURL, "/") {
@@ -298,8 +304,10 @@ func checkPrivateKey(key []byte) error {
 	return nil
 }
 
-// gitURLFor derives the git host from the API URL: api.github.com serves
-// github.com, and GitHub Enterprise Server's /api/v3/ its own host.
+// gitURLFor derives the git host from the API URL, as GitHub lays them
+// out: api.github.com serves github.com, api.SUBDOMAIN.ghe.com (GitHub
+// Enterprise Cloud with data residency) serves SUBDOMAIN.ghe.com, and a
+// GitHub Enterprise Server's HOST/api/v3/ serves HOST.
 func gitURLFor(api string) string {
 	u, err := url.Parse(api)
 	if err != nil {
@@ -308,8 +316,34 @@ func gitURLFor(api string) string {
 	if u.Host == "api.github.com" {
 		return "https://github.com/"
 	}
+	if sub, ok := strings.CutPrefix(u.Host, "api."); ok && strings.HasSuffix(sub, ".ghe.com") {
+		u.Host, u.Path = sub, "/"
+		return u.String()
+	}
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api/v3") + "/"
 	return u.String()
+}
+
+// apiURLProblem says what is wrong with a REST API URL (with its final
+// slash), or "": github.com's and GHE.com's are at the root of their api.
+// host, a GitHub Enterprise Server's under /api/v3/. A loopback address is
+// taken as it is, for a local stand-in.
+func apiURLProblem(api string) string {
+	u, _ := url.Parse(api)
+	host := u.Hostname()
+	switch {
+	case host == "localhost" || net.ParseIP(host).IsLoopback():
+		return ""
+	case host == "github.com" || strings.HasSuffix(host, ".ghe.com") && !strings.HasPrefix(host, "api."):
+		return "that is the web address; the REST API is at https://api." + host + "/"
+	case host == "api.github.com" || strings.HasSuffix(host, ".ghe.com"):
+		if u.Path != "/" {
+			return "the REST API of " + host + " is at its root: https://" + host + "/"
+		}
+	case !strings.HasSuffix(u.Path, "/api/v3/"):
+		return "a GitHub Enterprise Server's REST API is under /api/v3/: https://" + u.Host + "/api/v3/"
+	}
+	return ""
 }
 
 // CloneURL is the HTTPS address of a repository ("owner/name").

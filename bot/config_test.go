@@ -152,9 +152,30 @@ func TestGitURLFor(t *testing.T) {
 		"https://api.github.com/":         "https://github.com/",
 		"https://ghe.example.org/api/v3/": "https://ghe.example.org/",
 		"http://127.0.0.1:8080/":          "http://127.0.0.1:8080/",
+		"https://api.octo.ghe.com/":       "https://octo.ghe.com/",
 	} {
 		if got := gitURLFor(api); got != want {
 			t.Errorf("gitURLFor(%s) = %s, want %s", api, got, want)
+		}
+	}
+}
+
+func TestAPIURLProblem(t *testing.T) {
+	for api, want := range map[string]string{
+		"https://api.github.com/":           "",
+		"https://api.octo.ghe.com/":         "",
+		"https://ghe.example.org/api/v3/":   "",
+		"http://127.0.0.1:8080/":            "",
+		"http://localhost:9/":               "",
+		"https://ghe.example.org/":          "under /api/v3/",
+		"https://github.com/":               "that is the web address",
+		"https://octo.ghe.com/":             "that is the web address",
+		"https://api.github.com/api/v3/":    "at its root",
+		"https://ghe.example.org/api/v3/x/": "under /api/v3/",
+	} {
+		got := apiURLProblem(api)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("apiURLProblem(%s) = %q, want %q", api, got, want)
 		}
 	}
 }
