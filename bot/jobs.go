@@ -23,6 +23,10 @@ import (
 type GitHub interface {
 	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr prcheck.PRInfo, baseRef, baseSHA string, err error)
 	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error)
+	// ListFiles lists a pull request's files without content; ReadFiles
+	// reads the content of listed files at headSHA.
+	ListFiles(ctx context.Context, inst int64, repo string, number int) ([]prcheck.ChangedFile, error)
+	ReadFiles(ctx context.Context, inst int64, repo string, number int, headSHA string, listed []prcheck.ChangedFile) ([]prcheck.ChangedFile, error)
 	BaseFS(ctx context.Context, inst int64, repo, ref string) (fs.FS, error)
 	OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error)
 	CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error)
@@ -69,6 +73,8 @@ type Worker struct {
 	AutoRerun bool
 	// OnJudge, when set, is told each spot-check's judge calls and spend.
 	OnJudge func(calls int, usd float64)
+	// OnCalls, when set, is told the GitHub calls of each run of a job.
+	OnCalls func(kind Kind, calls int64)
 	// Budget, when set, admits each spot-check under the abuse limits
 	// (per pull request, per repository, the day's judge spend) and
 	// records what it spent.
@@ -126,22 +132,41 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 }
 
 func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (prcheck.CheckOutcome, error) {
-	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
-	if u := (*Unverifiable)(nil); errors.As(err, &u) {
-		return prcheck.Unverifiable(pr, u.Conclusion, u.Title, u.Reason), nil
-	}
+	pr.Repo, pr.Number = j.Repo, j.PR
+	// What the listing settles costs nothing more: only a pull request
+	// that may be one submission has its files and the base tree read.
+	listed, err := w.GH.ListFiles(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
-		return prcheck.CheckOutcome{}, err
+		return unverifiable(pr, err)
+	}
+	out, dir, settled := prcheck.Listed(pr, listed)
+	if settled {
+		return out, nil
+	}
+	files, err := w.GH.ReadFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA, listed)
+	if err != nil {
+		return unverifiable(pr, err)
 	}
 	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
-	if u := (*Unverifiable)(nil); errors.As(err, &u) {
+	if err != nil {
+		return unverifiable(pr, err)
+	}
+	if prcheck.NeedsPermission(base, dir, listed) {
+		if pr.AuthorCanWrite, err = w.GH.CanWrite(ctx, j.InstallationID, j.Repo, pr.Author); err != nil {
+			return prcheck.CheckOutcome{}, err
+		}
+	}
+	return prcheck.CheckPR(base, pr, files, w.Verify), nil
+}
+
+// unverifiable turns a gathering error that no retry changes into the
+// check that says so; any other error is returned for the job to retry.
+func unverifiable(pr prcheck.PRInfo, err error) (prcheck.CheckOutcome, error) {
+	var u *Unverifiable
+	if errors.As(err, &u) {
 		return prcheck.Unverifiable(pr, u.Conclusion, u.Title, u.Reason), nil
 	}
-	if err != nil {
-		return prcheck.CheckOutcome{}, err
-	}
-	pr.Repo, pr.Number = j.Repo, j.PR
-	return prcheck.CheckPR(base, pr, files, w.Verify), nil
+	return prcheck.CheckOutcome{}, err
 }
 
 // Rerun spot-checks a pull request's submission when a maintainer asks.

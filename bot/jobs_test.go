@@ -35,6 +35,18 @@ type memGH struct {
 	replies  []string
 }
 
+func (g *memGH) ListFiles(ctx context.Context, inst int64, repo string, n int) ([]prcheck.ChangedFile, error) {
+	out := make([]prcheck.ChangedFile, len(g.files))
+	for i, f := range g.files {
+		out[i] = prcheck.ChangedFile{Path: f.Path, Status: f.Status, BlobSHA: f.BlobSHA}
+	}
+	return out, nil
+}
+
+func (g *memGH) ReadFiles(ctx context.Context, inst int64, repo string, n int, head string, listed []prcheck.ChangedFile) ([]prcheck.ChangedFile, error) {
+	return g.ChangedFiles(ctx, inst, repo, n, head)
+}
+
 func (g *memGH) OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error) {
 	return []OpenPull{{Number: g.pr.Number, HeadSHA: g.pr.HeadSHA}}, nil
 }

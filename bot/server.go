@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot/queue"
+	"github.com/benchgate/benchgate/internal/callcount"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -52,10 +53,14 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 }
 
 // logged runs a job and logs its end with the delivery that caused it.
-func (w *Worker) logged(j Job, run func() error) error {
+func (w *Worker) logged(ctx context.Context, j Job, run func(ctx context.Context) error) error {
 	start := time.Now()
-	err := run()
-	log := w.Log.With("kind", j.Kind, "delivery", j.DeliveryID, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "ms", time.Since(start).Milliseconds())
+	ctx, calls := callcount.With(ctx)
+	err := run(ctx)
+	if w.OnCalls != nil {
+		w.OnCalls(j.Kind, calls.N())
+	}
+	log := w.Log.With("kind", j.Kind, "delivery", j.DeliveryID, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "ms", time.Since(start).Milliseconds(), "github_calls", calls.N())
 	if err != nil {
 		log.Warn("job failed; it will be retried", "err", err)
 	} else {
@@ -69,11 +74,11 @@ func (w *Worker) Handlers() queue.Handlers {
 	return queue.Handlers{
 		Verify: func(ctx context.Context, a queue.VerifyArgs) error {
 			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID, Rerequested: a.Rerequested}
-			return w.logged(j, func() error { return w.VerifyPR(ctx, j) })
+			return w.logged(ctx, j, func(ctx context.Context) error { return w.VerifyPR(ctx, j) })
 		},
 		Rerun: func(ctx context.Context, a queue.RerunArgs) error {
 			j := Job{Kind: KindRerun, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, InstallationID: a.InstallationID}
-			return w.logged(j, func() error { return w.Rerun(ctx, j) })
+			return w.logged(ctx, j, func(ctx context.Context) error { return w.Rerun(ctx, j) })
 		},
 		Regenerate: func(ctx context.Context, a queue.RegenerateArgs) error {
 			sha, err := w.Regenerate(ctx, Job{Kind: KindRegenerate, DeliveryID: a.DeliveryID, Repo: a.Repo, AfterSHA: a.AfterSHA, InstallationID: a.InstallationID}, a.Branch)
@@ -100,6 +105,9 @@ type Metrics struct {
 	SpendToday prometheus.Gauge
 	Refusals   *prometheus.CounterVec // work refused by a limit, by limit
 	Limit      *prometheus.GaugeVec   // the configured limits, by name
+	// JobCalls is the REST calls each run of a job made to GitHub, by
+	// kind: what a job spends of the installation's hourly budget.
+	JobCalls *prometheus.HistogramVec
 }
 
 // SetLimits publishes the configured limits.
@@ -121,6 +129,12 @@ func (m *Metrics) ObserveGitHub(status, remaining int) {
 	if remaining >= 0 {
 		m.RateLimit.Set(float64(remaining))
 	}
+}
+
+// ObserveJobCalls records the GitHub calls of one run of a job
+// (Worker.OnCalls).
+func (m *Metrics) ObserveJobCalls(kind Kind, calls int64) {
+	m.JobCalls.WithLabelValues(string(kind)).Observe(float64(calls))
 }
 
 // ObserveJudge records a spot-check's judge calls and spend
@@ -145,8 +159,10 @@ func NewMetrics() *Metrics {
 		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Judge spend of today's spot-checks (UTC day), spent or reserved, in US dollars."}),
 		Refusals:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_limit_refusals_total", Help: "Spot-checks or deliveries refused by an abuse limit, by limit."}, []string{"limit"}),
 		Limit:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_limit", Help: "The configured abuse limits, by name."}, []string{"limit"}),
+		JobCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "benchgate_job_github_calls", Help: "REST calls to GitHub made by one run of a job, by kind.",
+			Buckets: []float64{2, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000}}, []string{"kind"}),
 	}
-	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, m.JobCalls, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

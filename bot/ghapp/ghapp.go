@@ -24,6 +24,8 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-github/v60/github"
+
+	"github.com/benchgate/benchgate/internal/callcount"
 )
 
 // Defaults for the Config fields left zero.
@@ -117,6 +119,7 @@ func New(cfg Config) (*App, error) {
 	if cfg.Observe != nil {
 		a.rt = observing{a.rt, cfg.Observe}
 	}
+	a.rt = counting{a.rt}
 	a.cfg.PrivateKey = nil // parsed; not kept around in a second form
 	return a, nil
 }
@@ -333,6 +336,15 @@ func (a *App) Token(ctx context.Context, inst int64) (string, error) {
 		return "", err
 	}
 	return t.Token(ctx)
+}
+
+// counting counts each request in the counter its context carries
+// (callcount), so that a job knows what it spent of the hourly budget.
+type counting struct{ next http.RoundTripper }
+
+func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	callcount.Add(r.Context())
+	return c.next.RoundTrip(r)
 }
 
 // observing reports each response's status and remaining rate limit.

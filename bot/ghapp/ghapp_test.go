@@ -177,7 +177,7 @@ func TestPullRequestAndChangedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Author != "carol" || info.HeadSHA != strings.Repeat("ab", 20) || !info.AuthorCanWrite || info.Number != 9 || info.Repo != repo || baseRef != "main" || len(baseSHA) != 40 {
+	if info.Author != "carol" || info.HeadSHA != strings.Repeat("ab", 20) || info.Number != 9 || info.Repo != repo || baseRef != "main" || len(baseSHA) != 40 {
 		t.Errorf("PullRequest: %+v %q %q", info, baseRef, baseSHA)
 	}
 

@@ -16,8 +16,9 @@ import (
 	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
-// PullRequest reads a pull request: its author, head, base, and whether
-// the author may write to the repository (a maintainer).
+// PullRequest reads a pull request: its author, head and base. Whether
+// the author may write to the repository is asked apart (CanWrite), only
+// when the check needs it.
 func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number int) (info prcheck.PRInfo, baseRef, baseSHA string, err error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
@@ -35,9 +36,6 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin()}
 	if info.HeadSHA == "" || info.Author == "" {
 		return prcheck.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
-	}
-	if info.AuthorCanWrite, err = a.CanWrite(ctx, inst, repo, info.Author); err != nil {
-		return prcheck.PRInfo{}, "", "", err
 	}
 	return info, pr.GetBase().GetRef(), pr.GetBase().GetSHA(), nil
 }
@@ -76,6 +74,23 @@ func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool
 // the check refuses it as the CLI does rather than reading what it points
 // at. The total content read is capped by Config.MaxChangedBytes.
 func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error) {
+	listed, err := a.ListFiles(ctx, inst, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	return a.ReadFiles(ctx, inst, repo, number, headSHA, listed)
+}
+
+// MaxListedFiles is where GitHub stops listing a pull request's files.
+const MaxListedFiles = 3000
+
+// ListFiles lists the files a pull request changes, without their
+// content: what the check's scope is decided from before anything is
+// downloaded. A renamed file also yields a "removed" entry for its old
+// path. A pull request with more files than GitHub lists is reported as
+// bot.Unverifiable: it cannot be one submission, and its whole list is
+// not known.
+func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int) ([]prcheck.ChangedFile, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
@@ -99,25 +114,45 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 		}
 		opts.Page = resp.NextPage
 	}
+	if len(listed) >= MaxListedFiles {
+		return nil, &bot.Unverifiable{Conclusion: prcheck.Neutral, Title: "Not a submission",
+			Reason: fmt.Sprintf("This pull request changes %d files or more, the most GitHub lists, so it is not a submission: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`).", MaxListedFiles)}
+	}
 	var out []prcheck.ChangedFile
-	var total int64
 	for _, f := range listed {
 		if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
 			out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
 		}
-		cf := prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus()}
+		out = append(out, prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus(), BlobSHA: f.GetSHA()})
+	}
+	return out, nil
+}
+
+// ReadFiles reads the content at headSHA of each listed file that is not
+// removed. A symbolic link is marked as one, with its target path as
+// content, so that the check refuses it as the CLI does rather than
+// reading what it points at. The total content read is capped by
+// Config.MaxChangedBytes.
+func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int, headSHA string, listed []prcheck.ChangedFile) ([]prcheck.ChangedFile, error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prcheck.ChangedFile, 0, len(listed))
+	var total int64
+	for _, cf := range listed {
 		if cf.Status != "removed" && strings.Contains(cf.Path, "..") {
 			// GitHub's API clients refuse such a path, and no submission
 			// may have one (submission.ValidSlug): the file is there,
 			// empty, for the check to say what is wrong with its name.
 			cf.Content = []byte{}
 		} else if cf.Status != "removed" {
-			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, f.GetSHA())
+			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, cf.BlobSHA)
 			if errors.Is(err, errOtherBlob) {
 				// The listing is of the pull request's current head, the
 				// read of headSHA: a push in between also gives another
 				// blob. Only a head that has not moved makes it a link.
-				data, link, err = a.otherBlob(ctx, inst, owner, name, repo, number, headSHA, f.GetSHA())
+				data, link, err = a.otherBlob(ctx, inst, owner, name, repo, number, headSHA, cf.BlobSHA)
 			}
 			if err != nil {
 				return nil, err

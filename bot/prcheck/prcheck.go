@@ -60,6 +60,8 @@ type ChangedFile struct {
 	Path    string
 	Status  string // added, modified, removed or renamed (GitHub's words)
 	Content []byte // nil for a removed file; a symbolic link's target path
+	// BlobSHA is the blob GitHub's listing of the pull request names.
+	BlobSHA string
 	// Symlink is true when the file is a symbolic link (git mode 120000).
 	// The check then sees a link, as the CLI does in a checkout, so that
 	// the verifier refuses it instead of reading what it points at.
@@ -175,6 +177,55 @@ func capBytes(s string, max int, tail string) string {
 // returns that folder, and either a problem (a failure) or, for a pull
 // request that is not a submission at all, neutral.
 func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neutral bool) {
+	if dir, problem, neutral = pathScope(files); problem != "" {
+		return dir, problem, neutral
+	}
+	existing := exists(base, dir)
+	for _, f := range files {
+		if f.Status == "removed" && !pr.AuthorCanWrite {
+			return dir, fmt.Sprintf("This pull request removes `%s`; only a maintainer may remove a submission's files.", mdtext.Code(f.Path)), false
+		}
+	}
+	if existing && !pr.AuthorCanWrite {
+		owner := submitterOf(base, dir)
+		if owner == "" || !strings.EqualFold(owner, pr.Author) {
+			return dir, fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner))), false
+		}
+	}
+	return dir, "", false
+}
+
+// Listed is the check of a pull request decided from its file listing
+// alone (paths and statuses, no content, no base tree), when that already
+// settles it: it is not one submission. ok is false when it may be one,
+// and the files of dir are to be read and verified: so that a pull
+// request of a thousand files costs its listing, not a thousand downloads.
+func Listed(pr PRInfo, files []ChangedFile) (out CheckOutcome, dir string, ok bool) {
+	dir, problem, neutral := pathScope(files)
+	switch {
+	case neutral:
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr), "", true
+	case problem != "":
+		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr), "", true
+	}
+	return CheckOutcome{}, dir, false
+}
+
+// NeedsPermission reports whether the check of a pull request changing
+// the submission folder dir depends on its author's permission: when it
+// removes files, or changes a folder already merged on base. Otherwise the
+// App need not ask GitHub.
+func NeedsPermission(base fs.FS, dir string, files []ChangedFile) bool {
+	for _, f := range files {
+		if f.Status == "removed" {
+			return true
+		}
+	}
+	return exists(base, dir)
+}
+
+// pathScope is the part of scope that paths alone decide.
+func pathScope(files []ChangedFile) (dir, problem string, neutral bool) {
 	dirs := map[string]bool{}
 	var other []string
 	for _, f := range files {
@@ -205,18 +256,6 @@ func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neu
 	}
 	for d := range dirs {
 		dir = d
-	}
-	existing := exists(base, dir)
-	for _, f := range files {
-		if f.Status == "removed" && !pr.AuthorCanWrite {
-			return dir, fmt.Sprintf("This pull request removes `%s`; only a maintainer may remove a submission's files.", mdtext.Code(f.Path)), false
-		}
-	}
-	if existing && !pr.AuthorCanWrite {
-		owner := submitterOf(base, dir)
-		if owner == "" || !strings.EqualFold(owner, pr.Author) {
-			return dir, fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner))), false
-		}
 	}
 	return dir, "", false
 }

@@ -69,7 +69,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	if err != nil {
 		return err
 	}
-	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, Author: commitAuthor(cfg, app), Log: log}
+	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, OnCalls: metrics.ObserveJobCalls, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, Author: commitAuthor(cfg, app), Log: log}
 	if cfg.PublishMode == bot.PublishPR {
 		w.Propose = app
 	}

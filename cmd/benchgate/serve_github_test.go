@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -219,4 +220,50 @@ func TestServeUnreadable(t *testing.T) {
 			t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
 		}
 	})
+}
+
+// TestServeCallsPerCheck records what one check spends of the
+// installation's hourly budget of REST calls, from the App's own
+// benchgate_job_github_calls metric: a pull request that is not a single
+// submission is decided from its file listing, with nothing downloaded.
+func TestServeCallsPerCheck(t *testing.T) {
+	a := startApp(t)
+	a.waitFor("the App to be ready", func() bool {
+		resp, err := http.Get("http://" + a.addr + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	calls := func() float64 { return a.metric(`benchgate_job_github_calls_sum{kind="verify"}`) }
+	jobs := func() float64 { return a.metric(`benchgate_job_github_calls_count{kind="verify"}`) }
+	run := func(name string, number int, files []fakegithub.File) float64 {
+		head := fmt.Sprintf("%040d", number)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: files})
+		before, n := max(calls(), 0), max(jobs(), 0)
+		a.deliver("pull_request", fmt.Sprintf("calls-%d", number), prEvent("opened", number, head))
+		a.waitFor(name, func() bool { return jobs() == n+1 })
+		spent := calls() - before
+		t.Logf("%s: %.0f REST calls", name, spent)
+		return spent
+	}
+	dir := "submissions/model-benchmark/calls/"
+	// The first check also exchanges the App's token; count it apart.
+	run("warm-up", 70, []fakegithub.File{{Name: dir + "meta.json", Status: "added", Content: a.meta}, {Name: dir + "scores.json", Status: "added", Content: a.scores}})
+	valid := run("a valid submission", 71, []fakegithub.File{{Name: dir + "meta.json", Status: "added", Content: a.meta}, {Name: dir + "scores.json", Status: "added", Content: a.scores}})
+	invalid := run("an invalid submission", 72, []fakegithub.File{{Name: dir + "meta.json", Status: "added", Content: a.meta}, {Name: dir + "scores.json", Status: "added", Content: []byte("{")}})
+	var many []fakegithub.File
+	for i := 0; i < 1000; i++ {
+		many = append(many, fakegithub.File{Name: fmt.Sprintf("data/part-%04d.csv", i), Status: "added", Content: []byte("x\n")})
+	}
+	big := run("a 1,000-file pull request", 73, many)
+	// Goals: a submission in at most 14 calls (see docs/PERFORMANCE.md),
+	// anything else in at most 5 plus one per 100 listed files.
+	if valid > 14 || invalid > 14 {
+		t.Errorf("a submission's check took %.0f and %.0f calls", valid, invalid)
+	}
+	if big > 5+10 {
+		t.Errorf("a 1,000-file pull request took %.0f calls, want at most 15", big)
+	}
 }
