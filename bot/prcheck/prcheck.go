@@ -294,10 +294,12 @@ func submitterOf(base fs.FS, dir string) string {
 // exactly as it does on disk.
 func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
-	roots := []string{path.Dir(benchmark.RegistryFile), dir}
-	// A registry may name benchmark files outside its own folder.
+	roots := []string{benchmark.RegistryFile, dir}
+	// Verification reads the registry and the one benchmark meta.json
+	// names (wherever the registry keeps it); reading no other benchmark
+	// keeps a check to the few calls it needs.
 	if reg, _ := benchmark.LoadRegistry(base); reg != nil {
-		for _, e := range reg.Entries {
+		if e, ok := reg.Lookup(rubricKey(base, dir, files)); ok {
 			roots = append(roots, e.File)
 		}
 	}
@@ -331,6 +333,26 @@ func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 		}
 	}
 	return m
+}
+
+// rubricKey is the benchmark the submission's meta.json names, as the
+// pull request has it (or, unchanged, the base): "" when it names none.
+func rubricKey(base fs.FS, dir string, files []ChangedFile) string {
+	meta := path.Join(dir, submission.MetaFile)
+	var data []byte
+	for _, f := range files {
+		if f.Path == meta && f.Status != "removed" && !f.Symlink {
+			data = f.Content
+		}
+	}
+	if data == nil {
+		data, _ = jsondoc.ReadFile(base, meta, 1<<20)
+	}
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return ""
+	}
+	return doc.Root.GetString("rubric_key")
 }
 
 // symlink is a symbolic link to target in an fstest.MapFS.
