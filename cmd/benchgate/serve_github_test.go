@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/benchgate/benchgate/internal/gitserver"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -266,5 +269,102 @@ func TestServeCallsPerCheck(t *testing.T) {
 	}
 	if big > 5+10 {
 		t.Errorf("a 1,000-file pull request took %.0f calls, want at most 15", big)
+	}
+}
+
+// TestServeWaitsOutTooManyRequests: a 429 from GitHub in the middle of a
+// check is waited out in place, by its Retry-After, and the check goes
+// on: the files are listed twice (the refused call and its retry), not the
+// whole job done again.
+func TestServeWaitsOutTooManyRequests(t *testing.T) {
+	a := startApp(t)
+	head := strings.Repeat("4", 40)
+	a.pr(81, head, a.scores)
+	var refused atomic.Bool
+	a.gh.Inject(func(r *http.Request, n int) *fakegithub.Fault {
+		if strings.HasSuffix(r.URL.Path, "/pulls/81/files") && refused.CompareAndSwap(false, true) {
+			return &fakegithub.Fault{Status: http.StatusTooManyRequests, RetryAfter: "1"}
+		}
+		return nil
+	})
+	a.deliver("pull_request", "429-1", prEvent("opened", 81, head))
+	a.waitFor("the check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
+	if r := a.runs(prcheck.CheckName, head)[0]; r.Conclusion != "success" {
+		t.Errorf("conclusion %s", r.Conclusion)
+	}
+	if n := countPaths(a.gh, "GET", "/repos/geo/board/pulls/81/files"); n != 2 {
+		t.Errorf("the files were listed %d times, want 2 (the 429 and its retry)", n)
+	}
+	if n := countPaths(a.gh, "GET", "/repos/geo/board/pulls/81"); n != 1 {
+		t.Errorf("the pull request was read %d times, want once: the job was not redone", n)
+	}
+}
+
+// TestServePublishesOverALink: a merge that put a symbolic link where the
+// leaderboard is published is followed by a regeneration whose pushed tree
+// holds the new folder once and passes git fsck.
+func TestServePublishesOverALink(t *testing.T) {
+	var git *gitserver.Server
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
+		cfg.GitURL = git.URL + "/"
+	}})
+	files := map[string][]byte{}
+	for _, dir := range []string{"rubrics", "submissions"} {
+		filepath.WalkDir(filepath.Join(a.root, dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(a.root, p)
+				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+	}
+	git.CreateRepo(t, "geo/board", files, "main")
+	git.CommitSymlinks(t, "geo/board", "main", map[string]string{"leaderboard": "submissions"}, "Point the leaderboard elsewhere")
+	sha := git.Commit(t, "geo/board", "main", map[string][]byte{
+		"submissions/model-benchmark/after-link/meta.json":   a.meta,
+		"submissions/model-benchmark/after-link/scores.json": a.scores,
+	}, "Merge after-link")
+	a.deliver("push", "link-1", fmt.Sprintf(`{"ref": "refs/heads/main", "after": %q, "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/model-benchmark/after-link/meta.json"]}]}`, sha))
+	a.waitFor("the leaderboard", func() bool {
+		_, ok := git.Files(t, "geo/board", "main")["leaderboard/leaderboard.json"]
+		return ok
+	})
+	if out := git.Fsck(t, "geo/board"); out != "" {
+		t.Fatalf("git fsck: %s", out)
+	}
+	if _, ok := git.Files(t, "geo/board", "main")["leaderboard"]; ok {
+		t.Error("the link is still in the tree beside the folder")
+	}
+}
+
+// TestServeRefusesWrongGitHubURL: `benchgate serve` with a GitHub URL that
+// cannot be GitHub's REST API, or half a commit identity, does not start,
+// and says what to write instead.
+func TestServeRefusesWrongGitHubURL(t *testing.T) {
+	appKeyOnce.Do(func() { appKey = newAppKey() })
+	keyFile := filepath.Join(t.TempDir(), "key.pem")
+	if err := os.WriteFile(keyFile, appKeyPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"BENCHGATE_GITHUB_API_URL": "https://ghe.example.org/"}, "https://ghe.example.org/api/v3/"},
+		{map[string]string{"BENCHGATE_GITHUB_API_URL": "https://octo.ghe.com/"}, "https://api.octo.ghe.com/"},
+		{map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}, "set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"},
+	} {
+		t.Setenv("BENCHGATE_APP_ID", "42")
+		t.Setenv("BENCHGATE_PRIVATE_KEY_FILE", keyFile)
+		t.Setenv("BENCHGATE_WEBHOOK_SECRET", "s")
+		t.Setenv("BENCHGATE_DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "q.db"))
+		for _, k := range []string{"BENCHGATE_GITHUB_API_URL", "BENCHGATE_COMMIT_NAME", "BENCHGATE_COMMIT_EMAIL"} {
+			t.Setenv(k, tt.env[k])
+		}
+		code, _, stderr := runCLI(t, "serve")
+		if code != exitUsage || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d\n%s", tt.env, code, stderr)
+		}
 	}
 }
