@@ -309,16 +309,7 @@ func TestServePublishesOverALink(t *testing.T) {
 		git = gitserver.NewWithAuth(t, a.gh.ValidToken)
 		cfg.GitURL = git.URL + "/"
 	}})
-	files := map[string][]byte{}
-	for _, dir := range []string{"rubrics", "submissions"} {
-		filepath.WalkDir(filepath.Join(a.root, dir), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(a.root, p)
-				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-			}
-			return nil
-		})
-	}
+	files := boardFiles(a.root)
 	git.CreateRepo(t, "geo/board", files, "main")
 	git.CommitSymlinks(t, "geo/board", "main", map[string]string{"leaderboard": "submissions"}, "Point the leaderboard elsewhere")
 	sha := git.Commit(t, "geo/board", "main", map[string][]byte{

@@ -390,16 +390,7 @@ func TestServeMerges(t *testing.T) {
 		cfg.CacheDir = t.TempDir()
 	}})
 	root := a.root
-	files := map[string][]byte{}
-	for _, dir := range []string{"rubrics", "submissions"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(root, p)
-				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-			}
-			return nil
-		})
-	}
+	files := boardFiles(root)
 	git.CreateRepo(t, "geo/board", files, "main")
 	merge := func(slug, delivery string) {
 		sha := git.Commit(t, "geo/board", "main", map[string][]byte{
@@ -540,4 +531,20 @@ func TestServePublishByPullRequest(t *testing.T) {
 	if proposals != 1 {
 		t.Errorf("%d pull requests opened, want 1 kept up to date", proposals)
 	}
+}
+
+// boardFiles reads the registry, benchmarks and submissions of the
+// leaderboard in root, by slash-separated path, to seed a git server.
+func boardFiles(root string) map[string][]byte {
+	files := map[string][]byte{}
+	for _, dir := range []string{"rubrics", "submissions"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+	}
+	return files
 }
