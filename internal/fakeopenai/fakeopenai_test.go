@@ -232,8 +232,18 @@ func TestFailures(t *testing.T) {
 		if err == nil {
 			t.Fatal("no error from a closed connection")
 		}
-		if _, status := s.Stats(); status[0] != 1 {
-			t.Errorf("status %v", status)
+		// The call is counted once the handler returns, which may be just
+		// after the client saw the connection drop.
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			_, status := s.Stats()
+			if status[0] == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("status %v", status)
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
 	})
 	t.Run("hang until the client gives up", func(t *testing.T) {
