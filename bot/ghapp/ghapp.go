@@ -58,10 +58,20 @@ type Config struct {
 	// MaxChangedBytes caps the total content ChangedFiles and BaseFS read
 	// (default 64 MiB), so that a huge pull request cannot exhaust memory.
 	MaxChangedBytes int64
+	// Blobs, when set, keeps git blobs by their sha between checks: a blob
+	// never changes, so the registry and the benchmarks of a base branch
+	// are downloaded once, not on every check.
+	Blobs BlobStore
 	// Observe, when set, is told of every response from GitHub: its
 	// status and the X-RateLimit-Remaining it reported (-1 when none), for
 	// metrics.
 	Observe func(status, remaining int)
+}
+
+// BlobStore keeps data by key (internal/filecache.Dir is one).
+type BlobStore interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, data []byte)
 }
 
 // App talks to GitHub as one GitHub App. It is safe for concurrent use.

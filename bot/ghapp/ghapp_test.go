@@ -870,3 +870,64 @@ func TestTooManyRequests(t *testing.T) {
 		t.Errorf("waits %v, want about 20 s, to the reset", d)
 	}
 }
+
+type memBlobs struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (b *memBlobs) Get(k string) ([]byte, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d, ok := b.m[k]
+	return d, ok
+}
+
+func (b *memBlobs) Put(k string, d []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.m[k] = d
+}
+
+// TestBlobsKept: with Config.Blobs, a base branch's blob is downloaded
+// once, and a kept copy that no longer hashes to its sha is not used.
+func TestBlobsKept(t *testing.T) {
+	key := testKey()
+	srv := fakegithub.New(t, appID, &key.PublicKey)
+	srv.AddRepo(repo, "main")
+	srv.SetFile(repo, "main", "rubrics/rubrics.json", []byte(`{"benchmarks": []}`))
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	blobs := &memBlobs{m: map[string][]byte{}}
+	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: (&sleeps{}).sleep, Blobs: blobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() string {
+		fsys, err := app.BaseFS(context.Background(), inst, repo, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := fs.ReadFile(fsys, "rubrics/rubrics.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for i := 0; i < 3; i++ {
+		if got := read(); got != `{"benchmarks": []}` {
+			t.Fatalf("read %q", got)
+		}
+	}
+	if n := countRequests(srv, "GET", "/git/blobs/"); n != 1 {
+		t.Errorf("%d blob downloads for three reads, want 1", n)
+	}
+	for k := range blobs.m {
+		blobs.m[k] = []byte(`{"benchmarks": [tampered]}`)
+	}
+	if got := read(); got != `{"benchmarks": []}` {
+		t.Errorf("a kept blob that does not hash to its sha was used: %q", got)
+	}
+	if n := countRequests(srv, "GET", "/git/blobs/"); n != 2 {
+		t.Errorf("%d blob downloads, want 2 (the tampered copy replaced)", n)
+	}
+}

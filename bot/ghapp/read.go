@@ -2,7 +2,9 @@ package ghapp
 
 import (
 	"context"
+	"crypto/sha1"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -271,8 +273,33 @@ func relTarget(link, to string) string {
 	return strings.Repeat("../", len(from)-i) + strings.Join(parts[i:], "/")
 }
 
-// blob reads a git blob by sha.
+// blob reads a git blob by sha, through Config.Blobs when set: a kept
+// blob is used only when its content still hashes to sha.
 func (a *App) blob(ctx context.Context, inst int64, owner, name, sha string) ([]byte, error) {
+	if a.cfg.Blobs == nil {
+		return a.fetchBlob(ctx, inst, owner, name, sha)
+	}
+	key := "git-blob-" + sha
+	if data, ok := a.cfg.Blobs.Get(key); ok && gitBlobSHA(data) == sha {
+		return data, nil
+	}
+	data, err := a.fetchBlob(ctx, inst, owner, name, sha)
+	if err == nil && gitBlobSHA(data) == sha {
+		a.cfg.Blobs.Put(key, data)
+	}
+	return data, err
+}
+
+// gitBlobSHA is git's name for a blob holding data.
+func gitBlobSHA(data []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fetchBlob reads a git blob by sha from GitHub.
+func (a *App) fetchBlob(ctx context.Context, inst int64, owner, name, sha string) ([]byte, error) {
 	var b *github.Blob
 	err := a.call(ctx, inst, "reading blob "+sha, func(gh *github.Client) error {
 		var err error

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -65,7 +66,11 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	log.Info("configuration", "config", cfg.String())
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
-	app, err := ghapp.New(ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub})
+	gcfg := ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub}
+	if cfg.CacheDir != "" {
+		gcfg.Blobs = filecache.Dir(filepath.Join(cfg.CacheDir, "blobs"))
+	}
+	app, err := ghapp.New(gcfg)
 	if err != nil {
 		return err
 	}
