@@ -34,6 +34,8 @@ type GitHub interface {
 	// with key set a run of its own that key finds again.
 	PostCheck(ctx context.Context, inst int64, repo, headSHA, name, key string, out prcheck.CheckOutcome) (int64, error)
 	UpsertComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, bool, error)
+	// CreateComment adds a comment without looking for one to edit.
+	CreateComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, error)
 	// Reply answers on a pull request, once: the same words again post
 	// nothing, so a flood of one request gets one answer.
 	Reply(ctx context.Context, inst int64, repo string, number int, body string) error
@@ -127,7 +129,19 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
 		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
 	}
-	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, out.Comment)
+	return w.sticky(ctx, j, pr, out.Comment)
+}
+
+// sticky writes the pull request's one sticky comment. A pull request
+// that had no comment at all when it was read has no sticky comment to
+// find, so the comment is created without listing them; a retry reads the
+// pull request again and finds the one it made.
+func (w *Worker) sticky(ctx context.Context, j Job, pr prcheck.PRInfo, body string) error {
+	if pr.Comments == 0 {
+		_, err := w.GH.CreateComment(ctx, j.InstallationID, j.Repo, j.PR, body)
+		return err
+	}
+	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, body)
 	return err
 }
 
@@ -213,8 +227,7 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
-	_, _, err = w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, md.String()))
-	return err
+	return w.sticky(ctx, j, pr, prcheck.WithSpotCheck(out.Comment, md.String()))
 }
 
 // spotCheck runs the spot-check, or names the limit that refused it.
@@ -286,8 +299,7 @@ func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, out 
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
-	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, prcheck.WithSpotCheck(out.Comment, rc.Summary))
-	return err
+	return w.sticky(ctx, j, pr, prcheck.WithSpotCheck(out.Comment, rc.Summary))
 }
 
 // Regenerate rebuilds the leaderboard from the default branch and pushes

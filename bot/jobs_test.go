@@ -47,6 +47,11 @@ func (g *memGH) ReadFiles(ctx context.Context, inst int64, repo string, n int, h
 	return g.ChangedFiles(ctx, inst, repo, n, head)
 }
 
+func (g *memGH) CreateComment(ctx context.Context, inst int64, repo string, n int, body string) (int64, error) {
+	id, _, err := g.UpsertComment(ctx, inst, repo, n, body)
+	return id, err
+}
+
 func (g *memGH) OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error) {
 	return []OpenPull{{Number: g.pr.Number, HeadSHA: g.pr.HeadSHA}}, nil
 }

@@ -246,18 +246,29 @@ func (a *App) UpsertComment(ctx context.Context, inst int64, repo string, number
 		})
 		return mine.GetID(), err == nil, err
 	}
+	id, err := a.CreateComment(ctx, inst, repo, number, body)
+	if err != nil {
+		return 0, false, err
+	}
+	return id, true, nil
+}
+
+// CreateComment adds a comment to an issue or pull request, without
+// looking for one to edit.
+func (a *App) CreateComment(ctx context.Context, inst int64, repo string, number int, body string) (int64, error) {
+	owner, name, err := splitRepo(repo)
+	if err != nil {
+		return 0, err
+	}
 	var id int64
-	err = a.call(ctx, inst, what, func(gh *github.Client) error {
+	err = a.call(ctx, inst, fmt.Sprintf("writing the comment on %s#%d", repo, number), func(gh *github.Client) error {
 		c, _, err := gh.Issues.CreateComment(ctx, owner, name, number, &github.IssueComment{Body: github.String(body)})
 		if err == nil {
 			id = c.GetID()
 		}
 		return err
 	})
-	if err != nil {
-		return 0, false, err
-	}
-	return id, true, nil
+	return id, err
 }
 
 // ownComment finds the App's own comment on an issue or pull request

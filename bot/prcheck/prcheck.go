@@ -77,6 +77,9 @@ type PRInfo struct {
 	// AuthorCanWrite is true when the author has write permission or more
 	// on the repository: a maintainer.
 	AuthorCanWrite bool
+	// Comments is how many conversation comments the pull request had when
+	// it was read: with none, there is no sticky comment to look for.
+	Comments int
 }
 
 // Annotation is a check-run annotation, in GitHub's terms.

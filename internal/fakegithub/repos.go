@@ -420,6 +420,16 @@ func (s *Server) prJSON(p *repo, pr *PR, full bool) map[string]any {
 		m["mergeable"] = nil
 		m["changed_files"] = len(pr.Files)
 		m["commits"] = 1
+		// The conversation's comments (issue comments), as GitHub counts
+		// them on the pull request.
+		n := 0
+		for _, c := range p.comments {
+			if c.Issue == pr.Number {
+				n++
+			}
+		}
+		m["comments"] = n
+		m["review_comments"] = 0
 	}
 	return m
 }
