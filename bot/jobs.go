@@ -75,6 +75,10 @@ type Worker struct {
 	AutoRerun bool
 	// OnJudge, when set, is told each spot-check's judge calls and spend.
 	OnJudge func(calls int, usd float64)
+	// Supersede, when set, cancels the queued verifications of a pull
+	// request's other heads queued before a time at which GitHub gave head
+	// as its head (queue.SupersedeVerify).
+	Supersede func(ctx context.Context, repo string, pr int, head string, before time.Time) error
 	// OnCalls, when set, is told the GitHub calls of each run of a job.
 	OnCalls func(kind Kind, calls int64)
 	// Budget, when set, admits each spot-check under the abuse limits
@@ -101,6 +105,11 @@ type Worker struct {
 	Log     *slog.Logger
 }
 
+// supersedeMargin keeps the verifications queued just before GitHub was
+// asked for the head: the queue's clock and this process's may differ a
+// little, and cancelling a newer push's job would leave it unchecked.
+const supersedeMargin = 5 * time.Second
+
 // VerifyPR verifies a pull request at its current head and posts the
 // check run and the sticky comment. A job for a head that is no longer
 // the pull request's is done: a newer job verifies the new head.
@@ -108,6 +117,7 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if j.PR == 0 {
 		return w.verifyHead(ctx, j)
 	}
+	asked := time.Now()
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return err
@@ -118,6 +128,13 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if j.HeadSHA != "" && pr.HeadSHA != j.HeadSHA {
 		w.Log.Info("verify superseded by a newer head", "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "current", pr.HeadSHA)
 		return nil
+	}
+	if w.Supersede != nil {
+		// Verifications of other heads queued before GitHub named this
+		// head are stale; one queued since may be a newer push, kept.
+		if err := w.Supersede(ctx, j.Repo, j.PR, pr.HeadSHA, asked.Add(-supersedeMargin)); err != nil {
+			w.Log.Warn("cannot cancel the verifications of older heads", "repo", j.Repo, "pr", j.PR, "err", err)
+		}
 	}
 	out, err := w.check(ctx, j, pr, baseSHA)
 	if err != nil {

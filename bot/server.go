@@ -39,11 +39,10 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 	}
 	switch j.Kind {
 	case KindVerify:
-		inserted, err := a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID, Rerequested: j.Rerequested})
-		if err == nil && inserted && j.HeadSHA != "" {
-			_, err = a.Q.SupersedeVerify(ctx, j.Repo, j.PR, j.HeadSHA)
-		}
-		return inserted, err
+		// Not superseding here: deliveries arrive out of order, and a
+		// delayed event for an old head must not cancel the newest. The
+		// job supersedes by the head GitHub gives (Worker.Supersede).
+		return a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID, Rerequested: j.Rerequested})
 	case KindRerun:
 		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID})
 	case KindRegenerate:

@@ -92,14 +92,15 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 
 // supersedeVerify: see sqliteBackend.supersedeVerify for why this is a
 // single UPDATE.
-func (b *pgBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error) {
+func (b *pgBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error) {
 	tag, err := b.pool.Exec(ctx, `UPDATE `+b.jobs+`
 SET state = 'cancelled', finalized_at = now()
 WHERE kind = $1
 	AND state IN ('available', 'pending', 'retryable', 'scheduled')
 	AND args->>'repo' = $2
 	AND (args->>'pr')::bigint = $3
-	AND args->>'head_sha' <> $4`, KindVerify, repo, int64(pr), keepHead)
+	AND args->>'head_sha' <> $4
+	AND created_at < $5`, KindVerify, repo, int64(pr), keepHead, before)
 	if err != nil {
 		return 0, fmt.Errorf("queue: supersede: %w", err)
 	}

@@ -185,7 +185,7 @@ type backend interface {
 	enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (bool, error)
 	start(ctx context.Context, h Handlers, workers int) error
 	stop(ctx context.Context) error
-	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error)
+	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error)
 	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
 	stats(ctx context.Context) (Stats, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
@@ -315,11 +315,14 @@ func (q *Queue) Stop(ctx context.Context) error {
 	return q.b.stop(ctx)
 }
 
-// SupersedeVerify cancels verify jobs for repo/pr whose head is not keepHead
-// and which have not started (available, scheduled, retryable or pending).
-// Running jobs are left alone: they finish and their result is simply stale.
-func (q *Queue) SupersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (cancelled int, err error) {
-	return q.b.supersedeVerify(ctx, repo, pr, keepHead)
+// SupersedeVerify cancels verify jobs for repo/pr whose head is not keepHead,
+// which were queued before before and have not started (available,
+// scheduled, retryable or pending). keepHead is the pull request's head as
+// GitHub gave it at before: a job queued earlier for another head is
+// stale, while one queued since may be for a newer push. Running jobs are
+// left alone: they finish and their result is simply stale.
+func (q *Queue) SupersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (cancelled int, err error) {
+	return q.b.supersedeVerify(ctx, repo, pr, keepHead, before)
 }
 
 // Stats counts jobs by kind and state and measures queueing delay.

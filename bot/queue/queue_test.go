@@ -297,7 +297,13 @@ func TestSupersedeVerify(t *testing.T) {
 		other.PR = 8
 		mustEnqueue(t, q, other, true)
 
-		n, err := q.SupersedeVerify(t.Context(), "acme/board", 7, "ccc")
+		// A job queued after GitHub named the head may be for a newer
+		// push: it is kept.
+		before := time.Now()
+		time.Sleep(5 * time.Millisecond)
+		newer := verify("d9", "ddd")
+		mustEnqueue(t, q, newer, true)
+		n, err := q.SupersedeVerify(t.Context(), "acme/board", 7, "ccc", before)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,8 +316,8 @@ func TestSupersedeVerify(t *testing.T) {
 		// A cancelled job no longer holds its unique key, so if the PR
 		// goes back to an old head it can be verified again.
 		mustEnqueue(t, q, verify("d5", "aaa"), true)
-		if n, err := q.SupersedeVerify(t.Context(), "acme/board", 7, "ccc"); err != nil || n != 1 {
-			t.Fatalf("second supersede: cancelled=%d err=%v, want 1", n, err)
+		if n, err := q.SupersedeVerify(t.Context(), "acme/board", 7, "ccc", time.Now().Add(time.Second)); err != nil || n != 2 {
+			t.Fatalf("second supersede: cancelled=%d err=%v, want 2", n, err)
 		}
 
 		var mu sync.Mutex

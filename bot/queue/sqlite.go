@@ -95,14 +95,15 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 // state filter and the change happen atomically, so a job a worker fetches
 // in the meantime (now running) is never touched. Cancelled is outside the
 // unique states, so this also frees the job's unique key.
-func (b *sqliteBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string) (int, error) {
+func (b *sqliteBackend) supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error) {
 	res, err := b.db.ExecContext(ctx, `UPDATE river_job
 SET state = 'cancelled', finalized_at = datetime('now', 'subsec')
 WHERE kind = ?
 	AND state IN ('available', 'pending', 'retryable', 'scheduled')
 	AND json_extract(args, '$.repo') = ?
 	AND json_extract(args, '$.pr') = ?
-	AND json_extract(args, '$.head_sha') <> ?`, KindVerify, repo, pr, keepHead)
+	AND json_extract(args, '$.head_sha') <> ?
+	AND created_at < ?`, KindVerify, repo, pr, keepHead, before.UTC().Format("2006-01-02 15:04:05.000"))
 	if err != nil {
 		return 0, fmt.Errorf("queue: supersede: %w", err)
 	}

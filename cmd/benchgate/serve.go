@@ -97,6 +97,10 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	defer q.Close()
 	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
+	w.Supersede = func(ctx context.Context, repo string, pr int, head string, before time.Time) error {
+		_, err := q.SupersedeVerify(ctx, repo, pr, head, before)
+		return err
+	}
 	adapter := bot.QueueAdapter{Q: q, MaxWaiting: cfg.Limits.QueueWaiting}
 	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log}
 	// The App learns who it is from GitHub before it recognises its own

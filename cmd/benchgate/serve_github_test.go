@@ -362,3 +362,26 @@ func TestServeRefusesWrongGitHubURL(t *testing.T) {
 		}
 	}
 }
+
+// TestServeOutOfOrderDeliveries: a delayed delivery for an older head,
+// arriving after the one for the current head, does not cancel the current
+// head's verification: the current head gets its check and the comment
+// names it; the older head gets nothing.
+func TestServeOutOfOrderDeliveries(t *testing.T) {
+	a := startApp(t)
+	h1, h2 := strings.Repeat("e", 40), strings.Repeat("3", 40)
+	a.pr(91, h2, a.scores) // the branch is already at h2
+	a.deliver("pull_request", "ooo-2", prEvent("synchronize", 91, h2))
+	a.deliver("pull_request", "ooo-1", prEvent("opened", 91, h1)) // delayed
+	a.waitFor("the current head's check and comment", func() bool {
+		cs := a.gh.Comments("geo/board", 91)
+		return len(a.runs(prcheck.CheckName, h2)) == 1 && len(cs) == 1 && strings.Contains(cs[0].Body, h2[:12])
+	})
+	time.Sleep(300 * time.Millisecond)
+	if n := len(a.runs(prcheck.CheckName, h1)); n != 0 {
+		t.Errorf("%d check runs for the old head", n)
+	}
+	if cs := a.gh.Comments("geo/board", 91); len(cs) != 1 || !strings.Contains(cs[0].Body, h2[:12]) {
+		t.Errorf("comments %d, want one naming the current head", len(cs))
+	}
+}
