@@ -79,6 +79,10 @@ type Worker struct {
 	// request's other heads queued before a time at which GitHub gave head
 	// as its head (queue.SupersedeVerify).
 	Supersede func(ctx context.Context, repo string, pr int, head string, before time.Time) error
+	// Newer, when set, reports whether a verification of another head of
+	// the pull request was queued after since (queue.NewerVerify): a sign
+	// that the branch moved while this one ran.
+	Newer func(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error)
 	// OnCalls, when set, is told the GitHub calls of each run of a job.
 	OnCalls func(kind Kind, calls int64)
 	// Budget, when set, admits each spot-check under the abuse limits
@@ -143,10 +147,39 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), out); err != nil {
 		return err
 	}
+	// The check run is the head's own; the comment is the pull request's,
+	// and must not be written last by a head that is no longer current.
+	if stale, err := w.moved(ctx, j, pr, asked); err != nil || stale {
+		return err
+	}
 	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
 		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
 	}
 	return w.sticky(ctx, j, pr, out.Comment)
+}
+
+// moved reports whether the pull request's head is no longer pr.HeadSHA,
+// which it was when asked at asked. GitHub is asked again only when the
+// queue shows a verification of another head queued since: otherwise
+// nothing suggests a push, and a push whose delivery is still on its way
+// writes the comment after this job.
+func (w *Worker) moved(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time) (bool, error) {
+	if w.Newer == nil {
+		return false, nil
+	}
+	newer, err := w.Newer(ctx, j.Repo, j.PR, pr.HeadSHA, asked.Add(-supersedeMargin))
+	if err != nil || !newer {
+		return false, err
+	}
+	now, _, _, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	if err != nil {
+		return false, err
+	}
+	if now.HeadSHA != pr.HeadSHA {
+		w.Log.Info("the branch moved while it was verified: the comment is left to the newer head", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "current", now.HeadSHA)
+		return true, nil
+	}
+	return false, nil
 }
 
 // sticky writes the pull request's one sticky comment. A pull request

@@ -33,6 +33,7 @@ type memGH struct {
 	comment  string
 	comments int
 	replies  []string
+	moves    []string // heads the branch moves to, one after each read of the pull request
 }
 
 func (g *memGH) ListFiles(ctx context.Context, inst int64, repo string, n int) ([]prcheck.ChangedFile, error) {
@@ -57,7 +58,14 @@ func (g *memGH) OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenP
 }
 
 func (g *memGH) PullRequest(ctx context.Context, inst int64, repo string, n int) (prcheck.PRInfo, string, string, error) {
-	return g.pr, "main", "base-sha", nil
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	pr := g.pr
+	if len(g.moves) > 0 {
+		// The branch moves after this read.
+		g.pr.HeadSHA, g.moves = g.moves[0], g.moves[1:]
+	}
+	return pr, "main", "base-sha", nil
 }
 func (g *memGH) ChangedFiles(ctx context.Context, inst int64, repo string, n int, head string) ([]prcheck.ChangedFile, error) {
 	return g.files, nil
@@ -231,4 +239,43 @@ func TestRegenerateToBoardBranch(t *testing.T) {
 // fixedAuthor signs commits with a configured name and e-mail.
 func fixedAuthor(name, email string) func() (string, string, error) {
 	return func() (string, string, error) { return name, email, nil }
+}
+
+// TestVerifyLeavesTheCommentToANewerHead: a verification whose branch
+// moved while it ran (the queue shows another head's verification queued
+// since) posts its head's check run but leaves the comment to the newer
+// head; with no such sign it asks GitHub nothing more.
+func TestVerifyLeavesTheCommentToANewerHead(t *testing.T) {
+	gh := newMemGH(t)
+	gh.moves = []string{"head-3"}
+	newer := true
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), Newer: func(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
+		return newer, nil
+	}}
+	job := Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2", InstallationID: 1}
+	if err := w.VerifyPR(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := gh.checks["head-2 "+prcheck.CheckName]; !ok || gh.comments != 0 {
+		t.Fatalf("checks %v, %d comments; want head-2's check run and no comment", gh.checks, gh.comments)
+	}
+	// Not moved: the comment is written.
+	gh2 := newMemGH(t)
+	w.GH = gh2
+	if err := w.VerifyPR(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if gh2.comments != 1 {
+		t.Errorf("%d comments when the branch did not move", gh2.comments)
+	}
+	newer = false
+	gh3 := newMemGH(t)
+	gh3.moves = []string{"head-3"}
+	w.GH = gh3
+	if err := w.VerifyPR(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if gh3.comments != 1 {
+		t.Errorf("%d comments with no sign of a newer head (GitHub is not asked again)", gh3.comments)
+	}
 }

@@ -107,6 +107,21 @@ WHERE kind = $1
 	return int(tag.RowsAffected()), nil
 }
 
+func (b *pgBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
+	var n int64
+	err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.jobs+`
+WHERE kind = $1
+	AND args->>'repo' = $2
+	AND (args->>'pr')::bigint = $3
+	AND args->>'head_sha' <> $4
+	AND args->>'head_sha' <> ''
+	AND created_at > $5`, KindVerify, repo, int64(pr), head, since).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("queue: newer verifications: %w", err)
+	}
+	return n > 0, nil
+}
+
 func (b *pgBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
 	_, err := b.pool.Exec(ctx, `DELETE FROM `+b.deliveries+` WHERE created_at < now() - make_interval(secs => $1)`,
 		olderThan.Seconds())

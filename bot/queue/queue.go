@@ -186,6 +186,7 @@ type backend interface {
 	start(ctx context.Context, h Handlers, workers int) error
 	stop(ctx context.Context) error
 	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error)
+	newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error)
 	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
 	stats(ctx context.Context) (Stats, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
@@ -323,6 +324,12 @@ func (q *Queue) Stop(ctx context.Context) error {
 // left alone: they finish and their result is simply stale.
 func (q *Queue) SupersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (cancelled int, err error) {
 	return q.b.supersedeVerify(ctx, repo, pr, keepHead, before)
+}
+
+// NewerVerify reports whether a verify job for repo/pr with another head
+// than head was queued after since, in any state.
+func (q *Queue) NewerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
+	return q.b.newerVerify(ctx, repo, pr, head, since)
 }
 
 // Stats counts jobs by kind and state and measures queueing delay.

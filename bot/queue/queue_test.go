@@ -532,3 +532,31 @@ func BenchmarkEnqueueVerifySQLite(b *testing.B) {
 		}
 	}
 }
+
+// TestNewerVerify: a verification of another head queued after a moment
+// is a sign the branch moved; one of the same head, or one queued before,
+// is not.
+func TestNewerVerify(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		q := open(t, tg)
+		mustEnqueue(t, q, verify("n1", "aaa"), true)
+		time.Sleep(5 * time.Millisecond)
+		since := time.Now()
+		time.Sleep(5 * time.Millisecond)
+		mustEnqueue(t, q, verify("n2", "bbb"), true)
+		other := verify("n3", "ccc")
+		other.PR = 8
+		mustEnqueue(t, q, other, true)
+		for _, tt := range []struct {
+			head string
+			want bool
+		}{{"aaa", true}, {"bbb", false}, {"zzz", true}} {
+			if got, err := q.NewerVerify(t.Context(), "acme/board", 7, tt.head, since); err != nil || got != tt.want {
+				t.Errorf("NewerVerify(%s) = %v, %v; want %v", tt.head, got, err, tt.want)
+			}
+		}
+		if got, err := q.NewerVerify(t.Context(), "acme/board", 7, "bbb", since.Add(-time.Hour)); err != nil || !got {
+			t.Errorf("NewerVerify(bbb, an hour before) = %v, %v; want true (aaa was queued since)", got, err)
+		}
+	})
+}

@@ -111,6 +111,21 @@ WHERE kind = ?
 	return int(n), err
 }
 
+func (b *sqliteBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
+	var n int
+	err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM river_job
+WHERE kind = ?
+	AND json_extract(args, '$.repo') = ?
+	AND json_extract(args, '$.pr') = ?
+	AND json_extract(args, '$.head_sha') <> ?
+	AND json_extract(args, '$.head_sha') <> ''
+	AND created_at > ?`, KindVerify, repo, pr, head, since.UTC().Format("2006-01-02 15:04:05.000")).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("queue: newer verifications: %w", err)
+	}
+	return n > 0, nil
+}
+
 func (b *sqliteBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
 	_, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_delivery WHERE created_at < datetime('now', ?)`,
 		fmt.Sprintf("-%d seconds", int64(olderThan/time.Second)))
