@@ -83,6 +83,10 @@ type Worker struct {
 	// the pull request was queued after since (queue.NewerVerify): a sign
 	// that the branch moved while this one ran.
 	Newer func(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error)
+	// Lock, when set, runs work that must not interleave across the
+	// processes working the queue under a lock of that name
+	// (queue.WithLock): a pull request's comment, its replies.
+	Lock func(ctx context.Context, key string, fn func() error) error
 	// OnCalls, when set, is told the GitHub calls of each run of a job.
 	OnCalls func(kind Kind, calls int64)
 	// Budget, when set, admits each spot-check under the abuse limits
@@ -147,15 +151,10 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), out); err != nil {
 		return err
 	}
-	// The check run is the head's own; the comment is the pull request's,
-	// and must not be written last by a head that is no longer current.
-	if stale, err := w.moved(ctx, j, pr, asked); err != nil || stale {
-		return err
-	}
 	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
-		return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
+		return w.spotCheckAndPost(ctx, j, pr, asked, baseSHA, out)
 	}
-	return w.sticky(ctx, j, pr, out.Comment)
+	return w.sticky(ctx, j, pr, asked, out.Comment)
 }
 
 // moved reports whether the pull request's head is no longer pr.HeadSHA,
@@ -182,17 +181,34 @@ func (w *Worker) moved(ctx context.Context, j Job, pr prcheck.PRInfo, asked time
 	return false, nil
 }
 
-// sticky writes the pull request's one sticky comment. A pull request
+// sticky writes the pull request's one sticky comment, read at asked as
+// pr. Finding and creating it run under the pull request's lock (Lock), so
+// that two jobs of one pull request never both create it. The comment is
+// the pull request's while check runs are each head's own: a head that is
+// no longer current leaves it to the newer one (moved). A pull request
 // that had no comment at all when it was read has no sticky comment to
 // find, so the comment is created without listing them; a retry reads the
 // pull request again and finds the one it made.
-func (w *Worker) sticky(ctx context.Context, j Job, pr prcheck.PRInfo, body string) error {
-	if pr.Comments == 0 {
-		_, err := w.GH.CreateComment(ctx, j.InstallationID, j.Repo, j.PR, body)
+func (w *Worker) sticky(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, body string) error {
+	return w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
+		if stale, err := w.moved(ctx, j, pr, asked); err != nil || stale {
+			return err
+		}
+		if pr.Comments == 0 {
+			_, err := w.GH.CreateComment(ctx, j.InstallationID, j.Repo, j.PR, body)
+			return err
+		}
+		_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, body)
 		return err
+	})
+}
+
+// locked runs fn under the lock named key (Lock), or at once without one.
+func (w *Worker) locked(ctx context.Context, key string, fn func() error) error {
+	if w.Lock == nil {
+		return fn()
 	}
-	_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, body)
-	return err
+	return w.Lock(ctx, key, fn)
 }
 
 func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (prcheck.CheckOutcome, error) {
@@ -241,8 +257,11 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 		return err
 	}
 	if !ok {
-		return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
+		return w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
+			return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
+		})
 	}
+	asked := time.Now()
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return err
@@ -254,18 +273,18 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	return w.spotCheckAndPost(ctx, j, pr, baseSHA, out)
+	return w.spotCheckAndPost(ctx, j, pr, asked, baseSHA, out)
 }
 
 // spotCheckAndPost runs the spot-check of a verified pull request and
 // posts its check run and its section of the sticky comment.
-func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string, out prcheck.CheckOutcome) error {
+func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, baseSHA string, out prcheck.CheckOutcome) error {
 	rep, refused, err := w.spotCheck(ctx, j, pr, baseSHA, out)
 	if err != nil {
 		return err
 	}
 	if refused != "" {
-		return w.postRefusal(ctx, j, pr, out, refused)
+		return w.postRefusal(ctx, j, pr, asked, out, refused)
 	}
 	if w.OnJudge != nil {
 		w.OnJudge(rep.Calls, rep.SpendUSD)
@@ -277,7 +296,7 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
-	return w.sticky(ctx, j, pr, prcheck.WithSpotCheck(out.Comment, md.String()))
+	return w.sticky(ctx, j, pr, asked, prcheck.WithSpotCheck(out.Comment, md.String()))
 }
 
 // spotCheck runs the spot-check, or names the limit that refused it.
@@ -344,12 +363,12 @@ func spotCheckKey(j Job) string {
 
 // postRefusal tells the pull request that a limit stopped its
 // spot-check: a neutral check run, and the reason in the sticky comment.
-func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, out prcheck.CheckOutcome, limit string) error {
+func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, out prcheck.CheckOutcome, limit string) error {
 	rc := prcheck.SpotCheckRefused(w.Budget.Explain(limit))
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}
-	return w.sticky(ctx, j, pr, prcheck.WithSpotCheck(out.Comment, rc.Summary))
+	return w.sticky(ctx, j, pr, asked, prcheck.WithSpotCheck(out.Comment, rc.Summary))
 }
 
 // Regenerate rebuilds the leaderboard from the default branch and pushes

@@ -279,3 +279,59 @@ func TestVerifyLeavesTheCommentToANewerHead(t *testing.T) {
 		t.Errorf("%d comments with no sign of a newer head (GitHub is not asked again)", gh3.comments)
 	}
 }
+
+// racyGH finds and creates comments as GitHub does, with time between the
+// listing and the creation in which another job may create one too.
+type racyGH struct {
+	*memGH
+	mu      sync.Mutex
+	created int
+}
+
+func (g *racyGH) UpsertComment(ctx context.Context, inst int64, repo string, n int, body string) (int64, bool, error) {
+	g.mu.Lock()
+	found := g.created > 0
+	g.mu.Unlock()
+	time.Sleep(100 * time.Millisecond) // the listing's round trip
+	if found {
+		return 1, true, nil
+	}
+	g.mu.Lock()
+	g.created++
+	g.mu.Unlock()
+	return 1, true, nil
+}
+
+// TestStickyUnderLock: two jobs of one pull request writing its comment
+// at once create one comment when Lock serialises them, and two without:
+// the race the lock is for.
+func TestStickyUnderLock(t *testing.T) {
+	pr := prcheck.PRInfo{HeadSHA: "head-2", Author: "newcomer", Comments: 1}
+	job := Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2", InstallationID: 1}
+	run := func(lock func(ctx context.Context, key string, fn func() error) error) int {
+		gh := &racyGH{memGH: newMemGH(t)}
+		w := &Worker{GH: gh, Log: quietLog(), Lock: lock}
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			wg.Go(func() {
+				if err := w.sticky(context.Background(), job, pr, time.Now(), "body"); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		return gh.created
+	}
+	var mu sync.Mutex
+	serial := func(ctx context.Context, key string, fn func() error) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return fn()
+	}
+	if n := run(serial); n != 1 {
+		t.Errorf("%d comments created under the lock, want 1", n)
+	}
+	if n := run(nil); n != 2 {
+		t.Errorf("%d comments created without the lock; the test no longer races", n)
+	}
+}

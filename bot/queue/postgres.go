@@ -107,6 +107,20 @@ WHERE kind = $1
 	return int(tag.RowsAffected()), nil
 }
 
+func (b *pgBackend) withLock(ctx context.Context, key string, fn func() error) error {
+	conn, err := b.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("queue: lock %s: %w", key, err)
+	}
+	defer conn.Release()
+	// hashtextextended is PostgreSQL's own 64-bit hash of a text.
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, "benchgate:"+key); err != nil {
+		return fmt.Errorf("queue: lock %s: %w", key, err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, "benchgate:"+key)
+	return fn()
+}
+
 func (b *pgBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
 	var n int64
 	err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.jobs+`

@@ -187,6 +187,9 @@ type backend interface {
 	stop(ctx context.Context) error
 	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error)
 	newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error)
+	// withLock runs fn holding the lock named key, across every process
+	// working the queue.
+	withLock(ctx context.Context, key string, fn func() error) error
 	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
 	stats(ctx context.Context) (Stats, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
@@ -324,6 +327,15 @@ func (q *Queue) Stop(ctx context.Context) error {
 // left alone: they finish and their result is simply stale.
 func (q *Queue) SupersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (cancelled int, err error) {
 	return q.b.supersedeVerify(ctx, repo, pr, keepHead, before)
+}
+
+// WithLock runs fn while holding the lock named key, for every process
+// working the queue: on PostgreSQL a session advisory lock, on SQLite
+// (one process) a lock of this Queue's. Work that must not interleave
+// across replicas, such as finding and creating a pull request's one
+// comment, runs under it.
+func (q *Queue) WithLock(ctx context.Context, key string, fn func() error) error {
+	return q.b.withLock(ctx, key, fn)
 }
 
 // NewerVerify reports whether a verify job for repo/pr with another head

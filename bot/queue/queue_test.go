@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -557,6 +558,59 @@ func TestNewerVerify(t *testing.T) {
 		}
 		if got, err := q.NewerVerify(t.Context(), "acme/board", 7, "bbb", since.Add(-time.Hour)); err != nil || !got {
 			t.Errorf("NewerVerify(bbb, an hour before) = %v, %v; want true (aaa was queued since)", got, err)
+		}
+	})
+}
+
+// TestWithLock: work under one lock name never overlaps, across the
+// Queues of every process (two Queues on one database stand for two
+// replicas on PostgreSQL); other names do not wait for it.
+func TestWithLock(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		qs := []*Queue{open(t, tg)}
+		if strings.HasPrefix(tg.url, "postgres") {
+			qs = append(qs, open(t, tg))
+		}
+		var inside, most atomic.Int32
+		var wg sync.WaitGroup
+		for i := 0; i < 8; i++ {
+			q := qs[i%len(qs)]
+			wg.Go(func() {
+				err := q.WithLock(t.Context(), "comment:acme/board#7", func() error {
+					n := inside.Add(1)
+					for {
+						m := most.Load()
+						if n <= m || most.CompareAndSwap(m, n) {
+							break
+						}
+					}
+					time.Sleep(10 * time.Millisecond)
+					inside.Add(-1)
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if most.Load() != 1 {
+			t.Errorf("%d at once under one lock", most.Load())
+		}
+		// Another name is not held up by a held lock.
+		done := make(chan error, 1)
+		go func() {
+			done <- qs[0].WithLock(t.Context(), "comment:acme/board#7", func() error {
+				return qs[len(qs)-1].WithLock(t.Context(), "comment:acme/board#8", func() error { return nil })
+			})
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a lock of another name waited for a held one")
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -15,7 +16,8 @@ import (
 
 type sqliteBackend struct {
 	*engine[*sql.Tx]
-	db *sql.DB
+	db    *sql.DB
+	locks keyedLocks
 }
 
 func openSQLite(ctx context.Context, path string, logger *slog.Logger, opts Options) (backend, error) {
@@ -109,6 +111,16 @@ WHERE kind = ?
 	}
 	n, err := res.RowsAffected()
 	return int(n), err
+}
+
+// withLock: a SQLite queue has one process, so a lock of its own does.
+func (b *sqliteBackend) withLock(ctx context.Context, key string, fn func() error) error {
+	unlock, err := b.locks.lock(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
 }
 
 func (b *sqliteBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
@@ -239,4 +251,38 @@ func ageFromSeconds(sec float64) time.Duration {
 		return 0
 	}
 	return time.Duration(sec * float64(time.Second))
+}
+
+// keyedLocks are mutexes by name, created as needed and dropped when free.
+type keyedLocks struct {
+	mu   sync.Mutex
+	held map[string]chan struct{}
+}
+
+// lock waits for key to be free (or ctx to end) and takes it.
+func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
+	for {
+		k.mu.Lock()
+		if k.held == nil {
+			k.held = map[string]chan struct{}{}
+		}
+		wait, busy := k.held[key]
+		if !busy {
+			done := make(chan struct{})
+			k.held[key] = done
+			k.mu.Unlock()
+			return func() {
+				k.mu.Lock()
+				delete(k.held, key)
+				k.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		k.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("queue: lock %s: %w", key, ctx.Err())
+		}
+	}
 }
