@@ -22,7 +22,6 @@ import (
 // over the REST API. Every method is scoped to an installation.
 type GitHub interface {
 	PullRequest(ctx context.Context, inst int64, repo string, number int) (pr prcheck.PRInfo, baseRef, baseSHA string, err error)
-	ChangedFiles(ctx context.Context, inst int64, repo string, number int, headSHA string) ([]prcheck.ChangedFile, error)
 	// ListFiles lists a pull request's files without content; ReadFiles
 	// reads the content of listed files at headSHA.
 	ListFiles(ctx context.Context, inst int64, repo string, number int) ([]prcheck.ChangedFile, error)
@@ -152,7 +151,7 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 		return err
 	}
 	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
-		return w.spotCheckAndPost(ctx, j, pr, asked, baseSHA, out)
+		return w.spotCheckAndPost(ctx, j, pr, asked, out)
 	}
 	return w.sticky(ctx, j, pr, asked, out.Comment)
 }
@@ -273,13 +272,13 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	return w.spotCheckAndPost(ctx, j, pr, asked, baseSHA, out)
+	return w.spotCheckAndPost(ctx, j, pr, asked, out)
 }
 
 // spotCheckAndPost runs the spot-check of a verified pull request and
 // posts its check run and its section of the sticky comment.
-func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, baseSHA string, out prcheck.CheckOutcome) error {
-	rep, refused, err := w.spotCheck(ctx, j, pr, baseSHA, out)
+func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, out prcheck.CheckOutcome) error {
+	rep, refused, err := w.spotCheck(ctx, j, out)
 	if err != nil {
 		return err
 	}
@@ -300,20 +299,12 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 }
 
 // spotCheck runs the spot-check, or names the limit that refused it.
-func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string, out prcheck.CheckOutcome) (_ rerun.Report, refused string, _ error) {
-	if out.Submission == "" || out.Report == nil {
+func (w *Worker) spotCheck(ctx context.Context, j Job, out prcheck.CheckOutcome) (_ rerun.Report, refused string, _ error) {
+	if out.Submission == "" || out.Report == nil || out.Tree == nil {
 		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, "", nil
 	}
-	files, err := w.GH.ChangedFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA)
-	if err != nil {
-		return rerun.Report{}, "", err
-	}
-	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
-	if err != nil {
-		return rerun.Report{}, "", err
-	}
-	tree := prcheck.Overlay(base, out.Submission, files)
-	v, err := verify.New(tree, w.Verify)
+	// The tree the check verified: the files are not read from GitHub again.
+	v, err := verify.New(out.Tree, w.Verify)
 	if err != nil {
 		return rerun.Report{}, "", err
 	}

@@ -34,6 +34,7 @@ type memGH struct {
 	comments int
 	replies  []string
 	moves    []string // heads the branch moves to, one after each read of the pull request
+	reads    int      // ReadFiles calls
 }
 
 func (g *memGH) ListFiles(ctx context.Context, inst int64, repo string, n int) ([]prcheck.ChangedFile, error) {
@@ -45,6 +46,9 @@ func (g *memGH) ListFiles(ctx context.Context, inst int64, repo string, n int) (
 }
 
 func (g *memGH) ReadFiles(ctx context.Context, inst int64, repo string, n int, head string, listed []prcheck.ChangedFile) ([]prcheck.ChangedFile, error) {
+	g.mu.Lock()
+	g.reads++
+	g.mu.Unlock()
 	return g.ChangedFiles(ctx, inst, repo, n, head)
 }
 
@@ -151,6 +155,10 @@ func TestRerunJob(t *testing.T) {
 	rc := gh.checks["head-2 "+prcheck.RerunCheckName]
 	if rc.Conclusion != prcheck.Success || !strings.Contains(rc.Summary, "benchgate rerun") || gh.comments != 1 || !strings.Contains(gh.comment, "benchgate rerun") || !prcheck.IsSticky(gh.comment) {
 		t.Errorf("rerun check %+v; comment %q", rc.Conclusion, gh.comment)
+	}
+	// The spot-check goes on from the tree the check verified.
+	if gh.reads != 1 {
+		t.Errorf("the pull request's files were read %d times, want once", gh.reads)
 	}
 }
 

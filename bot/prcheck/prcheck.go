@@ -101,6 +101,10 @@ type CheckOutcome struct {
 	Comment     string // the sticky comment's body, marker included
 	Submission  string // the submission folder, when the PR is one
 	Report      *verify.Report
+	// Tree is what was verified (the base with the pull request's files
+	// on top), for the spot-check to go on from without reading GitHub
+	// again.
+	Tree fs.FS
 }
 
 // CheckPR verifies a pull request with the same verifier as the CLI. base
@@ -124,7 +128,7 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	var md bytes.Buffer
 	verify.Render(&md, "markdown", rep)
 	res := rep.Submissions[0]
-	out := CheckOutcome{Submission: dir, Report: &rep, Summary: md.String(), Annotations: annotations(res)}
+	out := CheckOutcome{Submission: dir, Report: &rep, Tree: fsys, Summary: md.String(), Annotations: annotations(res)}
 	switch res.Status {
 	case verify.Pass:
 		out.Conclusion, out.Title = Success, "Submission verified"
