@@ -20,7 +20,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
 	model := fl.String("model", "", "the candidate model's id at the endpoint")
 	output := fl.String("output", "", "the file to write and resume (default: KEY.MODEL.json; an mcq run writes scores.json rows, a rubric run the answers to score)")
-	ledgerPath := fl.String("ledger", "", "cost ledger, one JSON line per billed call (default: the output with .ledger.jsonl added)")
+	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added"))
 	maxTokens := fl.Int("max-tokens", 0, "max tokens per answer (0: the endpoint's default)")
 	temperature := fl.Float64("temperature", 0, "sampling temperature")
 	var ep endpointFlags
@@ -37,13 +37,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if *output == "" {
 		*output = *key + "." + unsafeName.ReplaceAllString(*model, "_") + ".json"
 	}
-	if *ledgerPath == "" {
-		*ledgerPath = *output + ".ledger.jsonl"
-	}
 	if err := ep.check(); err != nil {
 		return err
 	}
-	ledger, closeLedger, err := openLedger(*ledgerPath)
+	ledger, closeLedger, err := openLedger(ledgerPath(fl, *output+".ledger.jsonl"))
 	if err != nil {
 		return err
 	}

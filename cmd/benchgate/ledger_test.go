@@ -67,3 +67,23 @@ func TestDefaultLedgers(t *testing.T) {
 		t.Errorf("a ledger without a cache folder")
 	}
 }
+
+// TestNoLedger: --ledger "" keeps no ledger, for generate as for the
+// others.
+func TestNoLedger(t *testing.T) {
+	root := copyBoard(t)
+	srv := fakeEndpoint(t, root)
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	out := filepath.Join(t.TempDir(), "answers.json")
+	code, stdout, stderr := runCLI(t, "generate", "--root", root, "--rubric", "basin-analysis", "--model", "m", "--output", out,
+		"--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "")
+	if code == exitUsage {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatalf("generate wrote no answers: %v", err)
+	}
+	if _, err := os.Stat(out + ".ledger.jsonl"); err == nil {
+		t.Error(`generate --ledger "" kept a ledger`)
+	}
+}
