@@ -96,10 +96,6 @@ func NewFolder(t Track, slug string) Folder { return Folder{Track: t, Slug: slug
 // places in the folder.
 func (f Folder) String() string { return Dir + "/" + string(f.Track) + "/" + f.Slug }
 
-// File is the path of a file of the submission, from the repository's
-// root.
-func (f Folder) File(name string) string { return f.String() + "/" + name }
-
 // ParseFolder reads the path of a submission folder, exactly
 // submissions/<track>/<slug>; ok is false for any other path.
 func ParseFolder(p string) (f Folder, ok bool) {
