@@ -29,6 +29,12 @@ func setup(t *testing.T) (*gitserver.Server, Config) {
 		"README.md":             []byte("# Leaderboard\n"),
 		"submissions/alpha.txt": []byte("alpha 10\n"),
 	}, branch)
+	// Every tree any test pushes must pass git fsck.
+	t.Cleanup(func() {
+		if out := s.Fsck(t, repo); out != "" {
+			t.Errorf("git fsck: %s", out)
+		}
+	})
 	return s, Config{
 		RepoURL:     s.RepoURL(repo),
 		Token:       token,

@@ -410,6 +410,9 @@ func TestServeMerges(t *testing.T) {
 	if c := git.Log(t, "geo/board", "main")[0]; c.AuthorName != botUser || c.AuthorEmail != fmt.Sprintf("%d+%s@users.noreply.github.com", a.gh.UserID(botUser), botUser) || !strings.Contains(c.Message, "leaderboard") {
 		t.Errorf("last commit %+v", c)
 	}
+	if out := git.Fsck(t, "geo/board"); out != "" {
+		t.Errorf("git fsck after the App's pushes: %s", out)
+	}
 	for _, f := range []string{"leaderboard/LEADERBOARD.md", "leaderboard/index.html"} {
 		if len(git.Files(t, "geo/board", "main")[f]) == 0 {
 			t.Errorf("%s not published", f)
