@@ -249,10 +249,16 @@ func TestServeSynchronize(t *testing.T) {
 	a.deliver("pull_request", "sync-1", prEvent("opened", 9, h1))
 	a.pr(9, h2, a.scores) // a new push to the branch
 	a.deliver("pull_request", "sync-2", prEvent("synchronize", 9, h2))
-	a.waitFor("the new head's check", func() bool { return len(a.runs(prcheck.CheckName, h2)) == 1 })
+	// The check run is posted before the sticky comment is edited, so wait
+	// for both.
+	a.waitFor("the new head's check and comment", func() bool {
+		cs := a.gh.Comments("geo/board", 9)
+		return len(a.runs(prcheck.CheckName, h2)) == 1 && len(cs) > 0 && strings.Contains(cs[len(cs)-1].Body, h2[:12])
+	})
 	if r := a.runs(prcheck.CheckName, h2)[0]; r.Conclusion != "success" {
 		t.Errorf("new head: %s", r.Conclusion)
 	}
+	time.Sleep(300 * time.Millisecond)
 	if cs := a.gh.Comments("geo/board", 9); len(cs) != 1 || !strings.Contains(cs[0].Body, h2[:12]) {
 		t.Errorf("comments: %d, want one naming the new head", len(cs))
 	}
