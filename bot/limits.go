@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -125,4 +124,4 @@ func (l *Ledger) Settle(ctx context.Context, key string, calls int, usd float64)
 
 // ErrOverloaded is returned by QueueAdapter.Enqueue when the queue holds
 // as many waiting jobs as it may.
-var ErrOverloaded = errors.New("the queue is full")
+var ErrOverloaded = queue.ErrFull

@@ -110,14 +110,14 @@ func TestSpotChecksLimited(t *testing.T) {
 // are refused with 503 and Retry-After; a merge's regeneration is still
 // taken.
 func TestQueueBound(t *testing.T) {
-	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
+	q, err := queue.OpenWithOptions(t.Context(), "sqlite::memory:", nil, queue.Options{MaxWaiting: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.Close()
 	secret := []byte("s3cret")
 	var outcomes []string
-	h := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{Q: q, MaxWaiting: 2}, Log: quietLog(),
+	h := &Webhook{Secrets: [][]byte{secret}, Queue: QueueAdapter{Q: q}, Log: quietLog(),
 		Observe: func(event, outcome string) { outcomes = append(outcomes, outcome) }}
 	pr := func(n int) string {
 		return fmt.Sprintf(`{"action": "opened", "repository": {"full_name": "geo/board"}, "installation": {"id": 1}, "pull_request": {"number": %d, "head": {"sha": "h%d"}}}`, n, n)

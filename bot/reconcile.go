@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -25,10 +26,16 @@ type Lister interface {
 
 // Reconcile queues the verification of every open pull request whose
 // head has no completed benchgate check: deliveries lost while the App
-// was down, or never sent, are healed. Queued jobs are unique per head,
+// was down, or never sent, are healed. A job waiting or running for the
+// head keeps its place (jobs are unique per head while they wait or run),
 // so reconciling twice queues nothing twice. It returns how many it
 // queued.
 func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int, error) {
+	// Each pass has delivery ids of its own: a fixed id per head would be
+	// remembered as seen, and the head's next pass, after a job that
+	// failed for good, would queue nothing for as long as delivery ids
+	// are kept.
+	pass := time.Now().UnixNano()
 	insts, err := l.Installations(ctx)
 	if err != nil {
 		return 0, err
@@ -51,7 +58,7 @@ func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int
 				if err != nil || done {
 					continue
 				}
-				inserted, err := q.Enqueue(ctx, Job{Kind: KindVerify, DeliveryID: "reconcile-" + repo + "-" + p.HeadSHA, Repo: repo, PR: p.Number, HeadSHA: p.HeadSHA, InstallationID: inst})
+				inserted, err := q.Enqueue(ctx, Job{Kind: KindVerify, DeliveryID: fmt.Sprintf("reconcile-%d-%s#%d", pass, repo, p.Number), Repo: repo, PR: p.Number, HeadSHA: p.HeadSHA, InstallationID: inst})
 				if err != nil {
 					return queued, err
 				}
@@ -65,19 +72,34 @@ func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int
 	return queued, nil
 }
 
-// ReconcileEvery reconciles at once and then every interval until ctx
-// ends.
-func ReconcileEvery(ctx context.Context, interval time.Duration, l Lister, q Enqueuer, log *slog.Logger) {
+// ReconcileEvery reconciles every interval until ctx ends, while lead
+// reports true: of several replicas only the queue's maintainer lists
+// GitHub, since each pass costs REST calls of the installation's hourly
+// budget. A replica that becomes the maintainer reconciles at once: the
+// one before it may have died with work undone. A nil lead always leads.
+func ReconcileEvery(ctx context.Context, interval time.Duration, lead func() bool, l Lister, q Enqueuer, log *slog.Logger) {
+	check := min(interval, reconcileCheck)
+	var last time.Time
+	was := false
 	for {
-		if n, err := Reconcile(ctx, l, q, log); err != nil {
-			log.Warn("reconcile failed", "err", err)
-		} else if n > 0 {
-			log.Info("reconcile done", "queued", n)
+		leading := lead == nil || lead()
+		if leading && (!was || time.Since(last) >= interval) {
+			last = time.Now()
+			if n, err := Reconcile(ctx, l, q, log); err != nil {
+				log.Warn("reconcile failed", "err", err)
+			} else if n > 0 {
+				log.Info("reconcile done", "queued", n)
+			}
 		}
+		was = leading
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(interval):
+		case <-time.After(check):
 		}
 	}
 }
+
+// reconcileCheck is how often ReconcileEvery asks whether it leads; a
+// variable for tests.
+var reconcileCheck = 10 * time.Second

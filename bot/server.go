@@ -16,27 +16,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// QueueAdapter stores the webhook's jobs in the durable queue; a newer
-// head of a pull request cancels the queued verification of older ones.
+// QueueAdapter stores the webhook's jobs in the durable queue. The queue
+// bounds what waits (queue.Options.MaxWaiting): a verification or rerun
+// beyond the bound fails with ErrOverloaded, while regenerations are always
+// taken (only a merge makes one).
 type QueueAdapter struct {
 	Q *queue.Queue
-	// MaxWaiting, when positive, bounds the jobs waiting to run: a
-	// verification or rerun beyond it is refused with ErrOverloaded.
-	// Regenerations are always taken (only a merge makes one).
-	MaxWaiting int
 }
 
 // Enqueue implements Enqueuer.
 func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
-	if a.MaxWaiting > 0 && j.Kind != KindRegenerate {
-		n, err := a.Q.Waiting(ctx)
-		if err != nil {
-			return false, err
-		}
-		if n >= a.MaxWaiting {
-			return false, fmt.Errorf("%w (%d jobs wait)", ErrOverloaded, n)
-		}
-	}
 	switch j.Kind {
 	case KindVerify:
 		// Not superseding here: deliveries arrive out of order, and a

@@ -52,13 +52,13 @@ func run(rate float64, duration time.Duration, db string, limit int) error {
 		db = "sqlite:" + filepath.Join(dir, "queue.db")
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q, err := queue.Open(ctx, db, log)
+	q, err := queue.OpenWithOptions(ctx, db, log, queue.Options{MaxWaiting: limit})
 	if err != nil {
 		return err
 	}
 	defer q.Close()
 	secret := []byte("load-test-secret")
-	hook := &bot.Webhook{Secrets: [][]byte{secret}, Queue: bot.QueueAdapter{Q: q, MaxWaiting: limit}, Log: log}
+	hook := &bot.Webhook{Secrets: [][]byte{secret}, Queue: bot.QueueAdapter{Q: q}, Log: log}
 	srv := httptest.NewServer(bot.Mux(hook, q, bot.NewMetrics(), log, nil))
 	defer srv.Close()
 

@@ -20,7 +20,15 @@ type txOps[TTx any] struct {
 	// recordDelivery inserts a delivery id, reporting false if it was
 	// already there.
 	recordDelivery func(ctx context.Context, tx TTx, id, kind string) (bool, error)
+	// waiting counts the verify and rerun jobs waiting to run, holding
+	// whatever lock makes the count and a following insert atomic across
+	// processes until tx ends.
+	waiting func(ctx context.Context, tx TTx) (int, error)
 }
+
+// ErrFull is returned by an enqueue when Options.MaxWaiting jobs already
+// wait.
+var ErrFull = errors.New("the queue is full")
 
 // engine is the driver-independent part of a backend.
 type engine[TTx any] struct {
@@ -34,6 +42,7 @@ type engine[TTx any] struct {
 
 	mu     sync.Mutex
 	worker *river.Client[TTx]
+	id     string // the worker client's id
 }
 
 func newEngine[TTx any](driver riverdriver.Driver[TTx], tx txOps[TTx], logger *slog.Logger, opts Options) (*engine[TTx], error) {
@@ -55,7 +64,7 @@ func (e *engine[TTx]) config() *river.Config {
 		Schema:                      e.opts.Schema,
 		MaxAttempts:                 e.opts.MaxAttempts,
 		RetryPolicy:                 e.opts.RetryPolicy,
-		RescueStuckJobsAfter:        e.opts.RescueStuckJobsAfter,
+		RescueStuckJobsAfter:        riverBackstop + max(e.opts.JobTimeout, 0),
 		JobTimeout:                  e.opts.JobTimeout,
 		FetchPollInterval:           e.opts.FetchPollInterval,
 		CompletedJobRetentionPeriod: e.opts.CompletedRetention,
@@ -84,6 +93,17 @@ func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID string, args river
 			return false, e.tx.rollback(ctx, tx)
 		}
 	}
+	if e.opts.MaxWaiting > 0 && args.Kind() != KindRegenerate {
+		n, err := e.tx.waiting(ctx, tx)
+		if err != nil {
+			return false, fmt.Errorf("queue: count waiting jobs: %w", err)
+		}
+		if n >= e.opts.MaxWaiting {
+			// Rolled back with the delivery id: a redelivery once there
+			// is room is welcome.
+			return false, fmt.Errorf("%w (%d jobs wait)", ErrFull, n)
+		}
+	}
 	res, err := e.inserter.InsertTx(ctx, tx, args, nil)
 	if err != nil {
 		return false, fmt.Errorf("queue: insert %s: %w", args.Kind(), err)
@@ -95,7 +115,9 @@ func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID string, args river
 	return !res.UniqueSkippedAsDuplicate, nil
 }
 
-func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int) error {
+// start makes the worker client, calls ready with its id known (see
+// replicaID), then starts working.
+func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int, ready func(context.Context) error) error {
 	ws := river.NewWorkers()
 	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[VerifyArgs]) error {
 		if h.Verify == nil {
@@ -122,6 +144,12 @@ func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int) error 
 	if err != nil {
 		return fmt.Errorf("queue: river worker client: %w", err)
 	}
+	e.mu.Lock()
+	e.id = c.ID()
+	e.mu.Unlock()
+	if err := ready(ctx); err != nil {
+		return fmt.Errorf("queue: %w", err)
+	}
 	// River stops hard when the Start context ends; workers should live
 	// until Stop, whatever the caller's start-up context does.
 	if err := c.Start(context.WithoutCancel(ctx)); err != nil {
@@ -131,6 +159,12 @@ func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int) error 
 	e.worker = c
 	e.mu.Unlock()
 	return nil
+}
+
+func (e *engine[TTx]) replicaID() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.id
 }
 
 func (e *engine[TTx]) stop(ctx context.Context) error {

@@ -64,8 +64,8 @@ func (q *Queue) SpentSince(ctx context.Context, since time.Time) (float64, error
 	return q.b.spentSince(ctx, since)
 }
 
-// Waiting counts the jobs that wait to run (available, scheduled,
-// retryable or pending), to bound the queue.
+// Waiting counts the verify and rerun jobs that wait to run (available,
+// scheduled, retryable or pending): what Options.MaxWaiting bounds.
 func (q *Queue) Waiting(ctx context.Context) (int, error) {
 	return q.b.waiting(ctx)
 }

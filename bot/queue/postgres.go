@@ -16,8 +16,11 @@ import (
 type pgBackend struct {
 	*engine[pgx.Tx]
 	pool *pgxpool.Pool
-	// jobs and deliveries are the schema-qualified table names.
-	jobs, deliveries, ledger string
+	// jobs, deliveries, ledger, replicaTable and lease are the
+	// schema-qualified table names; jobs also namespaces advisory locks,
+	// so that queues in other schemas of the database never contend for
+	// them.
+	jobs, deliveries, ledger, replicaTable, lease string
 }
 
 func openPostgres(ctx context.Context, url string, logger *slog.Logger, opts Options) (backend, error) {
@@ -57,8 +60,22 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 )`); err != nil {
 		return nil, fmt.Errorf("queue: create delivery table: %w", err)
 	}
-	ledger := qual("benchgate_spotcheck")
+	ledger, replicas, lease := qual("benchgate_spotcheck"), qual("benchgate_replica"), qual("benchgate_lease")
 	for _, stmt := range []string{
+		// Beats use the database's clock: replicas on different hosts
+		// then agree on who is stale.
+		`CREATE TABLE IF NOT EXISTS ` + replicas + ` (
+	id text PRIMARY KEY,
+	started_at timestamptz NOT NULL DEFAULT now(),
+	beat_at timestamptz NOT NULL DEFAULT now(),
+	every_ms bigint NOT NULL,
+	rescue_after_ms bigint NOT NULL
+)`,
+		`CREATE TABLE IF NOT EXISTS ` + lease + ` (
+	name text PRIMARY KEY,
+	replica_id text NOT NULL,
+	expires_at timestamptz NOT NULL
+)`,
 		`CREATE TABLE IF NOT EXISTS ` + ledger + ` ` + ledgerColumns,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON ` + ledger + ` (repo, pr)`,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON ` + ledger + ` (admitted_at)`,
@@ -82,12 +99,22 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 			}
 			return tag.RowsAffected() == 1, nil
 		},
+		waiting: func(ctx context.Context, tx pgx.Tx) (int, error) {
+			// Every admission takes this lock until its transaction
+			// ends, so two replicas cannot both see room for one job.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "benchgate:admission:"+qual("river_job")); err != nil {
+				return 0, err
+			}
+			var n int64
+			err := tx.QueryRow(ctx, waitingQuery(qual("river_job"))).Scan(&n)
+			return int(n), err
+		},
 	}
 	e, err := newEngine(driver, ops, logger, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger}, nil
+	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger, replicaTable: replicas, lease: lease}, nil
 }
 
 // supersedeVerify: see sqliteBackend.supersedeVerify for why this is a
@@ -114,10 +141,11 @@ func (b *pgBackend) withLock(ctx context.Context, key string, fn func() error) e
 	}
 	defer conn.Release()
 	// hashtextextended is PostgreSQL's own 64-bit hash of a text.
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, "benchgate:"+key); err != nil {
+	name := "benchgate:" + b.jobs + ":" + key
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, name); err != nil {
 		return fmt.Errorf("queue: lock %s: %w", key, err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, "benchgate:"+key)
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, name)
 	return fn()
 }
 
@@ -136,10 +164,98 @@ WHERE kind = $1
 	return n > 0, nil
 }
 
-func (b *pgBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
-	_, err := b.pool.Exec(ctx, `DELETE FROM `+b.deliveries+` WHERE created_at < now() - make_interval(secs => $1)`,
-		olderThan.Seconds())
-	return err
+func (b *pgBackend) prune(ctx context.Context, deliveries, replicas time.Duration) error {
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.deliveries+` WHERE created_at < now() - make_interval(secs => $1)`,
+		deliveries.Seconds()); err != nil {
+		return fmt.Errorf("queue: prune deliveries: %w", err)
+	}
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.replicaTable+` WHERE beat_at < now() - make_interval(secs => $1)`,
+		replicas.Seconds()); err != nil {
+		return fmt.Errorf("queue: prune replicas: %w", err)
+	}
+	return nil
+}
+
+func (b *pgBackend) heartbeat(ctx context.Context, every, rescueAfter time.Duration) error {
+	_, err := b.pool.Exec(ctx, `INSERT INTO `+b.replicaTable+` (id, every_ms, rescue_after_ms) VALUES ($1, $2, $3)
+ON CONFLICT (id) DO UPDATE SET beat_at = now(), every_ms = excluded.every_ms, rescue_after_ms = excluded.rescue_after_ms`,
+		b.replicaID(), every.Milliseconds(), rescueAfter.Milliseconds())
+	if err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	return nil
+}
+
+func (b *pgBackend) forget(ctx context.Context) error {
+	// Giving the lease back lets another replica take over at its next
+	// heartbeat instead of after the lease runs out.
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.lease+` WHERE name = 'maintainer' AND replica_id = $1`, b.replicaID()); err != nil {
+		return fmt.Errorf("queue: give up the maintainer's lease: %w", err)
+	}
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.replicaTable+` WHERE id = $1`, b.replicaID()); err != nil {
+		return fmt.Errorf("queue: forget replica: %w", err)
+	}
+	return nil
+}
+
+// lead takes or renews the maintainer's lease, which lasts three
+// heartbeats of the database's clock: a replica that dies, freezes or is
+// cut off stops renewing it, and another takes it over.
+func (b *pgBackend) lead(ctx context.Context, every time.Duration) (bool, error) {
+	var holder string
+	err := b.pool.QueryRow(ctx, `INSERT INTO `+b.lease+` AS l (name, replica_id, expires_at) VALUES ('maintainer', $1, now() + make_interval(secs => $2))
+ON CONFLICT (name) DO UPDATE SET replica_id = excluded.replica_id, expires_at = excluded.expires_at
+	WHERE l.replica_id = excluded.replica_id OR l.expires_at < now()
+RETURNING replica_id`, b.replicaID(), (staleBeats * every).Seconds()).Scan(&holder)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil && holder == b.replicaID(), err
+}
+
+// rescue is one UPDATE per outcome, so a job that finishes meanwhile (no
+// longer running) is left alone. Times are the database's.
+func (b *pgBackend) rescue(ctx context.Context, orphanAfter time.Duration) (int, error) {
+	abandoned := `state = 'running'
+	AND attempted_at < now() - make_interval(secs => $2)
+	AND NOT EXISTS (SELECT 1 FROM ` + b.replicaTable + ` r
+		WHERE r.id = attempted_by[array_length(attempted_by, 1)]
+		AND r.beat_at > now() - make_interval(secs => ` + fmt.Sprint(staleBeats) + ` * r.every_ms / 1000.0)
+		AND (r.rescue_after_ms <= 0 OR attempted_at > now() - make_interval(secs => r.rescue_after_ms / 1000.0)))`
+	note := `array_append(errors, jsonb_build_object('at', now(), 'attempt', attempt, 'error', $1::text, 'trace', ''))`
+	total := 0
+	for _, stmt := range []string{
+		`UPDATE ` + b.jobs + ` SET state = 'available', scheduled_at = now(), errors = ` + note + `
+WHERE attempt < max_attempts AND ` + abandoned,
+		`UPDATE ` + b.jobs + ` SET state = 'discarded', finalized_at = now(), errors = ` + note + `
+WHERE attempt >= max_attempts AND ` + abandoned,
+	} {
+		tag, err := b.pool.Exec(ctx, stmt, rescueNote, orphanAfter.Seconds())
+		if err != nil {
+			return total, fmt.Errorf("queue: rescue: %w", err)
+		}
+		total += int(tag.RowsAffected())
+	}
+	return total, nil
+}
+
+func (b *pgBackend) replicas(ctx context.Context) ([]Replica, error) {
+	rows, err := b.pool.Query(ctx, `SELECT id, beat_at, rescue_after_ms FROM `+b.replicaTable+` ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("queue: replicas: %w", err)
+	}
+	var out []Replica
+	var r Replica
+	var rescue int64
+	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.Beat, &rescue}, func() error {
+		r.RescueAfter = time.Duration(rescue) * time.Millisecond
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: replicas: %w", err)
+	}
+	return out, nil
 }
 
 func (b *pgBackend) stats(ctx context.Context) (Stats, error) {
@@ -233,7 +349,7 @@ func (b *pgBackend) spentSince(ctx context.Context, since time.Time) (float64, e
 
 func (b *pgBackend) waiting(ctx context.Context) (int, error) {
 	var n int64
-	if err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.jobs+` WHERE state IN ('available', 'pending', 'retryable', 'scheduled')`).Scan(&n); err != nil {
+	if err := b.pool.QueryRow(ctx, waitingQuery(b.jobs)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("queue: count waiting jobs: %w", err)
 	}
 	return int(n), nil

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -110,7 +111,8 @@ var activeStates = []rivertype.JobState{
 // Handlers are the functions the workers call. A non-nil error makes River
 // retry the job with backoff until MaxAttempts; handlers must be idempotent
 // because a job whose process died mid-run is run again (see
-// Options.RescueStuckJobsAfter). A nil handler makes jobs of that kind fail.
+// Options.RescueStuckJobsAfter and Queue.RescueAbandoned). A nil handler
+// makes jobs of that kind fail.
 type Handlers struct {
 	Verify     func(ctx context.Context, a VerifyArgs) error
 	Rerun      func(ctx context.Context, a RerunArgs) error
@@ -129,11 +131,23 @@ type Options struct {
 	// RetryPolicy decides when a failed job runs again. Defaults to River's
 	// exponential backoff.
 	RetryPolicy river.ClientRetryPolicy
-	// RescueStuckJobsAfter is how long a job may stay running before River's
-	// rescuer (run by the elected leader client) assumes its process died and
-	// makes it retryable. It must exceed the longest legitimate run, or a
-	// job could run twice concurrently. Defaults to River's 1 hour.
+	// RescueStuckJobsAfter is how long a job may run in this process
+	// before the maintainer takes it for hung and makes it available to
+	// run again (a job whose process stopped beating is rescued sooner,
+	// see Heartbeat). It is recorded with this replica's heartbeat, so each
+	// replica's jobs are judged by its own setting. It must exceed the
+	// longest legitimate run, or a job could run twice concurrently.
+	// Defaults to twice JobTimeout (never, when JobTimeout is -1).
 	RescueStuckJobsAfter time.Duration
+	// Heartbeat is how often a working process records that it lives; a
+	// process silent for three heartbeats is taken for dead and its running
+	// jobs run again. Defaults to DefaultHeartbeat.
+	Heartbeat time.Duration
+	// MaxWaiting, when positive, bounds the verify and rerun jobs waiting
+	// to run: an enqueue beyond it fails with ErrFull. The count and the
+	// insert are one transaction, serialised across processes, so replicas
+	// admitting at once cannot overshoot. Regenerations are always taken.
+	MaxWaiting int
 	// JobTimeout is how long a handler may run before its context is
 	// cancelled (the attempt then fails and is retried). Verification calls
 	// slow models, so set it generously; -1 disables it. Defaults to
@@ -172,10 +186,13 @@ type Queue struct {
 	opts   Options
 	logger *slog.Logger
 
-	mu      sync.Mutex
-	running bool
-	stopGC  context.CancelFunc
-	gcDone  chan struct{}
+	leading   atomic.Bool
+	lastPrune time.Time // of the maintain goroutine
+
+	mu       sync.Mutex
+	running  bool
+	stopTend context.CancelFunc
+	tendDone chan struct{}
 }
 
 // backend hides the driver-specific transaction type River is generic over.
@@ -183,14 +200,32 @@ type backend interface {
 	// enqueue records deliveryID (when not empty) and inserts the job in
 	// one transaction, reporting whether a job was inserted.
 	enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (bool, error)
-	start(ctx context.Context, h Handlers, workers int) error
+	start(ctx context.Context, h Handlers, workers int, ready func(context.Context) error) error
 	stop(ctx context.Context) error
 	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error)
 	newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error)
 	// withLock runs fn holding the lock named key, across every process
 	// working the queue.
 	withLock(ctx context.Context, key string, fn func() error) error
-	pruneDeliveries(ctx context.Context, olderThan time.Duration) error
+	// replicaID is the worker client's id once started.
+	replicaID() string
+	// heartbeat records that this replica lives, with how often it beats
+	// and how long its jobs may run.
+	heartbeat(ctx context.Context, every, rescueAfter time.Duration) error
+	// forget removes this replica's heartbeat row and gives up the
+	// maintainer's role.
+	forget(ctx context.Context) error
+	// lead takes or keeps the maintainer's role, reporting whether this
+	// process holds it.
+	lead(ctx context.Context, every time.Duration) (bool, error)
+	replicas(ctx context.Context) ([]Replica, error)
+	// rescue makes abandoned running jobs available again (see
+	// Queue.RescueAbandoned); orphanAfter is how long a job whose replica
+	// has no heartbeat row at all may run before it counts as abandoned.
+	rescue(ctx context.Context, orphanAfter time.Duration) (int, error)
+	// prune deletes delivery ids older than deliveries and the rows of
+	// replicas silent for longer than replicas.
+	prune(ctx context.Context, deliveries, replicas time.Duration) error
 	stats(ctx context.Context) (Stats, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
 	settle(ctx context.Context, key string, calls int, usd float64) error
@@ -218,6 +253,9 @@ func OpenWithOptions(ctx context.Context, url string, logger *slog.Logger, opts 
 	}
 	if opts.DeliveryRetention <= 0 {
 		opts.DeliveryRetention = DefaultDeliveryRetention
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
 	}
 	var (
 		b   backend
@@ -276,37 +314,28 @@ func (q *Queue) Start(ctx context.Context, h Handlers, workers int) error {
 	if q.running {
 		return errors.New("queue: already started")
 	}
-	if err := q.b.start(ctx, h, workers); err != nil {
+	// The heartbeat row exists before the first job is fetched, so the
+	// maintainer never takes this replica's jobs for orphans.
+	beat := func(ctx context.Context) error { return q.b.heartbeat(ctx, q.opts.Heartbeat, q.rescueAfter()) }
+	if err := q.b.start(ctx, h, workers, beat); err != nil {
 		return err
 	}
 	q.running = true
-	// Seen delivery ids are pruned by whoever works the queue, so an
+	// Upkeep runs only in processes that work the queue, so an
 	// insert-only process never pays for it.
-	gcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	q.stopGC, q.gcDone = cancel, make(chan struct{})
-	go q.pruneLoop(gcCtx, q.gcDone)
+	// The first round runs now, so that Leading is known when Start
+	// returns.
+	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	q.stopTend, q.tendDone = cancel, make(chan struct{})
+	q.tend(tctx)
+	go q.maintain(tctx, q.tendDone)
 	return nil
-}
-
-func (q *Queue) pruneLoop(ctx context.Context, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
-		if err := q.b.pruneDeliveries(ctx, q.opts.DeliveryRetention); err != nil && ctx.Err() == nil {
-			q.logger.WarnContext(ctx, "queue: pruning seen deliveries failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // Stop stops fetching jobs and waits for running ones to finish until ctx
 // ends; then it returns ctx's error and abandons them (their jobs stay
-// running in the database and are rescued after RescueStuckJobsAfter).
+// running in the database and are rescued by the maintainer soon after,
+// since this replica no longer beats).
 func (q *Queue) Stop(ctx context.Context) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -314,9 +343,15 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return nil
 	}
 	q.running = false
-	q.stopGC()
-	<-q.gcDone
-	return q.b.stop(ctx)
+	q.stopTend()
+	<-q.tendDone
+	err := q.b.stop(ctx)
+	q.leading.Store(false)
+	// Whatever Stop left running is abandoned now: without the row the
+	// maintainer rescues it.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return errors.Join(err, q.b.forget(fctx))
 }
 
 // SupersedeVerify cancels verify jobs for repo/pr whose head is not keepHead,

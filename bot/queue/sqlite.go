@@ -65,6 +65,18 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 		return nil, fmt.Errorf("queue: create delivery table: %w", err)
 	}
 	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS benchgate_replica (
+	id text PRIMARY KEY,
+	started_ms integer NOT NULL,
+	beat_ms integer NOT NULL,
+	every_ms integer NOT NULL,
+	rescue_after_ms integer NOT NULL
+)`,
+		`CREATE TABLE IF NOT EXISTS benchgate_lease (
+	name text PRIMARY KEY,
+	replica_id text NOT NULL,
+	expires_ms integer NOT NULL
+)`,
 		`CREATE TABLE IF NOT EXISTS benchgate_spotcheck ` + ledgerColumns,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON benchgate_spotcheck (repo, pr)`,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON benchgate_spotcheck (admitted_at)`,
@@ -84,6 +96,12 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 			}
 			n, err := res.RowsAffected()
 			return n == 1, err
+		},
+		// The transaction began IMMEDIATE, holding the database's write
+		// lock: the count stays true until the insert commits.
+		waiting: func(ctx context.Context, tx *sql.Tx) (n int, err error) {
+			err = tx.QueryRowContext(ctx, waitingQuery("river_job")).Scan(&n)
+			return n, err
 		},
 	}
 	e, err := newEngine(driver, ops, logger, opts)
@@ -138,10 +156,103 @@ WHERE kind = ?
 	return n > 0, nil
 }
 
-func (b *sqliteBackend) pruneDeliveries(ctx context.Context, olderThan time.Duration) error {
-	_, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_delivery WHERE created_at < datetime('now', ?)`,
-		fmt.Sprintf("-%d seconds", int64(olderThan/time.Second)))
-	return err
+func (b *sqliteBackend) prune(ctx context.Context, deliveries, replicas time.Duration) error {
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_delivery WHERE created_at < datetime('now', ?)`,
+		fmt.Sprintf("-%d seconds", int64(deliveries/time.Second))); err != nil {
+		return fmt.Errorf("queue: prune deliveries: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_replica WHERE beat_ms < ?`, time.Now().Add(-replicas).UnixMilli()); err != nil {
+		return fmt.Errorf("queue: prune replicas: %w", err)
+	}
+	return nil
+}
+
+// Heartbeats are this host's clock in milliseconds: every process on one
+// SQLite file runs on one machine.
+func (b *sqliteBackend) heartbeat(ctx context.Context, every, rescueAfter time.Duration) error {
+	now := time.Now().UnixMilli()
+	_, err := b.db.ExecContext(ctx, `INSERT INTO benchgate_replica (id, started_ms, beat_ms, every_ms, rescue_after_ms) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms, every_ms = excluded.every_ms, rescue_after_ms = excluded.rescue_after_ms`,
+		b.replicaID(), now, now, every.Milliseconds(), rescueAfter.Milliseconds())
+	if err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	return nil
+}
+
+func (b *sqliteBackend) forget(ctx context.Context) error {
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_lease WHERE name = 'maintainer' AND replica_id = ?`, b.replicaID()); err != nil {
+		return fmt.Errorf("queue: give up the maintainer's lease: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_replica WHERE id = ?`, b.replicaID()); err != nil {
+		return fmt.Errorf("queue: forget replica: %w", err)
+	}
+	return nil
+}
+
+// lead: see pgBackend.lead.
+func (b *sqliteBackend) lead(ctx context.Context, every time.Duration) (bool, error) {
+	now := time.Now()
+	var holder string
+	err := b.db.QueryRowContext(ctx, `INSERT INTO benchgate_lease AS l (name, replica_id, expires_ms) VALUES ('maintainer', ?, ?)
+ON CONFLICT (name) DO UPDATE SET replica_id = excluded.replica_id, expires_ms = excluded.expires_ms
+	WHERE l.replica_id = excluded.replica_id OR l.expires_ms < ?
+RETURNING replica_id`, b.replicaID(), now.Add(staleBeats*every).UnixMilli(), now.UnixMilli()).Scan(&holder)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil && holder == b.replicaID(), err
+}
+
+// rescue is one UPDATE per outcome, so a job that finishes meanwhile
+// (no longer running) is left alone. River's timestamps here are UTC text,
+// compared through julianday.
+func (b *sqliteBackend) rescue(ctx context.Context, orphanAfter time.Duration) (int, error) {
+	now := time.Now()
+	abandoned := `state = 'running'
+	AND (julianday('now') - julianday(attempted_at)) * 86400000.0 > ?
+	AND NOT EXISTS (SELECT 1 FROM benchgate_replica r
+		WHERE r.id = json_extract(river_job.attempted_by, '$[#-1]')
+		AND r.beat_ms > ? - ` + fmt.Sprint(staleBeats) + ` * r.every_ms
+		AND (r.rescue_after_ms <= 0 OR (julianday('now') - julianday(river_job.attempted_at)) * 86400000.0 < r.rescue_after_ms))`
+	note := `jsonb(json_insert(coalesce(json(errors), '[]'), '$[#]', json_object('at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'attempt', attempt, 'error', ?, 'trace', '')))`
+	total := 0
+	for _, stmt := range []string{
+		`UPDATE river_job SET state = 'available', scheduled_at = datetime('now', 'subsec'), errors = ` + note + `
+WHERE attempt < max_attempts AND ` + abandoned,
+		`UPDATE river_job SET state = 'discarded', finalized_at = datetime('now', 'subsec'), errors = ` + note + `
+WHERE attempt >= max_attempts AND ` + abandoned,
+	} {
+		res, err := b.db.ExecContext(ctx, stmt, rescueNote, orphanAfter.Milliseconds(), now.UnixMilli())
+		if err != nil {
+			return total, fmt.Errorf("queue: rescue: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("queue: rescue: %w", err)
+		}
+		total += int(n)
+	}
+	return total, nil
+}
+
+func (b *sqliteBackend) replicas(ctx context.Context) ([]Replica, error) {
+	rows, err := b.db.QueryContext(ctx, `SELECT id, beat_ms, rescue_after_ms FROM benchgate_replica ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("queue: replicas: %w", err)
+	}
+	defer rows.Close()
+	var out []Replica
+	for rows.Next() {
+		var r Replica
+		var beat, rescue int64
+		if err := rows.Scan(&r.ID, &beat, &rescue); err != nil {
+			return nil, fmt.Errorf("queue: replicas: %w", err)
+		}
+		r.Beat, r.RescueAfter = time.UnixMilli(beat), time.Duration(rescue)*time.Millisecond
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 func (b *sqliteBackend) stats(ctx context.Context) (Stats, error) {
@@ -231,7 +342,7 @@ func (b *sqliteBackend) spentSince(ctx context.Context, since time.Time) (float6
 
 func (b *sqliteBackend) waiting(ctx context.Context) (int, error) {
 	var n int
-	if err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM river_job WHERE state IN ('available', 'pending', 'retryable', 'scheduled')`).Scan(&n); err != nil {
+	if err := b.db.QueryRowContext(ctx, waitingQuery("river_job")).Scan(&n); err != nil {
 		return 0, fmt.Errorf("queue: count waiting jobs: %w", err)
 	}
 	return n, nil

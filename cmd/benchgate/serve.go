@@ -91,7 +91,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		}
 		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir)}
 	}
-	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout})
+	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {
 		return fmt.Errorf("the queue's database: %v", err)
 	}
@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		_, err := q.SupersedeVerify(ctx, repo, pr, head, before)
 		return err
 	}
-	adapter := bot.QueueAdapter{Q: q, MaxWaiting: cfg.Limits.QueueWaiting}
+	adapter := bot.QueueAdapter{Q: q}
 	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log}
 	// The App learns who it is from GitHub before it recognises its own
 	// comments and runs, signs its commits or reconciles; until then
@@ -112,7 +112,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		if !learnIdentity(ctx, app, log) || reconcile <= 0 {
 			return
 		}
-		bot.ReconcileEvery(ctx, reconcile, app, adapter, log)
+		bot.ReconcileEvery(ctx, reconcile, q.Leading, app, adapter, log)
 	}()
 	ready := func() error {
 		if _, ok := app.Identity(); !ok {

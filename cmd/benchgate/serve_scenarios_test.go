@@ -360,12 +360,12 @@ func TestServeAbuseLimits(t *testing.T) {
 	// The queue's bound: the App's workers empty its queue at once, so the
 	// same front door (Mux and QueueAdapter, as serve builds them) is set
 	// over a queue nobody works, and a delivery beyond the bound is refused.
-	q, err := queue.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "full.db"), nil)
+	q, err := queue.OpenWithOptions(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "full.db"), nil, queue.Options{MaxWaiting: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	hook := &bot.Webhook{Secrets: [][]byte{[]byte(a.secret)}, Queue: bot.QueueAdapter{Q: q, MaxWaiting: 1}, Log: slog.New(slog.DiscardHandler)}
+	hook := &bot.Webhook{Secrets: [][]byte{[]byte(a.secret)}, Queue: bot.QueueAdapter{Q: q}, Log: slog.New(slog.DiscardHandler)}
 	m := bot.NewMetrics()
 	m.SetLimits(bot.Limits{QueueWaiting: 1})
 	srv := httptest.NewServer(bot.Mux(hook, q, m, slog.New(slog.DiscardHandler), nil))

@@ -1,0 +1,234 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// openStarted opens tg with opts and starts workers calling verify.
+func openStarted(t *testing.T, tg target, opts Options, verify func(context.Context, VerifyArgs) error) *Queue {
+	t.Helper()
+	q, err := OpenWithOptions(t.Context(), tg.url, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = q.Close() })
+	if err := q.Start(t.Context(), Handlers{Verify: verify}, 2); err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestRescueJudgedByOwner: whether a long-running job is taken for hung
+// depends on the RescueStuckJobsAfter of the replica running it, never on
+// the maintainer's. A live replica's job within its own limit is left
+// alone however short the maintainer's limit; one past it is rescued
+// however long the maintainer's.
+func TestRescueJudgedByOwner(t *testing.T) {
+	for _, tt := range []struct {
+		name              string
+		owner, maintainer time.Duration
+		rescued           bool
+	}{
+		{"within the owner's limit", time.Hour, 300 * time.Millisecond, false},
+		{"past the owner's limit", 300 * time.Millisecond, time.Hour, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, tg target) {
+				release := make(chan struct{})
+				var runs atomic.Int32
+				hang := func(ctx context.Context, a VerifyArgs) error {
+					if runs.Add(1) == 1 {
+						<-release
+					}
+					return nil
+				}
+				defer close(release)
+				ownerOpts := tg.opts
+				ownerOpts.JobTimeout, ownerOpts.RescueStuckJobsAfter = -1, tt.owner
+				owner := openStarted(t, tg, ownerOpts, hang)
+				mustEnqueue(t, owner, verify("d1", "aaa"), true)
+				waitFor(t, "the job to start", 10*time.Second, func() bool { return runs.Load() == 1 })
+
+				// Another replica's rescue, judging by its own limit,
+				// must come to the same answer as the owner's.
+				mOpts := tg.opts
+				mOpts.JobTimeout, mOpts.RescueStuckJobsAfter = -1, tt.maintainer
+				m, err := OpenWithOptions(t.Context(), tg.url, nil, mOpts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer m.Close()
+				deadline := time.Now().Add(2 * time.Second)
+				for time.Now().Before(deadline) && runs.Load() == 1 {
+					if _, err := m.RescueAbandoned(t.Context()); err != nil {
+						t.Fatal(err)
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				if tt.rescued {
+					waitFor(t, "the rescued job to run again", 10*time.Second, func() bool { return runs.Load() == 2 })
+				} else if n := runs.Load(); n != 1 {
+					t.Fatalf("the job ran %d times while its first run was within its replica's limit", n)
+				}
+			})
+		})
+	}
+}
+
+// TestSilentReplicaRescued: a replica that stops beating (cut off, or
+// frozen) while a job runs loses the job to the others within a few
+// heartbeats, and a job with no attempts left is discarded instead of
+// running again.
+func TestSilentReplicaRescued(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		maxAttempts int
+		want        string
+	}{
+		{"attempts left", 5, "completed"},
+		{"no attempts left", 1, "discarded"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, tg target) {
+				release := make(chan struct{})
+				defer close(release)
+				var firstRuns, otherRuns atomic.Int32
+				opts := tg.opts
+				opts.MaxAttempts, opts.JobTimeout = tt.maxAttempts, time.Hour
+				silent := openStarted(t, tg, opts, func(ctx context.Context, a VerifyArgs) error {
+					firstRuns.Add(1)
+					<-release
+					return nil
+				})
+				mustEnqueue(t, silent, verify("d1", "aaa"), true)
+				waitFor(t, "the job to start", 10*time.Second, func() bool { return firstRuns.Load() == 1 })
+				silent.stopTend() // it works on, but no longer beats
+				<-silent.tendDone
+
+				start := time.Now()
+				other := openStarted(t, tg, opts, func(ctx context.Context, a VerifyArgs) error {
+					otherRuns.Add(1)
+					return nil
+				})
+				waitFor(t, "the job to be "+tt.want, 20*time.Second, func() bool { return count(t, other, KindVerify, tt.want) == 1 })
+				if took, limit := time.Since(start), 20*opts.Heartbeat; took > limit {
+					t.Errorf("rescued after %v, want within %v (a few heartbeats)", took, limit)
+				}
+				if want := map[string]int32{"completed": 1, "discarded": 0}[tt.want]; otherRuns.Load() != want {
+					t.Errorf("the other replica ran it %d times, want %d", otherRuns.Load(), want)
+				}
+			})
+		})
+	}
+}
+
+// TestOneMaintainer: of three replicas on one database exactly one is the
+// maintainer; when it stops, another takes over within a few heartbeats.
+func TestOneMaintainer(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		var qs []*Queue
+		for range 3 {
+			qs = append(qs, openStarted(t, tg, tg.opts, func(context.Context, VerifyArgs) error { return nil }))
+		}
+		leaders := func() (n int, who *Queue) {
+			for _, q := range qs {
+				if q.Leading() {
+					n, who = n+1, q
+				}
+			}
+			return n, who
+		}
+		waitFor(t, "a maintainer", 10*time.Second, func() bool { n, _ := leaders(); return n == 1 })
+		// It stays one over several heartbeats.
+		for range 5 {
+			time.Sleep(tg.opts.Heartbeat)
+			if n, _ := leaders(); n != 1 {
+				t.Fatalf("%d maintainers, want 1", n)
+			}
+		}
+		_, old := leaders()
+		if err := old.Stop(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "another maintainer", 10*time.Second, func() bool { n, who := leaders(); return n == 1 && who != old })
+		reps, err := qs[0].Replicas(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reps) != 2 {
+			t.Errorf("%d replica rows after one stopped, want 2: %+v", len(reps), reps)
+		}
+	})
+}
+
+// TestAdmissionAtomic: replicas admitting at once never let more than
+// MaxWaiting jobs wait, and a refused delivery is not remembered (its
+// redelivery is welcome once there is room).
+func TestAdmissionAtomic(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		opts := tg.opts
+		opts.MaxWaiting = 5
+		var qs []*Queue
+		for range 3 {
+			q, err := OpenWithOptions(t.Context(), tg.url, nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = q.Close() })
+			qs = append(qs, q)
+		}
+		var wg sync.WaitGroup
+		var inserted, full atomic.Int32
+		var mu sync.Mutex
+		var refused []string
+		errs := make(chan error, 30)
+		for i := range 30 {
+			wg.Go(func() {
+				a := VerifyArgs{DeliveryID: fmt.Sprint("d", i), Repo: "geo/board", PR: i + 1, HeadSHA: "aaa"}
+				ok, err := qs[i%3].EnqueueVerify(context.Background(), a)
+				switch {
+				case errors.Is(err, ErrFull):
+					full.Add(1)
+					mu.Lock()
+					refused = append(refused, a.DeliveryID)
+					mu.Unlock()
+				case err != nil:
+					errs <- err
+				case ok:
+					inserted.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if inserted.Load() != 5 || full.Load() != 25 {
+			t.Fatalf("inserted %d, refused %d; want 5 and 25", inserted.Load(), full.Load())
+		}
+		if n, err := qs[0].Waiting(t.Context()); err != nil || n != 5 {
+			t.Fatalf("waiting = %d (%v), want 5", n, err)
+		}
+		// A regeneration is taken even now.
+		if ok, err := qs[0].EnqueueRegenerate(t.Context(), RegenerateArgs{DeliveryID: "push", Repo: "geo/board", AfterSHA: "f00d"}); err != nil || !ok {
+			t.Fatalf("regeneration while full: %v %v", ok, err)
+		}
+		// Room again: a refused delivery's redelivery goes in.
+		for pr := range 30 {
+			if _, err := qs[0].SupersedeVerify(t.Context(), "geo/board", pr+1, "other", time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ok, err := qs[1].EnqueueVerify(t.Context(), VerifyArgs{DeliveryID: refused[0], Repo: "geo/board", PR: 99, HeadSHA: "bbb"})
+		if err != nil || !ok {
+			t.Fatalf("redelivery of refused %s once there is room: %v %v", refused[0], ok, err)
+		}
+	})
+}
