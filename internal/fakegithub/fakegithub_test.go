@@ -1037,3 +1037,60 @@ func TestLatencyRange(t *testing.T) {
 		}()
 	}
 }
+
+// TestInstallationPages: both installation listings come in pages, with
+// total_count counting every repository.
+func TestInstallationPages(t *testing.T) {
+	s := newServer(t)
+	for _, r := range []string{"acme/b2", "acme/b3"} {
+		s.AddRepo(r, "main")
+	}
+	s.AddInstallation(7, "acme/bench", "acme/b2", "acme/b3")
+	s.AddInstallation(8, "acme/b2")
+	s.AddInstallation(9, "acme/b3")
+	tok := installationToken(t, s)
+	jwt := "Bearer " + signJWT(t, testKey(), goodClaims())
+
+	for _, c := range []struct {
+		path, auth string
+		want       string
+		next       bool
+	}{
+		{"installation/repositories?per_page=2", tok, "[acme/bench acme/b2]", true},
+		{"installation/repositories?per_page=2&page=2", tok, "[acme/b3]", false},
+		{"installation/repositories", tok, "[acme/bench acme/b2 acme/b3]", false},
+		{"app/installations?per_page=2", jwt, "[7 8]", true},
+		{"app/installations?per_page=2&page=2", jwt, "[9]", false},
+	} {
+		r := do(t, s, "GET", c.path, c.auth, nil)
+		expectStatus(t, r, http.StatusOK)
+		var got []string
+		if strings.HasPrefix(c.path, "app/") {
+			var list []struct{ ID int64 }
+			r.json(t, &list)
+			for _, in := range list {
+				got = append(got, strconv.FormatInt(in.ID, 10))
+			}
+		} else {
+			var page struct {
+				TotalCount   int `json:"total_count"`
+				Repositories []struct {
+					FullName string `json:"full_name"`
+				}
+			}
+			r.json(t, &page)
+			if page.TotalCount != 3 {
+				t.Errorf("%s: total_count %d, want 3", c.path, page.TotalCount)
+			}
+			for _, p := range page.Repositories {
+				got = append(got, p.FullName)
+			}
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("%s: %v, want %s", c.path, got, c.want)
+		}
+		if next := strings.Contains(r.Header.Get("Link"), `rel="next"`); next != c.next {
+			t.Errorf("%s: Link %q, want a next page %v", c.path, r.Header.Get("Link"), c.next)
+		}
+	}
+}
