@@ -64,7 +64,8 @@ type Config struct {
 	Blobs BlobStore
 	// Observe, when set, is told of every response from GitHub: its
 	// status and the X-RateLimit-Remaining it reported (-1 when none), for
-	// metrics.
+	// metrics. A 304 is an unchanged answer to a conditional request
+	// (etag.go), which GitHub does not charge to the rate limit.
 	Observe func(status, remaining int)
 }
 
@@ -82,6 +83,7 @@ type App struct {
 	upload  *url.URL
 	rt      http.RoundTripper
 	timeout time.Duration
+	etags   *etagCache // shared by all clients, keyed by installation
 
 	mu         sync.Mutex
 	transports map[int64]*ghinstallation.Transport
@@ -119,7 +121,7 @@ func New(cfg Config) (*App, error) {
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleep
 	}
-	a := &App{cfg: cfg, key: key, base: base, upload: uploadURL(base), rt: http.DefaultTransport, transports: map[int64]*ghinstallation.Transport{}}
+	a := &App{cfg: cfg, key: key, base: base, upload: uploadURL(base), rt: http.DefaultTransport, etags: newETagCache(maxETagEntry, maxETagBytes), transports: map[int64]*ghinstallation.Transport{}}
 	if cfg.HTTPClient != nil {
 		if cfg.HTTPClient.Transport != nil {
 			a.rt = cfg.HTTPClient.Transport
@@ -205,10 +207,7 @@ func (a *App) Client(installationID int64) (*github.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := github.NewClient(&http.Client{Transport: t, Timeout: a.timeout})
-	b, u := *a.base, *a.upload
-	c.BaseURL, c.UploadURL = &b, &u
-	return c, nil
+	return a.newClient(t, installationID), nil
 }
 
 // call runs fn until it succeeds, fails for good, or runs out of

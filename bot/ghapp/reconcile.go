@@ -2,7 +2,6 @@ package ghapp
 
 import (
 	"context"
-	"net/http"
 	"strings"
 
 	"github.com/benchgate/benchgate/bot"
@@ -15,10 +14,7 @@ import (
 func (a *App) appClient() *github.Client {
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.rt, a.cfg.AppID, a.key)
 	atr.BaseURL = strings.TrimSuffix(a.base.String(), "/")
-	c := github.NewClient(&http.Client{Transport: atr, Timeout: a.timeout})
-	b, u := *a.base, *a.upload
-	c.BaseURL, c.UploadURL = &b, &u
-	return c
+	return a.newClient(atr, 0)
 }
 
 // Installations lists the App's installations.

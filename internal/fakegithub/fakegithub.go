@@ -9,8 +9,14 @@
 // primary and secondary rate-limit refusals and gateway errors can be
 // provoked so that retry and back-off paths get exercised too.
 //
+// Successful GET answers carry an ETag, and a conditional request whose
+// If-None-Match names it is answered 304 Not Modified without being charged
+// to the rate limit, as on GitHub.
+//
 // All state lives in memory behind one mutex; requests are served one at a
-// time, which keeps the fake simple and its behaviour deterministic.
+// time, which keeps the fake simple and its behaviour deterministic. Only
+// the latency set with SetLatency is waited out without the lock, so that
+// concurrent requests overlap as they do on GitHub.
 package fakegithub
 
 import (
@@ -18,6 +24,8 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"maps"
+	mathrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -85,6 +93,9 @@ type Server struct {
 	inject   func(r *http.Request, n int) *Fault
 	failNext []Fault
 
+	latencyMin, latencyMax time.Duration
+	rng                    *mathrand.Rand // draws latencies; fixed seed
+
 	installations map[int64][]string // installation id → lower-cased repositories
 }
 
@@ -98,7 +109,10 @@ type RequestLog struct {
 	Method string
 	Path   string
 	Query  string
-	Status int
+	Status int // 304 for a conditional request answered Not Modified
+	// IfNoneMatch is the request's If-None-Match, so that tests can tell
+	// which requests were conditional.
+	IfNoneMatch string
 }
 
 // Fault is an injected failure. Status is the HTTP status to answer with;
@@ -144,6 +158,7 @@ func NewServer(appID int64, key *rsa.PublicKey) (*Server, error) {
 		nextID:    1000,
 		rateLimit: DefaultRateLimit,
 		remaining: DefaultRateLimit,
+		rng:       mathrand.New(mathrand.NewPCG(1, 2)),
 	}
 	s.reset = s.now().Add(time.Hour)
 	s.mux = http.NewServeMux()
@@ -218,30 +233,68 @@ func (s *Server) SetClock(now func() time.Time) {
 	s.now = now
 }
 
-// statusWriter remembers the status so the request log can record it.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
+// SetLatency delays every answer by a duration drawn uniformly from
+// [min, max] (from a fixed seed, so a run's sequence of delays repeats).
+// The delay is waited out before the request is served and without the
+// server's lock, so that concurrent requests overlap as they do on GitHub;
+// a request whose context ends stops waiting. SetLatency(0, 0) removes it.
+// It panics if min is negative or greater than max.
+func (s *Server) SetLatency(min, max time.Duration) {
+	if min < 0 || min > max {
+		panic(fmt.Sprintf("fakegithub: SetLatency(%v, %v): want 0 <= min <= max", min, max))
 	}
-	w.ResponseWriter.WriteHeader(code)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latencyMin, s.latencyMax = min, max
 }
 
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+// latencyLocked draws the next answer's delay.
+func (s *Server) latencyLocked() time.Duration {
+	if s.latencyMax <= 0 {
+		return 0
 	}
-	return w.ResponseWriter.Write(b)
+	return s.latencyMin + time.Duration(s.rng.Int64N(int64(s.latencyMax-s.latencyMin)+1))
 }
 
-// ServeHTTP applies what GitHub applies before any endpoint logic — fault
-// injection, routing, authentication, rate limiting — then dispatches.
-func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw}
+// NotModified counts the requests answered 304 Not Modified so far.
+func (s *Server) NotModified() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, l := range s.requests {
+		if l.Status == http.StatusNotModified {
+			n++
+		}
+	}
+	return n
+}
+
+// RateLimitRemaining is the primary budget left, as the next answer's
+// X-RateLimit-Remaining would report it before that request is charged.
+func (s *Server) RateLimitRemaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refillLocked()
+	return max(s.remaining, 0)
+}
+
+// ServeHTTP waits out the latency, applies what GitHub applies before any
+// endpoint logic — fault injection, routing, authentication, rate limiting
+// — then dispatches, and finally answers a conditional GET whose answer is
+// unchanged with 304. The answer is rendered into a buffer first because
+// its ETag, and so whether it is a 304, depends on the whole body.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	delay := s.latencyLocked()
+	s.mu.Unlock()
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
 
 	s.mu.Lock()
 	s.reqCount++
@@ -258,53 +311,80 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		fault = hook(r, n)
 	}
 
+	rec := httptest.NewRecorder()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer func() {
-		s.requests = append(s.requests, RequestLog{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: w.status})
-	}()
+	charged := s.serveLocked(rec, r, n, fault)
+	res := rec.Result()
+	status, header, body := res.StatusCode, res.Header, rec.Body.Bytes()
+	if r.Method == http.MethodGet && status == http.StatusOK {
+		tag := etag(body)
+		header.Set("ETag", tag)
+		if noneMatch(r.Header.Values("If-None-Match"), tag) {
+			// GitHub does not charge a 304 to the rate limit.
+			if charged {
+				s.remaining++
+				s.rateHeadersLocked(header)
+			}
+			status, body = http.StatusNotModified, nil
+			notModifiedHeader(header)
+		}
+	}
+	s.requests = append(s.requests, RequestLog{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, IfNoneMatch: strings.Join(r.Header.Values("If-None-Match"), ", ")})
+	s.mu.Unlock()
+
+	maps.Copy(w.Header(), header)
+	w.WriteHeader(status)
+	if len(body) > 0 {
+		_, _ = w.Write(body)
+	}
+}
+
+// serveLocked is ServeHTTP's work under the lock; charged reports whether
+// the request was charged to the installation's budget.
+func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, n int, fault *Fault) (charged bool) {
 	w.Header().Set("X-GitHub-Request-Id", fmt.Sprintf("FAKE:%08X", n))
 	s.refillLocked()
 
 	if fault != nil && fault.Status != 0 {
 		s.writeFaultLocked(w, *fault)
-		return
+		return false
 	}
 	if _, pattern := s.mux.Handler(r); pattern == "" {
-		s.rateHeadersLocked(w)
+		s.rateHeadersLocked(w.Header())
 		writeError(w, http.StatusNotFound, "Not Found", docNotFound)
-		return
+		return false
 	}
 	if r.URL.Path == "/users" || strings.HasPrefix(r.URL.Path, "/users/") {
 		if r.Header.Get("Authorization") == "" {
 			// Public, as on GitHub (the unauthenticated budget is not
 			// metered).
-			s.rateHeadersLocked(w)
+			s.rateHeadersLocked(w.Header())
 			s.mux.ServeHTTP(w, r)
-			return
+			return false
 		}
 	}
 	if r.URL.Path == "/app" || strings.HasPrefix(r.URL.Path, "/app/") {
 		// App (JWT) endpoints draw on the App's own budget, which the
 		// fake does not meter; report the installation budget anyway so
 		// every response carries the headers.
-		s.rateHeadersLocked(w)
+		s.rateHeadersLocked(w.Header())
 		s.mux.ServeHTTP(w, r)
-		return
+		return false
 	}
 	inst, ok := s.authenticateLocked(w, r)
 	if !ok {
-		return
+		return false
 	}
 	if s.remaining <= 0 {
-		s.rateHeadersLocked(w)
+		s.rateHeadersLocked(w.Header())
 		msg := fmt.Sprintf("API rate limit exceeded for installation ID %d. If you reach out to GitHub Support for help, please include the request ID %s.", inst, w.Header().Get("X-GitHub-Request-Id"))
 		writeError(w, http.StatusForbidden, msg, docRateLimit)
-		return
+		return false
 	}
 	s.remaining--
-	s.rateHeadersLocked(w)
+	s.rateHeadersLocked(w.Header())
 	s.mux.ServeHTTP(w, r)
+	return true
 }
 
 // refillLocked restores the budget once the reset time has passed, as
@@ -316,8 +396,7 @@ func (s *Server) refillLocked() {
 	}
 }
 
-func (s *Server) rateHeadersLocked(w http.ResponseWriter) {
-	h := w.Header()
+func (s *Server) rateHeadersLocked(h http.Header) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(s.remaining, 0)))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.reset.Unix(), 10))
@@ -326,7 +405,7 @@ func (s *Server) rateHeadersLocked(w http.ResponseWriter) {
 }
 
 func (s *Server) writeFaultLocked(w http.ResponseWriter, f Fault) {
-	s.rateHeadersLocked(w)
+	s.rateHeadersLocked(w.Header())
 	limited := f.Status == http.StatusForbidden || f.Status == http.StatusTooManyRequests
 	switch {
 	case limited && f.RetryAfter != "":
@@ -359,7 +438,7 @@ func (s *Server) writeFaultLocked(w http.ResponseWriter, f Fault) {
 // repository endpoints ("token X" or "Bearer X" are both accepted, as on
 // GitHub). It writes the 401 itself when the check fails.
 func (s *Server) authenticateLocked(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	s.rateHeadersLocked(w)
+	s.rateHeadersLocked(w.Header())
 	auth := r.Header.Get("Authorization")
 	if auth == "" {
 		writeError(w, http.StatusUnauthorized, "Requires authentication", docAuth)

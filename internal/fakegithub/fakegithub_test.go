@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -776,5 +777,320 @@ func TestFaults(t *testing.T) {
 	}
 	if logs[1].Method != "GET" || logs[1].Path != "/repos/acme/bench/pulls/1" {
 		t.Errorf("log entry %+v", logs[1])
+	}
+}
+
+// doWith is do for a GET with extra request header lines.
+func doWith(t *testing.T, s *Server, path, auth string, header http.Header) resp {
+	t.Helper()
+	req, err := http.NewRequest("GET", s.URL+strings.TrimPrefix(path, "/"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	res, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp{res, b}
+}
+
+func TestNoneMatch(t *testing.T) {
+	const tag = `"abc"`
+	for _, c := range []struct {
+		fields []string
+		want   bool
+	}{
+		{nil, false},
+		{[]string{""}, false},
+		{[]string{`"abc"`}, true},
+		{[]string{`W/"abc"`}, true},
+		{[]string{`"x", "abc"`}, true},
+		{[]string{`"x",W/"abc" `}, true},
+		{[]string{`"x"`, `"abc"`}, true},
+		{[]string{"*"}, true},
+		{[]string{" * "}, true},
+		{[]string{`"x"`}, false},
+		{[]string{`"abcd"`}, false},
+		{[]string{`"ab"`}, false},
+		{[]string{"abc"}, false},
+		{[]string{`"abc`}, false},
+		{[]string{`junk, "abc"`}, false}, // malformed from the start
+		{[]string{`"a,b", "abc"`}, true}, // commas may sit inside a tag
+		{[]string{`"a,b"`}, false},
+	} {
+		if got := noneMatch(c.fields, tag); got != c.want {
+			t.Errorf("noneMatch(%q, %s) = %v, want %v", c.fields, tag, got, c.want)
+		}
+	}
+	if !noneMatch([]string{`"abc"`}, `W/"abc"`) {
+		t.Error("a strong If-None-Match does not match the weak tag of the same value")
+	}
+}
+
+func TestConditionalRequests(t *testing.T) {
+	s := newServer(t)
+	sha := strings.Repeat("a", 40)
+	s.AddPR("acme/bench", PR{Number: 3, HeadSHA: sha})
+	s.AddPR("acme/bench", PR{Number: 4})
+	tok := installationToken(t, s)
+	runs := "repos/acme/bench/commits/" + sha + "/check-runs"
+
+	first := doWith(t, s, runs, tok, nil)
+	expectStatus(t, first, http.StatusOK)
+	tag := first.Header.Get("ETag")
+	if len(tag) < 3 || tag[0] != '"' || tag[len(tag)-1] != '"' {
+		t.Fatalf("ETag %q is not a quoted strong tag", tag)
+	}
+	remaining := first.Header.Get("X-RateLimit-Remaining")
+	if again := doWith(t, s, runs, tok, nil); again.Header.Get("ETag") != tag {
+		t.Fatalf("the same answer has ETag %q, then %q", tag, again.Header.Get("ETag"))
+	}
+	if r, _ := strconv.Atoi(remaining); s.RateLimitRemaining() != r-1 {
+		t.Fatalf("remaining %d after a second 200, want %d", s.RateLimitRemaining(), r-1)
+	}
+	budget := s.RateLimitRemaining()
+
+	cases := []struct {
+		name string
+		inm  []string
+		want int
+	}{
+		{"same tag", []string{tag}, http.StatusNotModified},
+		{"other tag", []string{`"0000"`}, http.StatusOK},
+		{"weak form", []string{"W/" + tag}, http.StatusNotModified},
+		{"in a list", []string{`"0000", ` + tag}, http.StatusNotModified},
+		{"unquoted", []string{strings.Trim(tag, `"`)}, http.StatusOK},
+		{"on a later line", []string{`"0000"`, tag}, http.StatusNotModified},
+		{"star", []string{"*"}, http.StatusNotModified},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := s.RateLimitRemaining()
+			r := doWith(t, s, runs, tok, http.Header{"If-None-Match": c.inm})
+			expectStatus(t, r, c.want)
+			if r.Header.Get("ETag") != tag {
+				t.Errorf("ETag %q, want %q", r.Header.Get("ETag"), tag)
+			}
+			charge := 1
+			if c.want == http.StatusNotModified {
+				charge = 0
+				if len(r.body) != 0 || r.Header.Get("Content-Type") != "" {
+					t.Errorf("304 with body %q and Content-Type %q", r.body, r.Header.Get("Content-Type"))
+				}
+			}
+			if got, want := r.Header.Get("X-RateLimit-Remaining"), strconv.Itoa(before-charge); got != want {
+				t.Errorf("X-RateLimit-Remaining %s, want %s", got, want)
+			}
+			if got := s.RateLimitRemaining(); got != before-charge {
+				t.Errorf("remaining %d afterwards, want %d", got, before-charge)
+			}
+		})
+	}
+	if got, want := s.NotModified(), 5; got != want {
+		t.Errorf("NotModified() = %d, want %d", got, want)
+	}
+	if got, want := s.RateLimitRemaining(), budget-2; got != want {
+		t.Errorf("remaining %d after the cases, want %d (only the two 200s charged)", got, want)
+	}
+	var logged, want []int
+	for _, l := range s.Requests()[len(s.Requests())-len(cases):] {
+		logged = append(logged, l.Status)
+	}
+	for _, c := range cases {
+		want = append(want, c.want)
+	}
+	if !slices.Equal(logged, want) {
+		t.Errorf("logged statuses %v, want %v", logged, want)
+	}
+
+	// A new check run on the ref changes the answer and so its tag.
+	expectStatus(t, do(t, s, "POST", "repos/acme/bench/check-runs", tok, map[string]any{"name": "bench", "head_sha": sha}), http.StatusCreated)
+	changed := doWith(t, s, runs, tok, http.Header{"If-None-Match": {tag}})
+	expectStatus(t, changed, http.StatusOK)
+	var list struct {
+		TotalCount int `json:"total_count"`
+	}
+	changed.json(t, &list)
+	if newTag := changed.Header.Get("ETag"); newTag == "" || newTag == tag || list.TotalCount != 1 {
+		t.Errorf("after a new check run: ETag %q (was %q), total_count %d", newTag, tag, list.TotalCount)
+	}
+
+	// A 304 of a page carries no Link: a client cannot learn of pages
+	// from it, as from GitHub.
+	pulls := "repos/acme/bench/pulls?per_page=1"
+	page := doWith(t, s, pulls, tok, nil)
+	expectStatus(t, page, http.StatusOK)
+	if page.Header.Get("Link") == "" {
+		t.Fatal("page 1 of 2 without a Link header")
+	}
+	nm := doWith(t, s, pulls, tok, http.Header{"If-None-Match": {page.Header.Get("ETag")}})
+	expectStatus(t, nm, http.StatusNotModified)
+	if nm.Header.Get("Link") != "" {
+		t.Errorf("304 with Link %q", nm.Header.Get("Link"))
+	}
+
+	// Only successful GETs are tagged.
+	if r := doWith(t, s, "repos/acme/bench/pulls/99", tok, nil); r.StatusCode != http.StatusNotFound || r.Header.Get("ETag") != "" {
+		t.Errorf("missing pull request: status %d, ETag %q", r.StatusCode, r.Header.Get("ETag"))
+	}
+	if r := do(t, s, "POST", "repos/acme/bench/check-runs", tok, map[string]any{"name": "bench", "head_sha": sha}); r.Header.Get("ETag") != "" {
+		t.Errorf("POST answered with ETag %q", r.Header.Get("ETag"))
+	}
+
+	// App (JWT) endpoints are conditional too.
+	jwt := "Bearer " + signJWT(t, testKey(), goodClaims())
+	app := doWith(t, s, "app", jwt, nil)
+	expectStatus(t, app, http.StatusOK)
+	expectStatus(t, doWith(t, s, "app", jwt, http.Header{"If-None-Match": {app.Header.Get("ETag")}}), http.StatusNotModified)
+}
+
+func TestLatency(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 1})
+	tok := installationToken(t, s)
+	const lat = 100 * time.Millisecond
+	s.SetLatency(lat, lat)
+
+	start := time.Now()
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusOK)
+	if d := time.Since(start); d < lat {
+		t.Fatalf("one request took %v, less than the %v latency", d, lat)
+	}
+
+	// Served one at a time under the lock, 10 requests would take at
+	// least 10 latencies; overlapping, about one.
+	const n = 10
+	start = time.Now()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			req, _ := http.NewRequest("GET", s.URL+"repos/acme/bench/pulls/1", nil)
+			req.Header.Set("Authorization", tok)
+			res, err := s.Client().Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("status %d", res.StatusCode)
+			}
+		})
+	}
+	wg.Wait()
+	if d := time.Since(start); d < lat || d >= 5*lat {
+		t.Errorf("%d concurrent requests with %v latency took %v, want between one and five latencies", n, lat, d)
+	}
+
+	s.SetLatency(0, 0)
+	start = time.Now()
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusOK)
+	if d := time.Since(start); d >= lat {
+		t.Errorf("a request took %v with the latency removed", d)
+	}
+}
+
+func TestLatencyRange(t *testing.T) {
+	s := newServer(t)
+	for _, c := range []struct{ min, max time.Duration }{
+		{0, 0},
+		{5 * time.Millisecond, 5 * time.Millisecond},
+		{10 * time.Millisecond, 20 * time.Millisecond},
+		{0, time.Millisecond},
+	} {
+		s.SetLatency(c.min, c.max)
+		seen := map[time.Duration]bool{}
+		for range 1000 {
+			s.mu.Lock()
+			d := s.latencyLocked()
+			s.mu.Unlock()
+			if d < c.min || d > c.max {
+				t.Fatalf("SetLatency(%v, %v) drew %v", c.min, c.max, d)
+			}
+			seen[d] = true
+		}
+		if c.min != c.max && len(seen) < 2 {
+			t.Errorf("SetLatency(%v, %v) always drew the same delay", c.min, c.max)
+		}
+	}
+	for _, c := range []struct{ min, max time.Duration }{{-1, 0}, {2, 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SetLatency(%v, %v) did not panic", c.min, c.max)
+				}
+			}()
+			s.SetLatency(c.min, c.max)
+		}()
+	}
+}
+
+// TestInstallationPages: both installation listings come in pages, with
+// total_count counting every repository.
+func TestInstallationPages(t *testing.T) {
+	s := newServer(t)
+	for _, r := range []string{"acme/b2", "acme/b3"} {
+		s.AddRepo(r, "main")
+	}
+	s.AddInstallation(7, "acme/bench", "acme/b2", "acme/b3")
+	s.AddInstallation(8, "acme/b2")
+	s.AddInstallation(9, "acme/b3")
+	tok := installationToken(t, s)
+	jwt := "Bearer " + signJWT(t, testKey(), goodClaims())
+
+	for _, c := range []struct {
+		path, auth string
+		want       string
+		next       bool
+	}{
+		{"installation/repositories?per_page=2", tok, "[acme/bench acme/b2]", true},
+		{"installation/repositories?per_page=2&page=2", tok, "[acme/b3]", false},
+		{"installation/repositories", tok, "[acme/bench acme/b2 acme/b3]", false},
+		{"app/installations?per_page=2", jwt, "[7 8]", true},
+		{"app/installations?per_page=2&page=2", jwt, "[9]", false},
+	} {
+		r := do(t, s, "GET", c.path, c.auth, nil)
+		expectStatus(t, r, http.StatusOK)
+		var got []string
+		if strings.HasPrefix(c.path, "app/") {
+			var list []struct{ ID int64 }
+			r.json(t, &list)
+			for _, in := range list {
+				got = append(got, strconv.FormatInt(in.ID, 10))
+			}
+		} else {
+			var page struct {
+				TotalCount   int `json:"total_count"`
+				Repositories []struct {
+					FullName string `json:"full_name"`
+				}
+			}
+			r.json(t, &page)
+			if page.TotalCount != 3 {
+				t.Errorf("%s: total_count %d, want 3", c.path, page.TotalCount)
+			}
+			for _, p := range page.Repositories {
+				got = append(got, p.FullName)
+			}
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("%s: %v, want %s", c.path, got, c.want)
+		}
+		if next := strings.Contains(r.Header.Get("Link"), `rel="next"`); next != c.next {
+			t.Errorf("%s: Link %q, want a next page %v", c.path, r.Header.Get("Link"), c.next)
+		}
 	}
 }

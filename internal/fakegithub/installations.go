@@ -21,7 +21,8 @@ func (s *Server) AddInstallation(id int64, repos ...string) {
 	}
 }
 
-// handleInstallations implements GET /app/installations (App JWT).
+// handleInstallations implements GET /app/installations (App JWT), in
+// pages as GitHub answers it.
 func (s *Server) handleInstallations(w http.ResponseWriter, r *http.Request) {
 	if msg := s.verifyJWTLocked(r.Header.Get("Authorization")); msg != "" {
 		writeError(w, http.StatusUnauthorized, msg, docAppAuth)
@@ -32,8 +33,9 @@ func (s *Server) handleInstallations(w http.ResponseWriter, r *http.Request) {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	page, _ := s.paginate(w, r, len(ids))
 	out := []map[string]any{}
-	for _, id := range ids {
+	for _, id := range ids[page.lo:page.hi] {
 		login := ""
 		if rs := s.installations[id]; len(rs) > 0 {
 			login, _, _ = strings.Cut(rs[0], "/")
@@ -50,19 +52,25 @@ func (s *Server) handleInstallations(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleInstallationRepos implements GET /installation/repositories
-// (installation token): the repositories of the token's installation.
+// (installation token): the repositories of the token's installation, in
+// the order they were added, in pages; total_count counts them all.
 func (s *Server) handleInstallationRepos(w http.ResponseWriter, r *http.Request) {
 	inst, ok := s.authenticateLocked(w, r)
 	if !ok {
 		return
 	}
-	repos := []map[string]any{}
+	var all []*repo
 	for _, key := range s.installations[inst] {
 		if p := s.repos[key]; p != nil {
-			repos = append(repos, s.repoJSON(p))
+			all = append(all, p)
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(repos), "repository_selection": "selected", "repositories": repos})
+	page, _ := s.paginate(w, r, len(all))
+	repos := []map[string]any{}
+	for _, p := range all[page.lo:page.hi] {
+		repos = append(repos, s.repoJSON(p))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "repository_selection": "selected", "repositories": repos})
 }
 
 // ValidToken reports whether tok is an installation token this server
