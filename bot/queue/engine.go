@@ -135,7 +135,12 @@ func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int, ready 
 		if h.Regenerate == nil {
 			return errors.New("queue: no regenerate handler")
 		}
-		return h.Regenerate(ctx, j.Args)
+		err := h.Regenerate(context.WithValue(ctx, jobIDKey{}, j.ID), j.Args)
+		var busy *busyError
+		if errors.As(err, &busy) {
+			return river.JobSnooze(busy.wait)
+		}
+		return err
 	}))
 	cfg := e.config()
 	cfg.Workers = ws

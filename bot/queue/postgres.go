@@ -123,7 +123,7 @@ func (b *pgBackend) supersedeVerify(ctx context.Context, repo string, pr int, ke
 	tag, err := b.pool.Exec(ctx, `UPDATE `+b.jobs+`
 SET state = 'cancelled', finalized_at = now()
 WHERE kind = $1
-	AND state IN ('available', 'pending', 'retryable', 'scheduled')
+	AND state NOT IN ('cancelled', 'discarded')
 	AND args->>'repo' = $2
 	AND (args->>'pr')::bigint = $3
 	AND args->>'head_sha' <> $4
@@ -135,18 +135,54 @@ WHERE kind = $1
 }
 
 func (b *pgBackend) withLock(ctx context.Context, key string, fn func() error) error {
+	_, err := b.locked(ctx, key, true, fn)
+	return err
+}
+
+func (b *pgBackend) tryLock(ctx context.Context, key string, fn func() error) (bool, error) {
+	return b.locked(ctx, key, false, fn)
+}
+
+// locked runs fn holding a session advisory lock on a pooled connection,
+// waiting for it or, unless wait, giving up when another session holds
+// it.
+func (b *pgBackend) locked(ctx context.Context, key string, wait bool, fn func() error) (bool, error) {
 	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("queue: lock %s: %w", key, err)
+		return false, fmt.Errorf("queue: lock %s: %w", key, err)
 	}
 	defer conn.Release()
 	// hashtextextended is PostgreSQL's own 64-bit hash of a text.
 	name := "benchgate:" + b.jobs + ":" + key
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, name); err != nil {
-		return fmt.Errorf("queue: lock %s: %w", key, err)
+	if wait {
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, name); err != nil {
+			return false, fmt.Errorf("queue: lock %s: %w", key, err)
+		}
+	} else {
+		var ok bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, name).Scan(&ok); err != nil {
+			return false, fmt.Errorf("queue: lock %s: %w", key, err)
+		}
+		if !ok {
+			return false, nil
+		}
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, name)
-	return fn()
+	return true, fn()
+}
+
+func (b *pgBackend) newerRegenerate(ctx context.Context, repo, branch string, id int64) (bool, error) {
+	var n int64
+	err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.jobs+`
+WHERE kind = $1
+	AND state NOT IN ('cancelled', 'discarded')
+	AND args->>'repo' = $2
+	AND coalesce(args->>'branch', '') = $3
+	AND id > $4`, KindRegenerate, repo, branch, id).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("queue: newer regenerations: %w", err)
+	}
+	return n > 0, nil
 }
 
 func (b *pgBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {

@@ -76,7 +76,8 @@ func (RerunArgs) Kind() string { return KindRerun }
 func (RerunArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
 // RegenerateArgs asks for the leaderboard to be regenerated after a push to
-// the default branch. Jobs are unique by (Repo, AfterSHA).
+// the default branch. Jobs are unique by (Repo, AfterSHA), and coalesced
+// per repository when they run (see coalesced).
 type RegenerateArgs struct {
 	DeliveryID     string `json:"delivery_id"`
 	Repo           string `json:"repo" river:"unique"`
@@ -207,6 +208,13 @@ type backend interface {
 	// withLock runs fn holding the lock named key, across every process
 	// working the queue.
 	withLock(ctx context.Context, key string, fn func() error) error
+	// tryLock is withLock when the lock is free; it reports false, without
+	// running fn, when another holds it.
+	tryLock(ctx context.Context, key string, fn func() error) (bool, error)
+	// newerRegenerate reports whether a regeneration of repo's branch
+	// queued after job id waits, runs or ran (and so reads a branch with
+	// everything job id was queued for).
+	newerRegenerate(ctx context.Context, repo, branch string, id int64) (bool, error)
 	// replicaID is the worker client's id once started.
 	replicaID() string
 	// heartbeat records that this replica lives, with how often it beats
@@ -317,6 +325,7 @@ func (q *Queue) Start(ctx context.Context, h Handlers, workers int) error {
 	// The heartbeat row exists before the first job is fetched, so the
 	// maintainer never takes this replica's jobs for orphans.
 	beat := func(ctx context.Context) error { return q.b.heartbeat(ctx, q.opts.Heartbeat, q.rescueAfter()) }
+	h.Regenerate = q.coalesced(h.Regenerate)
 	if err := q.b.start(ctx, h, workers, beat); err != nil {
 		return err
 	}

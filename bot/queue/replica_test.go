@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -229,6 +230,67 @@ func TestAdmissionAtomic(t *testing.T) {
 		ok, err := qs[1].EnqueueVerify(t.Context(), VerifyArgs{DeliveryID: refused[0], Repo: "geo/board", PR: 99, HeadSHA: "bbb"})
 		if err != nil || !ok {
 			t.Fatalf("redelivery of refused %s once there is room: %v %v", refused[0], ok, err)
+		}
+	})
+}
+
+// TestRegenerationsCoalesced: ten merges while a regeneration runs make
+// one more regeneration, never two at once, across replicas; every job
+// ends completed.
+func TestRegenerationsCoalesced(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		var running, most, runs atomic.Int32
+		started := make(chan struct{}, 20)
+		regenerate := func(ctx context.Context, a RegenerateArgs) error {
+			n := running.Add(1)
+			defer running.Add(-1)
+			for {
+				m := most.Load()
+				if n <= m || most.CompareAndSwap(m, n) {
+					break
+				}
+			}
+			runs.Add(1)
+			started <- struct{}{}
+			time.Sleep(500 * time.Millisecond)
+			return nil
+		}
+		// SQLite serves one process; PostgreSQL replicas share the lock.
+		replicas := 3
+		if strings.HasPrefix(tg.url, "sqlite:") {
+			replicas = 1
+		}
+		var qs []*Queue
+		for range replicas {
+			q, err := OpenWithOptions(t.Context(), tg.url, nil, tg.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = q.Close() })
+			if err := q.Start(t.Context(), Handlers{Regenerate: regenerate}, 4); err != nil {
+				t.Fatal(err)
+			}
+			qs = append(qs, q)
+		}
+		merge := func(i int) {
+			a := RegenerateArgs{DeliveryID: fmt.Sprint("push-", i), Repo: "geo/board", AfterSHA: fmt.Sprint("sha", i), Branch: "main"}
+			if ok, err := qs[i%len(qs)].EnqueueRegenerate(t.Context(), a); err != nil || !ok {
+				t.Fatalf("merge %d: %v %v", i, ok, err)
+			}
+		}
+		merge(0)
+		<-started
+		for i := 1; i <= 10; i++ {
+			merge(i)
+		}
+		waitFor(t, "every regeneration job to end", 30*time.Second, func() bool {
+			return count(t, qs[0], KindRegenerate, "completed") == 11
+		})
+		if n := runs.Load(); n != 2 {
+			t.Errorf("%d regenerations ran for a burst of 10 merges during one, want 2", n)
+		}
+		if m := most.Load(); m != 1 {
+			t.Errorf("%d regenerations of one repository ran at once", m)
 		}
 	})
 }

@@ -119,7 +119,7 @@ func (b *sqliteBackend) supersedeVerify(ctx context.Context, repo string, pr int
 	res, err := b.db.ExecContext(ctx, `UPDATE river_job
 SET state = 'cancelled', finalized_at = datetime('now', 'subsec')
 WHERE kind = ?
-	AND state IN ('available', 'pending', 'retryable', 'scheduled')
+	AND state NOT IN ('cancelled', 'discarded')
 	AND json_extract(args, '$.repo') = ?
 	AND json_extract(args, '$.pr') = ?
 	AND json_extract(args, '$.head_sha') <> ?
@@ -139,6 +139,29 @@ func (b *sqliteBackend) withLock(ctx context.Context, key string, fn func() erro
 	}
 	defer unlock()
 	return fn()
+}
+
+func (b *sqliteBackend) tryLock(ctx context.Context, key string, fn func() error) (bool, error) {
+	unlock, ok := b.locks.tryLock(key)
+	if !ok {
+		return false, nil
+	}
+	defer unlock()
+	return true, fn()
+}
+
+func (b *sqliteBackend) newerRegenerate(ctx context.Context, repo, branch string, id int64) (bool, error) {
+	var n int
+	err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM river_job
+WHERE kind = ?
+	AND state NOT IN ('cancelled', 'discarded')
+	AND json_extract(args, '$.repo') = ?
+	AND coalesce(json_extract(args, '$.branch'), '') = ?
+	AND id > ?`, KindRegenerate, repo, branch, id).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("queue: newer regenerations: %w", err)
+	}
+	return n > 0, nil
 }
 
 func (b *sqliteBackend) newerVerify(ctx context.Context, repo string, pr int, head string, since time.Time) (bool, error) {
@@ -368,6 +391,26 @@ func ageFromSeconds(sec float64) time.Duration {
 type keyedLocks struct {
 	mu   sync.Mutex
 	held map[string]chan struct{}
+}
+
+// tryLock takes key if it is free.
+func (k *keyedLocks) tryLock(key string) (unlock func(), ok bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held == nil {
+		k.held = map[string]chan struct{}{}
+	}
+	if _, busy := k.held[key]; busy {
+		return nil, false
+	}
+	done := make(chan struct{})
+	k.held[key] = done
+	return func() {
+		k.mu.Lock()
+		delete(k.held, key)
+		k.mu.Unlock()
+		close(done)
+	}, true
 }
 
 // lock waits for key to be free (or ctx to end) and takes it.
