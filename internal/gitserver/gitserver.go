@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -37,7 +38,16 @@ type Server struct {
 	Root string
 
 	git string
+	// fetches and pushes count the fetch (clone) and push sessions
+	// served.
+	fetches, pushes atomic.Int64
 }
+
+// Fetches counts the clones and fetches served.
+func (s *Server) Fetches() int { return int(s.fetches.Load()) }
+
+// Pushes counts the pushes served, accepted or not.
+func (s *Server) Pushes() int { return int(s.pushes.Load()) }
 
 // Commit describes one commit in a branch's history.
 type Commit struct {
@@ -87,6 +97,16 @@ func NewWithAuth(t testing.TB, valid func(password string) bool) *Server {
 			w.Header().Set("WWW-Authenticate", `Basic realm="gitserver"`)
 			http.Error(w, "authentication required", http.StatusUnauthorized)
 			return
+		}
+		// Each clone, fetch or push begins with one ref advertisement,
+		// whatever the protocol version makes of the rest.
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/info/refs") {
+			switch r.URL.Query().Get("service") {
+			case "git-upload-pack":
+				s.fetches.Add(1)
+			case "git-receive-pack":
+				s.pushes.Add(1)
+			}
 		}
 		backend.ServeHTTP(w, r)
 	}))

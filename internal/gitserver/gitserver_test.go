@@ -3,6 +3,9 @@ package gitserver
 import (
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,5 +75,34 @@ func TestAuth(t *testing.T) {
 				t.Fatalf("advertisement lacks refs/heads/main: %q", body)
 			}
 		})
+	}
+}
+
+// TestCounts: each clone and each push over HTTP is counted once,
+// whatever protocol version git speaks.
+func TestCounts(t *testing.T) {
+	s := New(t, "secret")
+	s.CreateRepo(t, "lb", map[string][]byte{"f": []byte("x")}, "main")
+	url := strings.Replace(s.RepoURL("lb"), "http://", "http://x-access-token:secret@", 1)
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for _, version := range []string{"0", "2"} {
+		git(t.TempDir(), "-c", "protocol.version="+version, "clone", "-q", url, "w")
+	}
+	work := filepath.Join(t.TempDir(), "w")
+	git(filepath.Dir(work), "clone", "-q", url, "w")
+	os.WriteFile(filepath.Join(work, "g"), []byte("y"), 0o644)
+	git(work, "add", "g")
+	git(work, "commit", "-q", "-m", "g")
+	git(work, "push", "-q", "origin", "HEAD:main")
+	if s.Fetches() != 3 || s.Pushes() != 1 {
+		t.Errorf("fetches %d, pushes %d; want 3 and 1", s.Fetches(), s.Pushes())
 	}
 }
