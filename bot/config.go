@@ -74,8 +74,9 @@ type Config struct {
 	AuthorName  string
 	AuthorEmail string
 	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
-	// 15m: a spot-check calls a slow judge many times). A job whose process
-	// died is run again once it has been running for twice as long.
+	// 15m: a spot-check calls a slow judge many times). A job still
+	// running after twice as long is taken for hung and run again; a job
+	// whose process died runs again within three heartbeats (30 s).
 	JobTimeout time.Duration
 	// Limits are the abuse limits (BENCHGATE_SPOT_CHECKS_PER_PR,
 	// BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, BENCHGATE_JUDGE_USD_PER_DAY,

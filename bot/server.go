@@ -84,6 +84,8 @@ type Metrics struct {
 	Deliveries *prometheus.CounterVec // by event and outcome
 	Jobs       *prometheus.GaugeVec   // by kind and state
 	QueueAge   prometheus.Gauge       // seconds the oldest available job has waited
+	Maintainer prometheus.Gauge       // 1 on the queue's maintainer
+	Replicas   prometheus.Gauge       // replicas with a fresh heartbeat
 	GitHub     *prometheus.CounterVec // GitHub responses by status
 	RateLimit  prometheus.Gauge       // the last X-RateLimit-Remaining GitHub reported
 	JudgeCalls prometheus.Counter
@@ -140,6 +142,8 @@ func NewMetrics() *Metrics {
 		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
 		Jobs:       prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_jobs", Help: "Jobs in the queue by kind and state."}, []string{"kind", "state"}),
 		QueueAge:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_oldest_available_seconds", Help: "How long the oldest job waiting to run has waited."}),
+		Maintainer: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_maintainer", Help: "1 when this replica is the queue's maintainer (it rescues abandoned jobs and reconciles), else 0."}),
+		Replicas:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_replicas", Help: "Replicas working the queue whose heartbeat is fresh."}),
 		GitHub:     prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_github_responses_total", Help: "Responses from GitHub's API by HTTP status (0: no response)."}, []string{"status"}),
 		RateLimit:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_github_rate_limit_remaining", Help: "The X-RateLimit-Remaining GitHub last reported."}),
 		JudgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_calls_total", Help: "Judge calls made by spot-checks."}),
@@ -150,7 +154,7 @@ func NewMetrics() *Metrics {
 		JobCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "benchgate_job_github_calls", Help: "REST calls to GitHub made by one run of a job, by kind.",
 			Buckets: []float64{2, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000}}, []string{"kind"}),
 	}
-	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, m.JobCalls, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.Deliveries, m.Jobs, m.QueueAge, m.Maintainer, m.Replicas, m.GitHub, m.RateLimit, m.JudgeCalls, m.JudgeSpend, m.SpendToday, m.Refusals, m.Limit, m.JobCalls, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -167,6 +171,15 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 		}
 	}
 	m.QueueAge.Set(st.OldestAvailableAge.Seconds())
+	m.Maintainer.Set(0)
+	if q.Leading() {
+		m.Maintainer.Set(1)
+	}
+	n, err := q.LiveReplicas(ctx)
+	if err != nil {
+		return err
+	}
+	m.Replicas.Set(float64(n))
 	spent, err := q.SpentSince(ctx, queue.DayStart(time.Now()))
 	if err != nil {
 		return err

@@ -276,14 +276,14 @@ WHERE attempt >= max_attempts AND ` + abandoned,
 }
 
 func (b *pgBackend) replicas(ctx context.Context) ([]Replica, error) {
-	rows, err := b.pool.Query(ctx, `SELECT id, beat_at, rescue_after_ms FROM `+b.replicaTable+` ORDER BY id`)
+	rows, err := b.pool.Query(ctx, `SELECT id, beat_at, rescue_after_ms, beat_at > now() - make_interval(secs => `+fmt.Sprint(staleBeats)+` * every_ms / 1000.0) FROM `+b.replicaTable+` ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("queue: replicas: %w", err)
 	}
 	var out []Replica
 	var r Replica
 	var rescue int64
-	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.Beat, &rescue}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.Beat, &rescue, &r.Live}, func() error {
 		r.RescueAfter = time.Duration(rescue) * time.Millisecond
 		out = append(out, r)
 		return nil

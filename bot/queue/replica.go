@@ -44,6 +44,8 @@ type Replica struct {
 	// RescueAfter is how long its jobs may run before they are taken for
 	// hung and run again elsewhere; zero means never.
 	RescueAfter time.Duration
+	// Live: its last heartbeat is recent enough that its jobs are its own.
+	Live bool
 }
 
 // ID is this process's replica (and River client) id, or "" before Start.
@@ -55,6 +57,18 @@ func (q *Queue) Leading() bool { return q.leading.Load() }
 
 // Replicas lists the replicas with a heartbeat row, live or not.
 func (q *Queue) Replicas(ctx context.Context) ([]Replica, error) { return q.b.replicas(ctx) }
+
+// LiveReplicas counts the replicas whose heartbeat is fresh.
+func (q *Queue) LiveReplicas(ctx context.Context) (int, error) {
+	rs, err := q.b.replicas(ctx)
+	n := 0
+	for _, r := range rs {
+		if r.Live {
+			n++
+		}
+	}
+	return n, err
+}
 
 // RescueAbandoned makes the running jobs of replicas that stopped beating
 // (and jobs running past their replica's RescueAfter) available again, or

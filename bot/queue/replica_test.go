@@ -162,9 +162,20 @@ func TestOneMaintainer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(reps) != 2 {
-			t.Errorf("%d replica rows after one stopped, want 2: %+v", len(reps), reps)
+		live, err := qs[0].LiveReplicas(t.Context())
+		if err != nil {
+			t.Fatal(err)
 		}
+		if len(reps) != 2 || live != 2 {
+			t.Errorf("%d replica rows (%d live) after one stopped, want 2 and 2: %+v", len(reps), live, reps)
+		}
+		// One that goes silent is no longer live.
+		qs[1].stopTend()
+		<-qs[1].tendDone
+		waitFor(t, "the silent replica to count as dead", 10*time.Second, func() bool {
+			n, err := qs[0].LiveReplicas(t.Context())
+			return err == nil && n == 1
+		})
 	})
 }
 

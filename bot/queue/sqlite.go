@@ -260,7 +260,7 @@ WHERE attempt >= max_attempts AND ` + abandoned,
 }
 
 func (b *sqliteBackend) replicas(ctx context.Context) ([]Replica, error) {
-	rows, err := b.db.QueryContext(ctx, `SELECT id, beat_ms, rescue_after_ms FROM benchgate_replica ORDER BY id`)
+	rows, err := b.db.QueryContext(ctx, `SELECT id, beat_ms, rescue_after_ms, beat_ms > ? - `+fmt.Sprint(staleBeats)+` * every_ms FROM benchgate_replica ORDER BY id`, time.Now().UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("queue: replicas: %w", err)
 	}
@@ -269,7 +269,7 @@ func (b *sqliteBackend) replicas(ctx context.Context) ([]Replica, error) {
 	for rows.Next() {
 		var r Replica
 		var beat, rescue int64
-		if err := rows.Scan(&r.ID, &beat, &rescue); err != nil {
+		if err := rows.Scan(&r.ID, &beat, &rescue, &r.Live); err != nil {
 			return nil, fmt.Errorf("queue: replicas: %w", err)
 		}
 		r.Beat, r.RescueAfter = time.UnixMilli(beat), time.Duration(rescue)*time.Millisecond

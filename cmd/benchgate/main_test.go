@@ -58,13 +58,13 @@ func TestVerifyExampleData(t *testing.T) {
 
 // copyBoard copies the example leaderboard to a temporary folder that a
 // test may break.
-func copyBoard(t *testing.T) string {
+func copyBoard(t testing.TB) string {
 	t.Helper()
 	return copyFolders(t, "rubrics", "submissions")
 }
 
 // copyFolders copies folders of the repository to a temporary folder.
-func copyFolders(t *testing.T, dirs ...string) string {
+func copyFolders(t testing.TB, dirs ...string) string {
 	t.Helper()
 	dst := t.TempDir()
 	for _, dir := range dirs {

@@ -385,3 +385,45 @@ func TestServeOutOfOrderDeliveries(t *testing.T) {
 		t.Errorf("comments %d, want one naming the current head", len(cs))
 	}
 }
+
+// TestServeReconcileCalls: a reconcile pass over open pull requests that
+// all have their checks asks GitHub the same questions as the pass before
+// it, conditionally: every answer is a 304, which costs nothing of the
+// installation's hourly budget.
+func TestServeReconcileCalls(t *testing.T) {
+	const prs = 20
+	a := startAppWith(t, appOptions{reconcile: 500 * time.Millisecond, edit: func(a *app, cfg *bot.Config) {
+		a.gh.AddInstallation(7, "geo/board")
+		for n := 1; n <= prs; n++ {
+			a.pr(n, fmt.Sprintf("%040x", n), a.scores) // deliveries lost: reconcile finds them
+		}
+	}})
+	a.waitFor("every pull request's check", func() bool { return len(a.runs(prcheck.CheckName, "")) == prs })
+	settled := len(a.gh.Requests())
+	// Two whole passes after that: the first may still see the last
+	// checks appear; the second sees nothing new.
+	var starts []int
+	a.waitFor("three passes", func() bool {
+		starts = starts[:0]
+		for i, r := range a.gh.Requests()[settled:] {
+			if r.Method == http.MethodGet && r.Path == "/repos/geo/board/pulls" {
+				starts = append(starts, settled+i)
+			}
+		}
+		return len(starts) >= 3
+	})
+	pass := a.gh.Requests()[starts[1]:starts[2]]
+	charged := 0
+	for _, r := range pass {
+		if r.Status != http.StatusNotModified && r.Path != "/app/installations" { // the App's own budget
+			charged++
+			t.Errorf("an unchanged pass was charged for %s %s?%s (%d)", r.Method, r.Path, r.Query, r.Status)
+		}
+	}
+	// One listing of installations, repositories, open pull requests, and
+	// one of check runs per open head.
+	if want := 3 + prs; len(pass) != want {
+		t.Errorf("a pass over %d open pull requests made %d calls, want %d", prs, len(pass), want)
+	}
+	t.Logf("a reconcile pass over %d open pull requests: %d calls, %d charged to the rate limit", prs, len(pass), charged)
+}

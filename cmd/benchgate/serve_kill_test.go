@@ -18,12 +18,26 @@ import (
 )
 
 // TestServeChildProcess is the App run as a separate process by
-// TestServeSurvivesSIGKILL; on its own it does nothing.
+// TestServeSurvivesSIGKILL and the replica tests; on its own it does
+// nothing. BENCHGATE_SERVE_CHILD_ARGS replaces serve's flags and
+// BENCHGATE_SERVE_CHILD_LOG names a file for its log.
 func TestServeChildProcess(t *testing.T) {
 	if os.Getenv("BENCHGATE_SERVE_CHILD") != "1" {
-		t.Skip("run by TestServeSurvivesSIGKILL")
+		t.Skip("run by TestServeSurvivesSIGKILL and TestServeReplicas")
 	}
-	os.Exit(run([]string{"serve", "--workers", "1", "--reconcile", "0"}, io.Discard, io.Discard))
+	args := []string{"serve", "--workers", "1", "--reconcile", "0"}
+	if flags := os.Getenv("BENCHGATE_SERVE_CHILD_ARGS"); flags != "" {
+		args = append([]string{"serve"}, strings.Fields(flags)...)
+	}
+	var log io.Writer = io.Discard
+	if name := os.Getenv("BENCHGATE_SERVE_CHILD_LOG"); name != "" {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = f
+	}
+	os.Exit(run(args, io.Discard, log))
 }
 
 // TestServeSurvivesSIGKILL kills the App with SIGKILL while a verification

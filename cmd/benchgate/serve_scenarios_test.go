@@ -54,7 +54,7 @@ type appOptions struct {
 
 // newFakeBoard is a fake GitHub holding geo/board, with the example
 // leaderboard's benchmarks on main; it returns a copy of that leaderboard.
-func newFakeBoard(t *testing.T) (*fakegithub.Server, string) {
+func newFakeBoard(t testing.TB) (*fakegithub.Server, string) {
 	t.Helper()
 	appKeyOnce.Do(func() { appKey = newAppKey() })
 	gh := fakegithub.New(t, 42, &appKey.PublicKey)
@@ -133,7 +133,7 @@ func newAppKey() *rsa.PrivateKey {
 
 // signedRequest posts a delivery signed with secret and returns the
 // status, retrying while the server starts.
-func signedRequest(t *testing.T, addr, event, delivery, body, secret string) int {
+func signedRequest(t testing.TB, addr, event, delivery, body, secret string) int {
 	t.Helper()
 	var err error
 	for i := 0; i < 100; i++ {
