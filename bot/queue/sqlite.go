@@ -395,13 +395,35 @@ type keyedLocks struct {
 
 // tryLock takes key if it is free.
 func (k *keyedLocks) tryLock(key string) (unlock func(), ok bool) {
+	unlock, _ = k.take(key)
+	return unlock, unlock != nil
+}
+
+// lock waits for key to be free (or ctx to end) and takes it.
+func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
+	for {
+		unlock, busy := k.take(key)
+		if unlock != nil {
+			return unlock, nil
+		}
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("queue: lock %s: %w", key, ctx.Err())
+		}
+	}
+}
+
+// take takes key if it is free; otherwise busy closes when its holder
+// lets it go.
+func (k *keyedLocks) take(key string) (unlock func(), busy <-chan struct{}) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.held == nil {
 		k.held = map[string]chan struct{}{}
 	}
-	if _, busy := k.held[key]; busy {
-		return nil, false
+	if held, ok := k.held[key]; ok {
+		return nil, held
 	}
 	done := make(chan struct{})
 	k.held[key] = done
@@ -410,33 +432,5 @@ func (k *keyedLocks) tryLock(key string) (unlock func(), ok bool) {
 		delete(k.held, key)
 		k.mu.Unlock()
 		close(done)
-	}, true
-}
-
-// lock waits for key to be free (or ctx to end) and takes it.
-func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
-	for {
-		k.mu.Lock()
-		if k.held == nil {
-			k.held = map[string]chan struct{}{}
-		}
-		wait, busy := k.held[key]
-		if !busy {
-			done := make(chan struct{})
-			k.held[key] = done
-			k.mu.Unlock()
-			return func() {
-				k.mu.Lock()
-				delete(k.held, key)
-				k.mu.Unlock()
-				close(done)
-			}, nil
-		}
-		k.mu.Unlock()
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("queue: lock %s: %w", key, ctx.Err())
-		}
-	}
+	}, nil
 }

@@ -77,9 +77,18 @@ func do(t *testing.T, s *Server, method, path, auth string, body any) resp {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, s.URL+strings.TrimPrefix(path, "/"), rd)
+	return send(t, s, method, path, auth, nil, rd)
+}
+
+// send makes one request with extra header lines (nil for none).
+func send(t *testing.T, s *Server, method, path, auth string, header http.Header, body io.Reader) resp {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+strings.TrimPrefix(path, "/"), body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if header != nil {
+		req.Header = header.Clone()
 	}
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
@@ -783,27 +792,10 @@ func TestFaults(t *testing.T) {
 // doWith is do for a GET with extra request header lines.
 func doWith(t *testing.T, s *Server, path, auth string, header http.Header) resp {
 	t.Helper()
-	req, err := http.NewRequest("GET", s.URL+strings.TrimPrefix(path, "/"), nil)
-	if err != nil {
-		t.Fatal(err)
+	if header == nil {
+		header = http.Header{}
 	}
-	req.Header = header.Clone()
-	if req.Header == nil {
-		req.Header = http.Header{}
-	}
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	res, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp{res, b}
+	return send(t, s, "GET", path, auth, header, nil)
 }
 
 func TestNoneMatch(t *testing.T) {
