@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,8 +24,23 @@ type pgBackend struct {
 	jobs, deliveries, ledger, replicaTable, lease string
 }
 
+// minPoolConns is the connection pool's size unless the URL sets
+// pool_max_conns. pgx's default (4 on a small machine) is too few: River
+// keeps one for LISTEN, and a job holding a pull request's lock (a
+// session advisory lock, on a connection of its own) asks the queue
+// again while it holds it, so workers holding locks could take every
+// connection and wait on each other.
+const minPoolConns = 32
+
 func openPostgres(ctx context.Context, url string, logger *slog.Logger, opts Options) (backend, error) {
-	pool, err := pgxpool.New(ctx, url)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("queue: open postgres: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = max(cfg.MaxConns, minPoolConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open postgres: %w", err)
 	}
@@ -116,6 +132,20 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 	}
 	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger, replicaTable: replicas, lease: lease}, nil
 }
+
+// start refuses more workers than the pool can serve: each may hold a
+// lock's connection and ask the queue on another, while River keeps some
+// of its own.
+func (b *pgBackend) start(ctx context.Context, h Handlers, workers int, ready func(context.Context) error) error {
+	if need, have := connsFor(workers), int(b.pool.Config().MaxConns); need > have {
+		return fmt.Errorf("queue: %d workers need up to %d database connections, but the pool has %d: lower --workers, or raise pool_max_conns in BENCHGATE_DATABASE_URL (e.g. ?pool_max_conns=%d)", workers, need, have, need)
+	}
+	return b.engine.start(ctx, h, workers, ready)
+}
+
+// connsFor is the most connections workers can need at once: two each,
+// and four for River's listener, producers and the queue's upkeep.
+func connsFor(workers int) int { return 2*workers + 4 }
 
 // supersedeVerify: see sqliteBackend.supersedeVerify for why this is a
 // single UPDATE.

@@ -305,3 +305,56 @@ func TestRegenerationsCoalesced(t *testing.T) {
 		}
 	})
 }
+
+// TestLockedJobsAskTheQueue: jobs that hold a lock and ask the queue
+// while they hold it (as a verification does around its comment) all
+// finish with as many workers as a deployment may run: the locks cannot
+// take every database connection.
+func TestLockedJobsAskTheQueue(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		const jobs = 12
+		q := open(t, tg)
+		var done atomic.Int32
+		err := q.Start(t.Context(), Handlers{Verify: func(ctx context.Context, a VerifyArgs) error {
+			return q.WithLock(ctx, fmt.Sprint("pr-", a.PR), func() error {
+				time.Sleep(200 * time.Millisecond) // so that all hold their locks at once
+				if _, err := q.NewerVerify(ctx, a.Repo, a.PR, a.HeadSHA, time.Now().Add(-time.Hour)); err != nil {
+					return err
+				}
+				done.Add(1)
+				return nil
+			})
+		}}, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range jobs {
+			a := verify(fmt.Sprint("d", i), "aaa")
+			a.PR = i + 1
+			mustEnqueue(t, q, a, true)
+		}
+		waitFor(t, "every job to finish", 30*time.Second, func() bool { return done.Load() == jobs })
+	})
+}
+
+// TestWorkersNeedConnections: a PostgreSQL queue refuses to start more
+// workers than its connection pool can serve, saying what to change.
+func TestWorkersNeedConnections(t *testing.T) {
+	tg := backends()[1].new(t)
+	url := tg.url + "&pool_max_conns=10"
+	if !strings.Contains(tg.url, "?") {
+		url = tg.url + "?pool_max_conns=10"
+	}
+	q, err := OpenWithOptions(t.Context(), url, nil, tg.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	err = q.Start(t.Context(), Handlers{}, 4)
+	if err == nil || !strings.Contains(err.Error(), "pool_max_conns") {
+		t.Fatalf("4 workers on 10 connections: %v, want a refusal naming pool_max_conns", err)
+	}
+	if err := q.Start(t.Context(), Handlers{}, 3); err != nil {
+		t.Fatalf("3 workers on 10 connections: %v", err)
+	}
+}
