@@ -352,9 +352,11 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return nil
 	}
 	q.running = false
+	// It beats on while running jobs drain: a replica silent for three
+	// heartbeats would have them run again elsewhere meanwhile.
+	err := q.b.stop(ctx)
 	q.stopTend()
 	<-q.tendDone
-	err := q.b.stop(ctx)
 	q.leading.Store(false)
 	// Whatever Stop left running is abandoned now: without the row the
 	// maintainer rescues it.

@@ -358,3 +358,47 @@ func TestWorkersNeedConnections(t *testing.T) {
 		t.Fatalf("3 workers on 10 connections: %v", err)
 	}
 }
+
+// TestDrainKeepsBeating: a replica stopping gracefully beats on while its
+// running jobs drain, however long that takes, so the others never take
+// them for abandoned and run them twice.
+func TestDrainKeepsBeating(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		release := make(chan struct{})
+		var draining, others atomic.Int32
+		opts := tg.opts
+		opts.JobTimeout = time.Hour
+		a := openStarted(t, tg, opts, func(context.Context, VerifyArgs) error {
+			draining.Add(1)
+			<-release
+			return nil
+		})
+		mustEnqueue(t, a, verify("d1", "aaa"), true)
+		waitFor(t, "the job to start", 10*time.Second, func() bool { return draining.Load() == 1 })
+		b := openStarted(t, tg, opts, func(context.Context, VerifyArgs) error {
+			others.Add(1)
+			return nil
+		})
+		stopped := make(chan error, 1)
+		go func() { stopped <- a.Stop(context.Background()) }()
+		// Far longer than three heartbeats, with the other replica
+		// rescuing all the while.
+		deadline := time.Now().Add(10 * opts.Heartbeat)
+		for time.Now().Before(deadline) {
+			if _, err := b.RescueAbandoned(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(opts.Heartbeat / 2)
+		}
+		close(release)
+		if err := <-stopped; err != nil {
+			t.Fatal(err)
+		}
+		if n := others.Load(); n != 0 {
+			t.Errorf("the draining replica's job also ran %d times on the other", n)
+		}
+		if c := count(t, b, KindVerify, "completed"); c != 1 {
+			t.Errorf("completed = %d, want 1", c)
+		}
+	})
+}
