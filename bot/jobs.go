@@ -230,7 +230,7 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 	if err != nil {
 		return unverifiable(pr, err)
 	}
-	if prcheck.NeedsPermission(base, dir, listed) {
+	if prcheck.NeedsPermission(base, pr, dir, files) {
 		if pr.AuthorCanWrite, err = w.GH.CanWrite(ctx, j.InstallationID, j.Repo, pr.Author); err != nil {
 			return prcheck.CheckOutcome{}, err
 		}

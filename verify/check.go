@@ -115,6 +115,7 @@ func (c *check) run() {
 		return
 	}
 	c.res.Meta = meta
+	c.submitter(meta)
 	if c.files != nil {
 		c.files.Meta = meta
 	}

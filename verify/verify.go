@@ -51,6 +51,12 @@ type Options struct {
 	Workers int
 	// Cache, when set, keeps results between runs.
 	Cache Store
+	// Submitter, when set, is the GitHub login of whoever submits: each
+	// submission verified must name it as meta.json's submitter
+	// (meta.submitter), compared case-insensitively as GitHub compares
+	// logins. The App sets it to a pull request's author, `benchgate
+	// verify --author` to the login given.
+	Submitter string
 }
 
 func (o Options) withDefaults() Options {
