@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/verify"
@@ -135,4 +137,84 @@ func findingCodes(r verify.Result) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestServeSpotCheckFlood: under the auto policy, one author's copies of a
+// submission in quick succession stop at the author's daily limit, and an
+// honest submission after them is still spot-checked; the copies draw one
+// sample however they are formatted, so that re-opening cannot re-roll
+// it; the limit and its refusals show on /metrics.
+func TestServeSpotCheckFlood(t *testing.T) {
+	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
+		cfg.RerunPolicy = bot.RerunAuto
+		cfg.Limits.SpotChecksPerAuthorDay = 3
+		cfg.Limits.SpotChecksPerRepoDay = 5
+	}})
+	var rows []map[string]any
+	if err := json.Unmarshal(a.scores, &rows); err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(rows)
+	reformatted, _ := json.Marshal(rows) // rows reversed, keys sorted, no indentation
+	copyBy := func(n int, scores []byte) string {
+		head := fmt.Sprintf("%040x", n)
+		dir := fmt.Sprintf("submissions/model-benchmark/copy-%d/", n)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: n, Author: "mallory", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+			{Name: dir + "meta.json", Status: "added", Content: submittedBy(t, a.meta, "mallory")},
+			{Name: dir + "scores.json", Status: "added", Content: scores},
+		}})
+		a.deliver("pull_request", fmt.Sprint("flood-", n), prEvent("opened", n, head))
+		return head
+	}
+	spotCheck := func(head string) fakegithub.CheckRun {
+		t.Helper()
+		a.waitFor("the spot-check of "+head, func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
+		return a.runs(prcheck.RerunCheckName, head)[0]
+	}
+	seed := regexp.MustCompile("Seed `([0-9a-f]{64})`")
+	// The first copy, then the same scores re-formatted in another pull
+	// request: one sample.
+	first, second := spotCheck(copyBy(200, a.scores)), spotCheck(copyBy(201, reformatted))
+	s1, s2 := seed.FindStringSubmatch(first.Output.Summary), seed.FindStringSubmatch(second.Output.Summary)
+	if first.Conclusion != "success" || second.Conclusion != "success" || s1 == nil || s2 == nil || s1[1] != s2[1] {
+		t.Fatalf("two copies: %s %v and %s %v, want both spot-checked with one seed", first.Conclusion, s1, second.Conclusion, s2)
+	}
+	// Four more at once: one is admitted, three meet the author's limit.
+	var heads []string
+	for n := 202; n <= 205; n++ {
+		heads = append(heads, copyBy(n, a.scores))
+	}
+	var ran, refused int
+	for _, h := range heads {
+		switch r := spotCheck(h); {
+		case r.Conclusion == "success":
+			ran++
+			if s := seed.FindStringSubmatch(r.Output.Summary); s == nil || s[1] != s1[1] {
+				t.Errorf("another copy drew seed %v, want %s", s, s1[1])
+			}
+		case r.Conclusion == "neutral" && strings.Contains(r.Output.Summary, "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY"):
+			refused++
+		default:
+			t.Errorf("a copy's spot-check: %s %q", r.Conclusion, r.Output.Summary)
+		}
+	}
+	if ran != 1 || refused != 3 {
+		t.Errorf("of the four copies at once, %d spot-checked and %d refused by the author's limit; want 1 and 3", ran, refused)
+	}
+	// An honest submission by someone else still gets its spot-check.
+	honest := strings.Repeat("e", 40)
+	a.pr(210, honest, a.scores)
+	a.deliver("pull_request", "honest-210", prEvent("opened", 210, honest))
+	if r := spotCheck(honest); r.Conclusion != "success" {
+		t.Errorf("the honest submission's spot-check: %s %q", r.Conclusion, r.Output.Summary)
+	}
+	for series, want := range map[string]float64{
+		`benchgate_limit{limit="author_spot_checks"}`:                3,
+		`benchgate_limit_refusals_total{limit="author_spot_checks"}`: 3,
+		`benchgate_limit_refusals_total{limit="repo_spot_checks"}`:   -1, // never refused
+	} {
+		if got := a.metric(series); got != want {
+			t.Errorf("%s = %v, want %v", series, got, want)
+		}
+	}
 }
