@@ -79,6 +79,7 @@ type Config struct {
 	// whose process died runs again within three heartbeats (30 s).
 	JobTimeout time.Duration
 	// Limits are the abuse limits (BENCHGATE_SPOT_CHECKS_PER_PR,
+	// BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY,
 	// BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, BENCHGATE_JUDGE_USD_PER_DAY,
 	// BENCHGATE_SPOT_CHECK_USD, BENCHGATE_SPOT_CHECK_CALLS,
 	// BENCHGATE_QUEUE_LIMIT); see Limits for their defaults.
@@ -94,9 +95,9 @@ func (c Config) String() string {
 		return "unset"
 	}
 	l := c.Limits
-	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
+	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per author per day, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
 		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode, c.CacheDir,
-		l.SpotChecksPerPR, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
+		l.SpotChecksPerPR, l.SpotChecksPerAuthorDay, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
 }
 
 // redactURL hides a password in a database URL.
@@ -189,6 +190,7 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		}
 	}
 	positiveInt("BENCHGATE_SPOT_CHECKS_PER_PR", &c.Limits.SpotChecksPerPR)
+	positiveInt("BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY", &c.Limits.SpotChecksPerAuthorDay)
 	positiveInt("BENCHGATE_SPOT_CHECKS_PER_REPO_DAY", &c.Limits.SpotChecksPerRepoDay)
 	positiveUSD("BENCHGATE_JUDGE_USD_PER_DAY", &c.Limits.JudgeUSDPerDay)
 	positiveUSD("BENCHGATE_SPOT_CHECK_USD", &c.Limits.SpotCheckUSD)

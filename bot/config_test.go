@@ -52,8 +52,8 @@ func TestLoadConfig(t *testing.T) {
 		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH is push or pr, not "force"`}},
 		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
 		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
-		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
-			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
+		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "ten", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
+			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY "ten" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
 		{"bad judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_TIMEOUT": "soon", "BENCHGATE_JUDGE_PRICE_INPUT": "-1"}), []string{`BENCHGATE_JUDGE_TIMEOUT "soon"`, `BENCHGATE_JUDGE_PRICE_INPUT "-1" is not a price`}},
 		{"one price without the other", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_OUTPUT": "10"}), []string{"set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT"}},
 		{"a commit name without an e-mail", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}), []string{"set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"}},
@@ -72,6 +72,9 @@ func TestLoadConfig(t *testing.T) {
 				}
 				if c.Limits != DefaultLimits() {
 					t.Errorf("limits %+v, want the defaults", c.Limits)
+				}
+				if l := c.Limits; l.SpotChecksPerAuthorDay < 1 || l.SpotChecksPerAuthorDay >= l.SpotChecksPerRepoDay {
+					t.Errorf("by default one author may have %d of the repository's %d spot-checks a day: it must be some, and fewer", l.SpotChecksPerAuthorDay, l.SpotChecksPerRepoDay)
 				}
 				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != RerunCommand || c.PublishMode != PublishPush {
 					t.Errorf("config %v", c)
@@ -182,17 +185,17 @@ func TestAPIURLProblem(t *testing.T) {
 
 func TestLoadConfigLimits(t *testing.T) {
 	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": "s",
-		"BENCHGATE_SPOT_CHECKS_PER_PR": "2", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "9", "BENCHGATE_JUDGE_USD_PER_DAY": "12.5",
+		"BENCHGATE_SPOT_CHECKS_PER_PR": "2", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "3", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "9", "BENCHGATE_JUDGE_USD_PER_DAY": "12.5",
 		"BENCHGATE_SPOT_CHECK_USD": "0.75", "BENCHGATE_SPOT_CHECK_CALLS": "40", "BENCHGATE_QUEUE_LIMIT": "250"}
 	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Limits{SpotChecksPerPR: 2, SpotChecksPerRepoDay: 9, JudgeUSDPerDay: 12.5, SpotCheckUSD: 0.75, SpotCheckCalls: 40, QueueWaiting: 250}
+	want := Limits{SpotChecksPerPR: 2, SpotChecksPerAuthorDay: 3, SpotChecksPerRepoDay: 9, JudgeUSDPerDay: 12.5, SpotCheckUSD: 0.75, SpotCheckCalls: 40, QueueWaiting: 250}
 	if c.Limits != want {
 		t.Errorf("limits %+v, want %+v", c.Limits, want)
 	}
-	if s := c.String(); !strings.Contains(s, "2 spot-checks per PR, 9 per repository per day, 12.50 USD per day, 0.75 USD and 40 calls per spot-check, 250 waiting jobs") {
+	if s := c.String(); !strings.Contains(s, "2 spot-checks per PR, 3 per author per day, 9 per repository per day, 12.50 USD per day, 0.75 USD and 40 calls per spot-check, 250 waiting jobs") {
 		t.Errorf("String() = %q, want the limits", s)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 func TestConfigFile(t *testing.T) {
 	key := pemKey(t)
-	file := []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: [new, old]\nlisten: \":9000\"\nrerun_policy: command\nqueue_limit: 300\njudge_usd_per_day: 7.5\ncache_dir: /var/cache/benchgate\n")
+	file := []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: [new, old]\nlisten: \":9000\"\nrerun_policy: command\nqueue_limit: 300\njudge_usd_per_day: 7.5\nspot_checks_per_author_day: 4\ncache_dir: /var/cache/benchgate\n")
 	env := map[string]string{"BENCHGATE_LISTEN": ":7000"} // the environment wins
 	getenv, err := WithFile(func(k string) string { return env[k] }, file, "benchgate.yaml")
 	if err != nil {
@@ -18,7 +18,7 @@ func TestConfigFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.AppID != 77 || len(c.WebhookSecrets) != 2 || c.Listen != ":7000" || c.Limits.QueueWaiting != 300 || c.Limits.JudgeUSDPerDay != 7.5 || c.CacheDir != "/var/cache/benchgate" {
+	if c.AppID != 77 || len(c.WebhookSecrets) != 2 || c.Listen != ":7000" || c.Limits.QueueWaiting != 300 || c.Limits.JudgeUSDPerDay != 7.5 || c.Limits.SpotChecksPerAuthorDay != 4 || c.CacheDir != "/var/cache/benchgate" {
 		t.Errorf("config %v", c)
 	}
 	if _, err := WithFile(os.Getenv, []byte("app_id: 1\nwebhook_secrets: x\n"), "b.yaml"); err == nil || !strings.Contains(err.Error(), "unknown keys webhook_secrets") {

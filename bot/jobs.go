@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/publish"
+	"github.com/benchgate/benchgate/bot/queue"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/rerun"
@@ -89,8 +90,8 @@ type Worker struct {
 	// OnCalls, when set, is told the GitHub calls of each run of a job.
 	OnCalls func(kind Kind, calls int64)
 	// Budget, when set, admits each spot-check under the abuse limits
-	// (per pull request, per repository, the day's judge spend) and
-	// records what it spent.
+	// (per pull request, per author, per repository, the day's judge
+	// spend) and records what it spent.
 	Budget Budget
 	// Leaderboard output, as `benchgate leaderboard` writes it.
 	BoardDir string
@@ -230,7 +231,7 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 	if err != nil {
 		return unverifiable(pr, err)
 	}
-	if prcheck.NeedsPermission(base, dir, listed) {
+	if prcheck.NeedsPermission(base, pr, dir, files) {
 		if pr.AuthorCanWrite, err = w.GH.CanWrite(ctx, j.InstallationID, j.Repo, pr.Author); err != nil {
 			return prcheck.CheckOutcome{}, err
 		}
@@ -278,7 +279,7 @@ func (w *Worker) Rerun(ctx context.Context, j Job) error {
 // spotCheckAndPost runs the spot-check of a verified pull request and
 // posts its check run and its section of the sticky comment.
 func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, out prcheck.CheckOutcome) error {
-	rep, refused, err := w.spotCheck(ctx, j, out)
+	rep, refused, err := w.spotCheck(ctx, j, pr, out)
 	if err != nil {
 		return err
 	}
@@ -298,8 +299,9 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	return w.sticky(ctx, j, pr, asked, prcheck.WithSpotCheck(out.Comment, md.String()))
 }
 
-// spotCheck runs the spot-check, or names the limit that refused it.
-func (w *Worker) spotCheck(ctx context.Context, j Job, out prcheck.CheckOutcome) (_ rerun.Report, refused string, _ error) {
+// spotCheck runs the spot-check of pull request pr, or names the limit
+// that refused it.
+func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out prcheck.CheckOutcome) (_ rerun.Report, refused string, _ error) {
 	if out.Submission == "" || out.Report == nil || out.Tree == nil {
 		return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "this pull request is not a submission that verifies, so there is nothing to spot-check"}, "", nil
 	}
@@ -325,12 +327,14 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, out prcheck.CheckOutcome)
 		return rep, "", err
 	}
 	key := spotCheckKey(j)
-	g, err := w.Budget.Admit(ctx, key, j.Repo, j.PR)
+	// Counted against the pull request's author whoever asked: a flood of
+	// pull requests under the auto policy is one author's.
+	g, err := w.Budget.Admit(ctx, queue.SpotCheck{Key: key, Repo: j.Repo, PR: j.PR, Author: pr.Author})
 	if err != nil {
 		return rerun.Report{}, "", err
 	}
 	if !g.Admitted {
-		w.Log.Warn("spot-check refused by a limit", "repo", j.Repo, "pr", j.PR, "limit", g.Limit)
+		w.Log.Warn("spot-check refused by a limit", "repo", j.Repo, "pr", j.PR, "author", pr.Author, "limit", g.Limit)
 		return rerun.Report{}, g.Limit, nil
 	}
 	// The grant is at most the day's budget left; the check stops once it

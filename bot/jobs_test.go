@@ -108,7 +108,7 @@ func newMemGH(t *testing.T) *memGH {
 	scores, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	return &memGH{
 		base:    os.DirFS(root),
-		pr:      prcheck.PRInfo{HeadSHA: "head-2", Author: "newcomer"},
+		pr:      prcheck.PRInfo{HeadSHA: "head-2", Author: "example-lab"}, // as meta.json names its submitter
 		files:   []prcheck.ChangedFile{{Path: "submissions/model-benchmark/new-run/meta.json", Status: "added", Content: meta}, {Path: "submissions/model-benchmark/new-run/scores.json", Status: "added", Content: scores}},
 		writers: map[string]bool{"maint": true},
 		checks:  map[string]prcheck.CheckOutcome{},

@@ -11,10 +11,11 @@ import (
 
 // The limits' names, as the metrics and the messages use them.
 const (
-	LimitPRSpotChecks   = "pr_spot_checks"
-	LimitRepoSpotChecks = "repo_spot_checks"
-	LimitDailySpend     = "daily_spend"
-	LimitQueue          = "queue"
+	LimitPRSpotChecks     = "pr_spot_checks"
+	LimitAuthorSpotChecks = "author_spot_checks"
+	LimitRepoSpotChecks   = "repo_spot_checks"
+	LimitDailySpend       = "daily_spend"
+	LimitQueue            = "queue"
 )
 
 // Limits bound what strangers can make the App spend: judge money through
@@ -25,6 +26,12 @@ type Limits struct {
 	// ever (BENCHGATE_SPOT_CHECKS_PER_PR, default 5): a pusher cannot
 	// grind the sample.
 	SpotChecksPerPR int
+	// SpotChecksPerAuthorDay is how many spot-checks the pull requests of
+	// one author may have in any 24 hours, in every repository
+	// (BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY, default 10): one account
+	// opening pull request after pull request cannot use up the
+	// repository's spot-checks, nor draw sample after sample.
+	SpotChecksPerAuthorDay int
 	// SpotChecksPerRepoDay is how many spot-checks one repository may
 	// have in any 24 hours (BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, default 30).
 	SpotChecksPerRepoDay int
@@ -46,15 +53,18 @@ type Limits struct {
 
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
-	return Limits{SpotChecksPerPR: 5, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 60, QueueWaiting: 1000}
+	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 60, QueueWaiting: 1000}
 }
 
 // Decide is the admission rule of a spot-check, given what was admitted
-// before it.
+// before it. The narrowest limit reached is named: an author who used up
+// their own day is told so, not that the repository's is spent.
 func (l Limits) Decide(u queue.Usage) queue.Grant {
 	switch {
 	case u.PR >= l.SpotChecksPerPR:
 		return queue.Grant{Limit: LimitPRSpotChecks}
+	case u.AuthorDay >= l.SpotChecksPerAuthorDay:
+		return queue.Grant{Limit: LimitAuthorSpotChecks}
 	case u.RepoDay >= l.SpotChecksPerRepoDay:
 		return queue.Grant{Limit: LimitRepoSpotChecks}
 	case u.SpentDay >= l.JudgeUSDPerDay:
@@ -69,6 +79,8 @@ func (l Limits) Explain(limit string, now time.Time) string {
 	switch limit {
 	case LimitPRSpotChecks:
 		return fmt.Sprintf("This pull request has had its %d spot-checks, the most one pull request may have (so that nobody can grind the sample by pushing again and again). A maintainer can judge from the reports above, or raise `BENCHGATE_SPOT_CHECKS_PER_PR`.", l.SpotChecksPerPR)
+	case LimitAuthorSpotChecks:
+		return fmt.Sprintf("The author of this pull request has had %d spot-checks in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`.", l.SpotChecksPerAuthorDay)
 	case LimitRepoSpotChecks:
 		return fmt.Sprintf("This repository has had %d spot-checks in the last 24 hours, its limit. Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY`.", l.SpotChecksPerRepoDay)
 	case LimitDailySpend:
@@ -83,7 +95,7 @@ func (l Limits) Explain(limit string, now time.Time) string {
 // Budget admits spot-checks under the limits, records what they spent,
 // and says why a refused one was refused.
 type Budget interface {
-	Admit(ctx context.Context, key, repo string, pr int) (queue.Grant, error)
+	Admit(ctx context.Context, sc queue.SpotCheck) (queue.Grant, error)
 	Settle(ctx context.Context, key string, calls int, usd float64) error
 	Explain(limit string) string
 }
@@ -106,8 +118,8 @@ func (l *Ledger) now() time.Time {
 }
 
 // Admit implements Budget.
-func (l *Ledger) Admit(ctx context.Context, key, repo string, pr int) (queue.Grant, error) {
-	g, _, err := l.Q.Admit(ctx, l.now(), queue.SpotCheck{Key: key, Repo: repo, PR: pr}, l.Limits.Decide)
+func (l *Ledger) Admit(ctx context.Context, sc queue.SpotCheck) (queue.Grant, error) {
+	g, _, err := l.Q.Admit(ctx, l.now(), sc, l.Limits.Decide)
 	if err == nil && !g.Admitted && l.OnRefuse != nil {
 		l.OnRefuse(g.Limit)
 	}

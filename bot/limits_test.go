@@ -12,15 +12,17 @@ import (
 )
 
 func TestLimitsDecide(t *testing.T) {
-	l := Limits{SpotChecksPerPR: 3, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 20, SpotCheckUSD: 2}
+	l := Limits{SpotChecksPerPR: 3, SpotChecksPerAuthorDay: 4, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 20, SpotCheckUSD: 2}
 	tests := []struct {
 		name string
 		u    queue.Usage
 		want queue.Grant
 	}{
 		{"nothing spent", queue.Usage{}, queue.Grant{Admitted: true, MaxUSD: 2}},
-		{"the pull request's last", queue.Usage{PR: 2, RepoDay: 9, SpentDay: 5}, queue.Grant{Admitted: true, MaxUSD: 2}},
+		{"the pull request's last", queue.Usage{PR: 2, AuthorDay: 3, RepoDay: 9, SpentDay: 5}, queue.Grant{Admitted: true, MaxUSD: 2}},
 		{"the pull request's limit", queue.Usage{PR: 3}, queue.Grant{Limit: LimitPRSpotChecks}},
+		{"the author's day", queue.Usage{PR: 0, AuthorDay: 4, RepoDay: 4}, queue.Grant{Limit: LimitAuthorSpotChecks}},
+		{"the author's day before the repository's", queue.Usage{AuthorDay: 4, RepoDay: 10}, queue.Grant{Limit: LimitAuthorSpotChecks}},
 		{"the repository's day", queue.Usage{PR: 0, RepoDay: 10}, queue.Grant{Limit: LimitRepoSpotChecks}},
 		{"little budget left: only that is granted", queue.Usage{SpentDay: 19.25}, queue.Grant{Admitted: true, MaxUSD: 0.75}},
 		{"the day's budget spent", queue.Usage{SpentDay: 20}, queue.Grant{Limit: LimitDailySpend}},
@@ -39,9 +41,10 @@ func TestLimitsExplain(t *testing.T) {
 	l := DefaultLimits()
 	now := time.Date(2026, 11, 30, 21, 30, 0, 0, time.UTC)
 	for limit, want := range map[string]string{
-		LimitPRSpotChecks:   "BENCHGATE_SPOT_CHECKS_PER_PR",
-		LimitRepoSpotChecks: "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY",
-		LimitDailySpend:     "resets at 00:00 UTC (in 2h30m)",
+		LimitPRSpotChecks:     "BENCHGATE_SPOT_CHECKS_PER_PR",
+		LimitAuthorSpotChecks: "had 10 spot-checks in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`",
+		LimitRepoSpotChecks:   "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY",
+		LimitDailySpend:       "resets at 00:00 UTC (in 2h30m)",
 	} {
 		if got := l.Explain(limit, now); !strings.Contains(got, want) {
 			t.Errorf("Explain(%s) = %q, want it to say %q", limit, got, want)
@@ -59,7 +62,7 @@ func TestSpotChecksLimited(t *testing.T) {
 	}
 	defer q.Close()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	limits := Limits{SpotChecksPerPR: 2, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 5, SpotCheckUSD: 1}
+	limits := Limits{SpotChecksPerPR: 2, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 5, SpotCheckUSD: 1}
 	refused := map[string]int{}
 	gh := newMemGH(t)
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
@@ -138,5 +141,58 @@ func TestQueueBound(t *testing.T) {
 	}
 	if strings.Join(outcomes, ",") != "queued,queued,overloaded,queued" {
 		t.Errorf("outcomes %v", outcomes)
+	}
+}
+
+// TestSpotChecksPerAuthor: under the auto policy, one author's flood of
+// pull requests (the login in any case) stops at the author's limit with
+// a neutral check run that says so, and another author's submission is
+// still spot-checked.
+func TestSpotChecksPerAuthor(t *testing.T) {
+	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	limits := Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 3, SpotChecksPerRepoDay: 6, JudgeUSDPerDay: 5, SpotCheckUSD: 0.5}
+	refused := map[string]int{}
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"), AutoRerun: true,
+		Budget: &Ledger{Q: q, Limits: limits, Now: func() time.Time { return now }, OnRefuse: func(l string) { refused[l]++ }}}
+	meta, scores := gh.files[0].Content, gh.files[1].Content
+	open := func(n int, author string) prcheck.CheckOutcome {
+		t.Helper()
+		head := fmt.Sprintf("head-%d", n)
+		gh.pr = prcheck.PRInfo{Number: n, HeadSHA: head, Author: author}
+		dir := fmt.Sprintf("submissions/model-benchmark/copy-%d", n)
+		gh.files = []prcheck.ChangedFile{
+			{Path: dir + "/meta.json", Status: "added", Content: []byte(strings.Replace(string(meta), `"example-lab"`, fmt.Sprintf("%q", author), 1))},
+			{Path: dir + "/scores.json", Status: "added", Content: scores},
+		}
+		if err := w.VerifyPR(context.Background(), Job{Kind: KindVerify, DeliveryID: fmt.Sprint("open-", n), Repo: "geo/board", PR: n, HeadSHA: head}); err != nil {
+			t.Fatal(err)
+		}
+		if c := gh.checks[head+" "+prcheck.CheckName]; c.Conclusion != prcheck.Success {
+			t.Fatalf("pull request %d: %s %s", n, c.Conclusion, c.Summary)
+		}
+		return gh.checks[head+" "+prcheck.RerunCheckName]
+	}
+	for n, author := range []string{"mallory", "Mallory", "MALLORY"} {
+		if rc := open(n+1, author); rc.Conclusion != prcheck.Success {
+			t.Fatalf("%s's pull request %d: %s %q, want it spot-checked", author, n+1, rc.Conclusion, rc.Summary)
+		}
+	}
+	for n := 4; n <= 5; n++ {
+		rc := open(n, "mallory")
+		if rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY") {
+			t.Errorf("mallory's pull request %d: %s %q, want neutral naming the author's limit", n, rc.Conclusion, rc.Summary)
+		}
+	}
+	if rc := open(6, "honest"); rc.Conclusion != prcheck.Success {
+		t.Errorf("another author's pull request: %s %q, want it spot-checked", rc.Conclusion, rc.Summary)
+	}
+	if refused[LimitAuthorSpotChecks] != 2 || len(refused) != 1 {
+		t.Errorf("refusals %v, want 2 by %s", refused, LimitAuthorSpotChecks)
 	}
 }

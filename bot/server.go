@@ -103,6 +103,7 @@ type Metrics struct {
 // SetLimits publishes the configured limits.
 func (m *Metrics) SetLimits(l Limits) {
 	m.Limit.WithLabelValues(LimitPRSpotChecks).Set(float64(l.SpotChecksPerPR))
+	m.Limit.WithLabelValues(LimitAuthorSpotChecks).Set(float64(l.SpotChecksPerAuthorDay))
 	m.Limit.WithLabelValues(LimitRepoSpotChecks).Set(float64(l.SpotChecksPerRepoDay))
 	m.Limit.WithLabelValues(LimitDailySpend).Set(l.JudgeUSDPerDay)
 	m.Limit.WithLabelValues("spot_check_usd").Set(l.SpotCheckUSD)

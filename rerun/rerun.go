@@ -9,10 +9,6 @@ package rerun
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -47,10 +43,11 @@ type Config struct {
 	CandidateModel string
 	Sample         int // questions re-asked of the candidate; 0 means 20
 
-	// Secret keys the sample's seed (an HMAC of the submission's content),
-	// so that the sample is reproducible by whoever holds it and
-	// unpredictable to the submitter. Without one the seed is a plain hash
-	// of the content, which the submitter can compute too.
+	// Secret keys the sample's seed (an HMAC of the submission's scores in
+	// a canonical form, see scoresDigest), so that the sample is
+	// reproducible by whoever holds it and unpredictable to the submitter.
+	// Without one the seed is a plain hash of the scores, which the
+	// submitter can compute too.
 	Secret []byte
 
 	MaxCalls int     // stop after this many model calls; 0 means no limit
@@ -161,10 +158,10 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	if b == nil {
 		return rep, errors.New("the submission's benchmark cannot be loaded")
 	}
-	seed, seedHex := sampleSeed(cfg.Secret, files.Digest)
+	seed, seedHex := sampleSeed(cfg.Secret, scoresDigest(res.RubricKey, files))
 	rep.Seed, rep.SeedKeyed = seedHex, cfg.Secret != nil
 	if cfg.Secret == nil {
-		rep.Warnings = append(rep.Warnings, "no BENCHGATE_RERUN_SECRET: the sample follows from a plain hash of the submission, which its author can compute; set a secret to make the sample unpredictable")
+		rep.Warnings = append(rep.Warnings, "no BENCHGATE_RERUN_SECRET: the sample follows from a plain hash of the submission's scores, which its author can compute; set a secret to make the sample unpredictable")
 	}
 	order := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.Questions())
 	switch {
@@ -174,19 +171,6 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 		return checkMCQ(ctx, b, res, files.MCQ, order, cfg, rep)
 	}
 	return rep, fmt.Errorf("%s: verification kept no rows of scores.json to spot-check", dir)
-}
-
-// sampleSeed derives the sample's seed from the submission's content
-// (verify.Files.Digest): an HMAC of it under the secret, or the digest
-// itself without one.
-func sampleSeed(secret []byte, content [sha256.Size]byte) (uint64, string) {
-	sum := content[:]
-	if secret != nil {
-		mac := hmac.New(sha256.New, secret)
-		mac.Write(sum)
-		sum = mac.Sum(nil)
-	}
-	return binary.BigEndian.Uint64(sum[:8]), hex.EncodeToString(sum)
 }
 
 func (rep *Report) spend(u judge.Usage) {

@@ -2,7 +2,6 @@ package rerun
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -162,7 +161,7 @@ func TestVerdicts(t *testing.T) {
 	tests := []struct {
 		name     string
 		reported func(i, truth int, r *rand.Rand) int
-		want     Verdict // "not consistent": inconsistent or inconclusive
+		want     Verdict // "": any verdict
 	}{
 		{"honest: one noisy run of the same judge", func(i, truth int, r *rand.Rand) int {
 			if truth == 0 {
@@ -182,13 +181,13 @@ func TestVerdicts(t *testing.T) {
 				return 0
 			}
 			return truth + max(noise(r), noise(r), noise(r))
-		}, "not consistent"}, // about +0.5 a question: less than the test is built to detect quickly
+		}, ""}, // about +0.5 a question, less than the test is built to detect: it passes as consistent about half the time (docs/PERFORMANCE.md), so one sample's verdict shows nothing; its calls and findings are checked
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bd := newBoard(t, tt.reported)
 			rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret})
-			if rep.Verdict != tt.want && !(tt.want == "not consistent" && rep.Verdict != VerdictConsistent) {
+			if tt.want != "" && rep.Verdict != tt.want {
 				t.Errorf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
 			if rep.Calls != rep.Checked || rep.Calls > DefaultRule().MaxN || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
@@ -237,43 +236,6 @@ type brokenJudge struct{}
 
 func (brokenJudge) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	return llm.Response{Content: `{"gate_passed": true, "total": `, Attempts: 1}, nil
-}
-
-func TestSeed(t *testing.T) {
-	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
-	meta, scores := bd.fsys[bd.dir+"/meta.json"].Data, bd.fsys[bd.dir+"/scores.json"].Data
-	digest := func(meta, scores []byte) [sha256.Size]byte {
-		return sha256.Sum256(append(append(append([]byte{}, meta...), 0), scores...))
-	}
-	s1, h1 := sampleSeed(secret, digest(meta, scores))
-	s2, h2 := sampleSeed(secret, digest(meta, scores))
-	s3, h3 := sampleSeed([]byte("another secret"), digest(meta, scores))
-	s4, h4 := sampleSeed(secret, digest(meta, append(append([]byte{}, scores...), ' ')))
-	_, h5 := sampleSeed(nil, digest(meta, scores))
-	// The digest is verification's: the seed follows from the files as read.
-	v, err := verify.New(bd.fsys, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, files := v.VerifyFiles(bd.dir); files.Digest != digest(meta, scores) {
-		t.Error("verify.Files.Digest is not SHA-256 over meta.json, a zero byte and scores.json")
-	}
-	if s1 != s2 || h1 != h2 {
-		t.Error("the seed is not stable for the same content and secret")
-	}
-	if s3 == s1 || h3 == h1 || s4 == s1 || h4 == h1 || h5 == h1 {
-		t.Error("the seed does not change with the secret or the content")
-	}
-	// The report states the seed, and the same inputs check the same sample.
-	a := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret})
-	b := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret})
-	c := bd.check(t, bd.noisyJudge(t, 5, nil), Config{})
-	if a.Seed != h1 || !a.SeedKeyed || strings.Join(a.Sample, ",") != strings.Join(b.Sample, ",") {
-		t.Errorf("seed %s (keyed %v), samples %v / %v", a.Seed, a.SeedKeyed, a.Sample, b.Sample)
-	}
-	if c.SeedKeyed || len(c.Warnings) == 0 || c.Seed == a.Seed || strings.Join(a.Sample, ",") == strings.Join(c.Sample, ",") {
-		t.Errorf("without a secret: seed %s, warnings %v", c.Seed, c.Warnings)
-	}
 }
 
 func TestLeakMakesConsistentInconclusive(t *testing.T) {

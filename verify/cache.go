@@ -216,7 +216,7 @@ func (v *Verifier) boardFingerprint() string {
 		h := sha256.New()
 		io.WriteString(h, filecache.CodeVersion()+"\n")
 		o := v.opts
-		io.WriteString(h, strconv.FormatInt(o.MaxFileBytes, 10)+" "+strconv.Itoa(o.MaxDepth)+" "+strconv.Itoa(o.MaxValues)+" "+strconv.FormatFloat(o.ReviewRate, 'g', -1, 64)+" "+o.Today.Format("2006-01-02")+"\n")
+		io.WriteString(h, strconv.FormatInt(o.MaxFileBytes, 10)+" "+strconv.Itoa(o.MaxDepth)+" "+strconv.Itoa(o.MaxValues)+" "+strconv.FormatFloat(o.ReviewRate, 'g', -1, 64)+" "+o.Today.Format("2006-01-02")+" "+strconv.Quote(o.Submitter)+"\n")
 		files := []string{benchmark.RegistryFile}
 		for _, e := range v.registry.Entries {
 			files = append(files, e.File)

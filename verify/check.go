@@ -101,13 +101,10 @@ func (c *check) run() {
 	if !c.layout() {
 		return
 	}
-	metaData, metaDoc := c.readJSON(submission.MetaFile)
-	scoresData, scoresDoc := c.readJSON(submission.ScoresFile)
+	metaDoc := c.readJSON(submission.MetaFile)
+	scoresDoc := c.readJSON(submission.ScoresFile)
 	if metaDoc == nil {
 		return
-	}
-	if c.files != nil && scoresDoc != nil {
-		c.files.Digest = contentDigest(metaData, scoresData)
 	}
 	meta, fs := submission.ParseMeta(c.file(submission.MetaFile), metaDoc)
 	c.out = append(c.out, fs...)
@@ -115,6 +112,7 @@ func (c *check) run() {
 		return
 	}
 	c.res.Meta = meta
+	c.submitter(meta)
 	if c.files != nil {
 		c.files.Meta = meta
 	}
@@ -245,7 +243,7 @@ func lineOfInvalidUTF8(b []byte) int {
 }
 
 // readJSON reads and strictly parses one file of the submission.
-func (c *check) readJSON(name string) ([]byte, *jsondoc.Doc) {
+func (c *check) readJSON(name string) *jsondoc.Doc {
 	file := c.file(name)
 	data, err := jsondoc.ReadFile(c.v.fsys, file, c.v.opts.MaxFileBytes)
 	if err != nil {
@@ -258,14 +256,14 @@ func (c *check) readJSON(name string) ([]byte, *jsondoc.Doc) {
 		default:
 			c.errorf("layout.read", file, 0, "", "cannot read the file: %v", err)
 		}
-		return nil, nil
+		return nil
 	}
 	doc, err := jsondoc.Parse(data, jsondoc.Limits{MaxDepth: c.v.opts.MaxDepth, MaxValues: c.v.opts.MaxValues})
 	if err != nil {
 		c.out = append(c.out, finding.FromError("json.syntax", file, err))
-		return nil, nil
+		return nil
 	}
-	return data, doc
+	return doc
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

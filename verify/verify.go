@@ -5,7 +5,6 @@
 package verify
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"runtime"
@@ -51,6 +50,12 @@ type Options struct {
 	Workers int
 	// Cache, when set, keeps results between runs.
 	Cache Store
+	// Submitter, when set, is the GitHub login of whoever submits: each
+	// submission verified must name it as meta.json's submitter
+	// (meta.submitter), compared case-insensitively as GitHub compares
+	// logins. The App sets it to a pull request's author, `benchgate
+	// verify --author` to the login given.
+	Submitter string
 }
 
 func (o Options) withDefaults() Options {
@@ -250,9 +255,6 @@ type Files struct {
 	// not be parsed.
 	Rubric []submission.RubricRow
 	MCQ    []submission.MCQRow
-	// Digest identifies the content of both files: SHA-256 over
-	// meta.json, a zero byte and scores.json, as read.
-	Digest [sha256.Size]byte
 }
 
 // VerifyFiles is Verify, also returning what it parsed. It does not use
@@ -260,16 +262,6 @@ type Files struct {
 func (v *Verifier) VerifyFiles(dir string) (Result, *Files) {
 	files := &Files{}
 	return v.verifyWith(dir, files), files
-}
-
-func contentDigest(meta, scores []byte) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write(meta)
-	h.Write([]byte{0})
-	h.Write(scores)
-	var d [sha256.Size]byte
-	h.Sum(d[:0])
-	return d
 }
 
 func (v *Verifier) verify(dir string) Result { return v.verifyWith(dir, nil) }

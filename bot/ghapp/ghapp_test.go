@@ -326,7 +326,8 @@ func checkPR(t *testing.T, app *App, number int) (prcheck.PRInfo, prcheck.CheckO
 
 func submissionPR(number int, headSHA string, meta, scores []byte) fakegithub.PR {
 	dir := "submissions/model-benchmark/new-run/"
-	return fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: headSHA, Files: []fakegithub.File{
+	// By the submitter the example meta.json names, as the check requires.
+	return fakegithub.PR{Number: number, Author: "example-lab", HeadSHA: headSHA, Files: []fakegithub.File{
 		{Name: dir + "meta.json", Status: "added", Content: meta},
 		{Name: dir + "scores.json", Status: "added", Content: scores},
 	}}
@@ -405,7 +406,7 @@ func findings(r verify.Result) []string {
 // meta.json and a scores.json that is a symbolic link to target.
 func symlinkPR(number int, meta []byte, target string) fakegithub.PR {
 	dir := "submissions/model-benchmark/new-run/"
-	return fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: strings.Repeat(fmt.Sprintf("%02x", number), 20), Files: []fakegithub.File{
+	return fakegithub.PR{Number: number, Author: "example-lab", HeadSHA: strings.Repeat(fmt.Sprintf("%02x", number), 20), Files: []fakegithub.File{
 		{Name: dir + "meta.json", Status: "added", Content: meta},
 		{Name: dir + "scores.json", Status: "added", SymlinkTarget: target},
 	}}

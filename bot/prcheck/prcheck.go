@@ -111,7 +111,16 @@ type CheckOutcome struct {
 // is the base branch's tree (registry, rubrics and the submissions already
 // merged); files are the pull request's changed files. Nothing from the
 // pull request is run, and the rules come from base only.
+//
+// A submission is bound to the pull request's author: unless the author
+// is a maintainer, meta.json must name them as its submitter
+// (verify.Options.Submitter, as `benchgate verify --author` sets it). The
+// submitter so merged is the record of who submitted it, and a change to a
+// merged submission is allowed only to that login and to maintainers.
 func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) CheckOutcome {
+	if !pr.AuthorCanWrite {
+		opts.Submitter = pr.Author
+	}
 	dir, problem, neutral := scope(base, pr, files)
 	if neutral {
 		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr)
@@ -187,6 +196,10 @@ func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neu
 	if dir, problem, neutral = pathScope(files); problem != "" {
 		return dir, problem, neutral
 	}
+	if pr.Author == "" && !pr.AuthorCanWrite {
+		// Without an author there is nobody to bind the submission to.
+		return dir, "GitHub named no author for this pull request, so benchgate cannot tell whose submission it is; a maintainer must look at it.", false
+	}
 	existing := exists(base, dir)
 	for _, f := range files {
 		if f.Status == "removed" && !pr.AuthorCanWrite {
@@ -194,6 +207,8 @@ func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neu
 		}
 	}
 	if existing && !pr.AuthorCanWrite {
+		// Who may change it is decided by the base branch's record, never
+		// by what the pull request's meta.json says.
 		owner := submitterOf(base, dir)
 		if owner == "" || !strings.EqualFold(owner, pr.Author) {
 			return dir, fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner))), false
@@ -218,17 +233,18 @@ func Listed(pr PRInfo, files []ChangedFile) (out CheckOutcome, dir string, ok bo
 	return CheckOutcome{}, dir, false
 }
 
-// NeedsPermission reports whether the check of a pull request changing
+// NeedsPermission reports whether the check of pull request pr changing
 // the submission folder dir depends on its author's permission: when it
-// removes files, or changes a folder already merged on base. Otherwise the
-// App need not ask GitHub.
-func NeedsPermission(base fs.FS, dir string, files []ChangedFile) bool {
+// removes files, changes a folder already merged on base, or names
+// another submitter than its author (which only a maintainer may).
+// Otherwise the App need not ask GitHub.
+func NeedsPermission(base fs.FS, pr PRInfo, dir string, files []ChangedFile) bool {
 	for _, f := range files {
 		if f.Status == "removed" {
 			return true
 		}
 	}
-	return exists(base, dir)
+	return exists(base, dir) || !strings.EqualFold(metaString(base, dir, files, "submitter"), pr.Author)
 }
 
 // pathScope is the part of scope that paths alone decide.
@@ -279,7 +295,10 @@ func exists(fsys fs.FS, dir string) bool {
 	return err == nil && info.IsDir()
 }
 
-// submitterOf reads the submitter of a merged submission.
+// submitterOf reads the recorded submitter of a merged submission: its
+// meta.json on the base branch. Only a merge changes it, and the check
+// bound it to the author of the pull request that added it (or a
+// maintainer chose it).
 func submitterOf(base fs.FS, dir string) string {
 	data, err := jsondoc.ReadFile(base, path.Join(dir, submission.MetaFile), 1<<20)
 	if err != nil {
@@ -306,7 +325,7 @@ func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	// names (wherever the registry keeps it); reading no other benchmark
 	// keeps a check to the few calls it needs.
 	if reg, _ := benchmark.LoadRegistry(base); reg != nil {
-		if e, ok := reg.Lookup(rubricKey(base, dir, files)); ok {
+		if e, ok := reg.Lookup(metaString(base, dir, files, "rubric_key")); ok {
 			roots = append(roots, e.File)
 		}
 	}
@@ -342,9 +361,9 @@ func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	return m
 }
 
-// rubricKey is the benchmark the submission's meta.json names, as the
-// pull request has it (or, unchanged, the base): "" when it names none.
-func rubricKey(base fs.FS, dir string, files []ChangedFile) string {
+// metaString is a string member of the submission's meta.json, as the
+// pull request has it (or, unchanged, the base): "" when it has none.
+func metaString(base fs.FS, dir string, files []ChangedFile, key string) string {
 	meta := path.Join(dir, submission.MetaFile)
 	var data []byte
 	for _, f := range files {
@@ -359,7 +378,7 @@ func rubricKey(base fs.FS, dir string, files []ChangedFile) string {
 	if err != nil || doc.Root.Kind != jsondoc.Object {
 		return ""
 	}
-	return doc.Root.GetString("rubric_key")
+	return doc.Root.GetString(key)
 }
 
 // symlink is a symbolic link to target in an fstest.MapFS.

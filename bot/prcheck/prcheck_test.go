@@ -1,6 +1,8 @@
 package prcheck
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,15 +28,25 @@ var checkOpts = verify.Options{Today: time.Date(2026, 11, 29, 0, 0, 0, 0, time.U
 
 func TestCheckPR(t *testing.T) {
 	base := os.DirFS(fixtures.Root(t))
-	meta := readRepo(t, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json")
-	scores := readRepo(t, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json")
+	const merged = "submissions/model-benchmark/qwen3-32b-reservoir" // submitted by example-lab
+	labMeta := readRepo(t, merged+"/meta.json")
+	meta := metaBy(t, labMeta, "newcomer")
+	scores := readRepo(t, merged+"/scores.json")
 	badScores := []byte(strings.Replace(string(scores), `"correct": true`, `"correct": false`, 1))
 	add := func(dir string, m, s []byte) []ChangedFile {
 		return []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: m}, {Path: dir + "/scores.json", Status: "added", Content: s}}
 	}
+	edit := func(name string, data []byte) []ChangedFile {
+		return []ChangedFile{{Path: merged + "/" + name, Status: "modified", Content: data}}
+	}
 	author := PRInfo{Repo: "geo/board", Number: 5, HeadSHA: "0123456789abcdef0123", Author: "newcomer"}
 	maintainer := author
 	maintainer.AuthorCanWrite = true
+	by := func(login string) PRInfo {
+		pr := author
+		pr.Author = login
+		return pr
+	}
 	tests := []struct {
 		name       string
 		pr         PRInfo
@@ -48,9 +60,20 @@ func TestCheckPR(t *testing.T) {
 		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), Failure, "touches 2", false},
 		{"a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), Neutral, "not a submission", false},
 		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral, "verify/verify.go", false},
-		{"someone else's submission", author, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Failure, "submitted by example-lab", false},
-		{"a maintainer may change it", maintainer, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
-		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, []ChangedFile{{Path: "submissions/model-benchmark/qwen3-32b-reservoir/scores.json", Status: "modified", Content: scores}}, Success, "1 passed", false},
+		// A new submission is bound to the pull request's author.
+		{"a new submission naming another submitter", author, add("submissions/model-benchmark/new-run", labMeta, scores), Failure, `submitter is "example-lab", but this submission comes from the GitHub account "newcomer": set "submitter" to your GitHub login, "newcomer" (logins compare case-insensitively`, true},
+		{"naming its author in another case", by("NewComer"), add("submissions/model-benchmark/new-run", meta, scores), Success, "1 passed", false},
+		{"a maintainer may submit for someone else", maintainer, add("submissions/model-benchmark/new-run", labMeta, scores), Success, "1 passed", false},
+		{"a pull request without an author", by(""), add("submissions/model-benchmark/new-run", metaBy(t, labMeta, ""), scores), Failure, "GitHub named no author", false},
+		// A merged submission is changed by its recorded submitter (the
+		// base branch's meta.json) or a maintainer, whatever the pull
+		// request's meta.json says.
+		{"someone else's submission", author, edit("scores.json", scores), Failure, "submitted by example-lab", false},
+		{"someone else's, claiming it in meta.json", author, edit("meta.json", meta), Failure, "submitted by example-lab; only its submitter or a maintainer may change it", false},
+		{"a maintainer may change it", maintainer, edit("scores.json", scores), Success, "1 passed", false},
+		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, edit("scores.json", scores), Success, "1 passed", false},
+		{"its submitter may not hand it to another", by("example-lab"), edit("meta.json", meta), Failure, `set "submitter" to your GitHub login, "example-lab"`, true},
+		{"a maintainer may hand it to another", maintainer, edit("meta.json", meta), Success, "1 passed", false},
 		{"removing files", author, []ChangedFile{{Path: "submissions/model-benchmark/new-run/README.md", Status: "removed"}}, Failure, "only a maintainer may remove", false},
 		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, `outside one submission folder (submissions/\_template/README.md), so it is not a submission`, false},
 	}
@@ -77,6 +100,66 @@ func TestCheckPR(t *testing.T) {
 	if a.Path != "submissions/model-benchmark/new-run/scores.json" || a.StartLine < 2 || a.Level != LevelFailure || !strings.HasPrefix(a.Message, "question rq-") {
 		t.Errorf("annotation %+v", a)
 	}
+	// Another submitter's name is annotated on its line of meta.json.
+	out = CheckPR(base, author, add("submissions/model-benchmark/new-run", labMeta, scores), checkOpts)
+	if a := out.Annotations[0]; a.Path != "submissions/model-benchmark/new-run/meta.json" || a.StartLine != lineOf(t, labMeta, `"submitter"`) || a.Title != "meta.submitter" {
+		t.Errorf("annotation %+v", a)
+	}
+}
+
+// TestNeedsPermission: the App asks GitHub for the author's permission
+// exactly when the check depends on it.
+func TestNeedsPermission(t *testing.T) {
+	base := os.DirFS(fixtures.Root(t))
+	const merged = "submissions/model-benchmark/qwen3-32b-reservoir" // submitted by example-lab
+	const dir = "submissions/model-benchmark/new-run"
+	labMeta := readRepo(t, merged+"/meta.json")
+	pr := PRInfo{Author: "newcomer"}
+	tests := []struct {
+		name  string
+		dir   string
+		files []ChangedFile
+		want  bool
+	}{
+		{"a new submission naming its author", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}}, false},
+		{"naming its author in another case", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "NEWCOMER")}}, false},
+		{"naming someone else", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: labMeta}}, true},
+		{"without meta.json", dir, []ChangedFile{{Path: dir + "/scores.json", Status: "added", Content: []byte("[]")}}, true},
+		{"a merged submission", merged, []ChangedFile{{Path: merged + "/meta.json", Status: "modified", Content: metaBy(t, labMeta, "newcomer")}}, true},
+		{"a removal", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}, {Path: dir + "/README.md", Status: "removed"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := NeedsPermission(base, pr, tt.dir, tt.files); got != tt.want {
+				t.Errorf("NeedsPermission = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// metaBy is meta.json naming login as its submitter.
+func metaBy(t *testing.T, meta []byte, login string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(meta, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["submitter"] = login
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// lineOf is the line of data on which s first appears.
+func lineOf(t *testing.T, data []byte, s string) int {
+	t.Helper()
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		t.Fatalf("%q is not in the file", s)
+	}
+	return 1 + bytes.Count(data[:i], []byte("\n"))
 }
 
 // TestCheckPRSymlinks: a symbolic link in a submission is refused with
@@ -98,7 +181,8 @@ func TestCheckPRSymlinks(t *testing.T) {
 		}
 		return ChangedFile{Path: p, Status: "added", Content: []byte(target), Symlink: true}
 	}
-	author := PRInfo{Repo: "geo/board", Number: 7, HeadSHA: "0123456789abcdef0123", Author: "newcomer"}
+	// The author is the submitter the example meta.json names.
+	author := PRInfo{Repo: "geo/board", Number: 7, HeadSHA: "0123456789abcdef0123", Author: "example-lab"}
 	maintainer := author
 	maintainer.AuthorCanWrite = true
 	tests := []struct {

@@ -48,7 +48,8 @@ func TestStickyGolden(t *testing.T) {
 	add := func(dir string, m, s []byte) []ChangedFile {
 		return []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: m}, {Path: dir + "/scores.json", Status: "added", Content: s}}
 	}
-	pr := PRInfo{Repo: "geo/board", Number: 5, HeadSHA: "0123456789abcdef0123", Author: "newcomer"}
+	// The author is the submitter the example meta.json files name.
+	pr := PRInfo{Repo: "geo/board", Number: 5, HeadSHA: "0123456789abcdef0123", Author: "example-lab"}
 	check := func(t *testing.T, files []ChangedFile, want Conclusion) CheckOutcome {
 		t.Helper()
 		out := CheckPR(base, pr, files, checkOpts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -14,9 +15,12 @@ import (
 // Usage is what an admission decides on: the spot-checks already admitted
 // and the judge money they spent or reserved.
 type Usage struct {
-	PR       int     // spot-checks admitted for this pull request, ever
-	RepoDay  int     // spot-checks admitted for this repository in the 24 hours before now
-	SpentDay float64 // US dollars spent (or reserved, while running) since 00:00 UTC, all repositories
+	PR      int // spot-checks admitted for this pull request, ever
+	RepoDay int // spot-checks admitted for this repository in the 24 hours before now
+	// AuthorDay is the spot-checks admitted for pull requests of this
+	// one's author in the 24 hours before now, in every repository.
+	AuthorDay int
+	SpentDay  float64 // US dollars spent (or reserved, while running) since 00:00 UTC, all repositories
 }
 
 // Grant is the outcome of an admission.
@@ -39,6 +43,9 @@ type SpotCheck struct {
 	Key  string
 	Repo string
 	PR   int
+	// Author is the login of the pull request's author, compared
+	// case-insensitively as GitHub compares logins.
+	Author string
 }
 
 // Admit decides, in one serialised transaction, whether a spot-check may
@@ -49,6 +56,7 @@ func (q *Queue) Admit(ctx context.Context, now time.Time, sc SpotCheck, decide f
 	if sc.Key == "" {
 		return Grant{}, false, errors.New("queue: a spot-check needs a key")
 	}
+	sc.Author = strings.ToLower(sc.Author)
 	return q.b.admit(ctx, now, sc, decide)
 }
 
@@ -77,12 +85,19 @@ func DayStart(now time.Time) time.Time {
 }
 
 // usageQuery is shared by both databases; only the placeholders differ.
+// Its arguments are the repository, the pull request, the start of the
+// rolling 24 hours, 00:00 UTC and the author; with positional
+// placeholders (ph ignoring its argument) they are given in the order
+// they appear: repository, pull request, repository, start, 00:00,
+// author, start. It scans into the pull request's, the repository's and
+// the author's counts and the day's spend.
 func usageQuery(table string, ph func(int) string) string {
 	return fmt.Sprintf(`SELECT
 	(SELECT count(*) FROM %[1]s WHERE repo = %[2]s AND pr = %[3]s),
 	(SELECT count(*) FROM %[1]s WHERE repo = %[2]s AND admitted_at > %[4]s),
-	(SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0) FROM %[1]s WHERE admitted_at >= %[5]s)`,
-		table, ph(1), ph(2), ph(3), ph(4))
+	(SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0) FROM %[1]s WHERE admitted_at >= %[5]s),
+	(SELECT count(*) FROM %[1]s WHERE author = %[6]s AND admitted_at > %[4]s)`,
+		table, ph(1), ph(2), ph(3), ph(4), ph(5))
 }
 
 const ledgerColumns = `(
@@ -92,5 +107,10 @@ const ledgerColumns = `(
 	admitted_at bigint NOT NULL,
 	reserved_usd double precision NOT NULL,
 	calls integer,
-	spent_usd double precision
+	spent_usd double precision,
+	author text NOT NULL DEFAULT ''
 )`
+
+// authorColumn is the column a ledger made before the per-author limit
+// lacks; the spot-checks it holds count for no author.
+const authorColumn = `author text NOT NULL DEFAULT ''`

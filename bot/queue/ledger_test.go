@@ -1,11 +1,15 @@
 package queue
 
 import (
+	"database/sql"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // capped is an admission rule for the tests: at most perPR spot-checks per
@@ -146,6 +150,128 @@ func TestWaiting(t *testing.T) {
 		n, err := q.Waiting(t.Context())
 		if err != nil || n != 3 {
 			t.Fatalf("waiting = %d, %v; want 3", n, err)
+		}
+	})
+}
+
+// TestLedgerPerAuthor: an author's spot-checks are counted together over a
+// rolling 24 hours, across pull requests and repositories, whatever the
+// case of the login; another author's are not.
+func TestLedgerPerAuthor(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		q := open(t, tg)
+		now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+		var seen []Usage
+		rule := func(u Usage) Grant {
+			seen = append(seen, u)
+			if u.AuthorDay >= 3 {
+				return Grant{Limit: "author"}
+			}
+			return Grant{Admitted: true, MaxUSD: 0.1}
+		}
+		admit := func(key, repo string, pr int, author string, at time.Time) Grant {
+			t.Helper()
+			g, _, err := q.Admit(t.Context(), at, SpotCheck{Key: key, Repo: repo, PR: pr, Author: author}, rule)
+			if err != nil {
+				t.Fatalf("admit %s: %v", key, err)
+			}
+			return g
+		}
+		// Three pull requests, two repositories, the login in three cases.
+		admit("a", "acme/board", 1, "mallory", now)
+		admit("b", "acme/board", 2, "Mallory", now.Add(time.Second))
+		admit("c", "other/board", 1, "MALLORY", now.Add(2*time.Second))
+		if g := admit("d", "acme/board", 3, "mallory", now.Add(3*time.Second)); g.Admitted || g.Limit != "author" {
+			t.Fatalf("mallory's fourth = %+v, want refused by author", g)
+		}
+		if u := seen[len(seen)-1]; u.AuthorDay != 3 || u.PR != 0 || u.RepoDay != 2 {
+			t.Fatalf("usage of mallory's fourth = %+v, want 3 by the author, 0 on the pull request, 2 in the repository", u)
+		}
+		if g := admit("e", "acme/board", 4, "honest", now.Add(4*time.Second)); !g.Admitted {
+			t.Fatalf("another author = %+v, want admitted", g)
+		}
+		if u := seen[len(seen)-1]; u.AuthorDay != 0 || u.RepoDay != 2 {
+			t.Fatalf("usage of another author = %+v, want 0 by the author", u)
+		}
+		// A rolling 24 hours: once the first has aged out, one more.
+		if g := admit("f", "acme/board", 5, "mallory", now.Add(24*time.Hour)); !g.Admitted {
+			t.Fatalf("mallory a day later = %+v, want admitted", g)
+		}
+		if g := admit("g", "acme/board", 6, "mallory", now.Add(24*time.Hour)); g.Admitted {
+			t.Fatalf("mallory again = %+v, want refused: three in the last 24 hours", g)
+		}
+	})
+}
+
+// TestLedgerAddsAuthorColumn: a ledger made before the per-author limit
+// gains the author column when the queue opens, keeps its spot-checks
+// (which count for no author) and admits by author from then on.
+func TestLedgerAddsAuthorColumn(t *testing.T) {
+	const old = `CREATE TABLE %s (
+	spot_key text PRIMARY KEY,
+	repo text NOT NULL,
+	pr bigint NOT NULL,
+	admitted_at bigint NOT NULL,
+	reserved_usd double precision NOT NULL,
+	calls integer,
+	spent_usd double precision
+)`
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	insert := fmt.Sprintf(`INSERT INTO %%s (spot_key, repo, pr, admitted_at, reserved_usd) VALUES ('before', 'acme/board', 1, %d, 1)`, now.Unix())
+	forEachBackend(t, func(t *testing.T, tg target) {
+		ctx := t.Context()
+		if path, ok := strings.CutPrefix(tg.url, "sqlite:"); ok {
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, stmt := range []string{fmt.Sprintf(old, "benchgate_spotcheck"), fmt.Sprintf(insert, "benchgate_spotcheck")} {
+				if _, err := db.ExecContext(ctx, stmt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			db.Close()
+		} else {
+			conn, err := pgx.Connect(ctx, tg.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			table := pgx.Identifier{tg.opts.Schema, "benchgate_spotcheck"}.Sanitize()
+			for _, stmt := range []string{"CREATE SCHEMA " + pgx.Identifier{tg.opts.Schema}.Sanitize(), fmt.Sprintf(old, table), fmt.Sprintf(insert, table)} {
+				if _, err := conn.Exec(ctx, stmt); err != nil {
+					t.Fatal(err)
+				}
+			}
+			conn.Close(ctx)
+		}
+		q, err := OpenWithOptions(ctx, tg.url, nil, tg.opts)
+		if err != nil {
+			t.Fatalf("open the old ledger: %v", err)
+		}
+		var u Usage
+		g, _, err := q.Admit(ctx, now, SpotCheck{Key: "after", Repo: "acme/board", PR: 1, Author: "mallory"}, func(got Usage) Grant {
+			u = got
+			return Grant{Admitted: true, MaxUSD: 1}
+		})
+		if err != nil || !g.Admitted || u.PR != 1 || u.AuthorDay != 0 || u.SpentDay != 1 {
+			t.Fatalf("admit after the upgrade: %+v with usage %+v, %v; want admitted, the old spot-check counted for the pull request and the day but no author", g, u, err)
+		}
+		_, _, err = q.Admit(ctx, now, SpotCheck{Key: "next", Repo: "acme/board", PR: 2, Author: "Mallory"}, func(got Usage) Grant {
+			u = got
+			return Grant{}
+		})
+		if err != nil || u.AuthorDay != 1 {
+			t.Fatalf("usage %+v, %v; want mallory's one spot-check", u, err)
+		}
+		// Opening again finds the column there.
+		if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := open(t, tg).Admit(ctx, now, SpotCheck{Key: "reopened", Repo: "acme/board", PR: 3, Author: "mallory"}, func(got Usage) Grant {
+			u = got
+			return Grant{}
+		}); err != nil || u.AuthorDay != 1 {
+			t.Fatalf("reopened: usage %+v, %v; want mallory's one spot-check", u, err)
 		}
 	})
 }

@@ -93,8 +93,10 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 	expires_at timestamptz NOT NULL
 )`,
 		`CREATE TABLE IF NOT EXISTS ` + ledger + ` ` + ledgerColumns,
+		`ALTER TABLE ` + ledger + ` ADD COLUMN IF NOT EXISTS ` + authorColumn,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON ` + ledger + ` (repo, pr)`,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON ` + ledger + ` (admitted_at)`,
+		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_author ON ` + ledger + ` (author, admitted_at)`,
 	} {
 		if _, err := pool.Exec(ctx, stmt); err != nil {
 			return nil, fmt.Errorf("queue: create spot-check ledger: %w", err)
@@ -379,16 +381,16 @@ func (b *pgBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, deci
 		return g, false, fmt.Errorf("queue: admit: %w", err)
 	}
 	var u Usage
-	var pr, repoDay int64
+	var pr, repoDay, authorDay int64
 	q := usageQuery(b.ledger, func(i int) string { return fmt.Sprintf("$%d", i) })
-	if err = tx.QueryRow(ctx, q, sc.Repo, int64(sc.PR), now.Add(-24*time.Hour).Unix(), DayStart(now).Unix()).Scan(&pr, &repoDay, &u.SpentDay); err != nil {
+	if err = tx.QueryRow(ctx, q, sc.Repo, int64(sc.PR), now.Add(-24*time.Hour).Unix(), DayStart(now).Unix(), sc.Author).Scan(&pr, &repoDay, &u.SpentDay, &authorDay); err != nil {
 		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
 	}
-	u.PR, u.RepoDay = int(pr), int(repoDay)
+	u.PR, u.RepoDay, u.AuthorDay = int(pr), int(repoDay), int(authorDay)
 	g = decide(u)
 	if g.Admitted {
-		if _, err = tx.Exec(ctx, `INSERT INTO `+b.ledger+` (spot_key, repo, pr, admitted_at, reserved_usd) VALUES ($1, $2, $3, $4, $5)`,
-			sc.Key, sc.Repo, int64(sc.PR), now.Unix(), g.MaxUSD); err != nil {
+		if _, err = tx.Exec(ctx, `INSERT INTO `+b.ledger+` (spot_key, repo, pr, admitted_at, reserved_usd, author) VALUES ($1, $2, $3, $4, $5, $6)`,
+			sc.Key, sc.Repo, int64(sc.PR), now.Unix(), g.MaxUSD, sc.Author); err != nil {
 			return g, false, fmt.Errorf("queue: admit: record: %w", err)
 		}
 	}

@@ -85,6 +85,19 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 			return nil, fmt.Errorf("queue: create spot-check ledger: %w", err)
 		}
 	}
+	// SQLite has no ADD COLUMN IF NOT EXISTS.
+	var hasAuthor int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('benchgate_spotcheck') WHERE name = 'author'`).Scan(&hasAuthor); err != nil {
+		return nil, fmt.Errorf("queue: read the spot-check ledger's columns: %w", err)
+	}
+	if hasAuthor == 0 {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE benchgate_spotcheck ADD COLUMN `+authorColumn); err != nil {
+			return nil, fmt.Errorf("queue: add the author to the spot-check ledger: %w", err)
+		}
+	}
+	if _, err := db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS benchgate_spotcheck_author ON benchgate_spotcheck (author, admitted_at)`); err != nil {
+		return nil, fmt.Errorf("queue: create spot-check ledger: %w", err)
+	}
 	ops := txOps[*sql.Tx]{
 		begin:    func(ctx context.Context) (*sql.Tx, error) { return db.BeginTx(ctx, nil) },
 		commit:   func(_ context.Context, tx *sql.Tx) error { return tx.Commit() },
@@ -332,13 +345,14 @@ func (b *sqliteBackend) admit(ctx context.Context, now time.Time, sc SpotCheck, 
 	}
 	var u Usage
 	q := usageQuery("benchgate_spotcheck", func(int) string { return "?" })
-	if err = tx.QueryRowContext(ctx, q, sc.Repo, sc.PR, sc.Repo, now.Add(-24*time.Hour).Unix(), DayStart(now).Unix()).Scan(&u.PR, &u.RepoDay, &u.SpentDay); err != nil {
+	since := now.Add(-24 * time.Hour).Unix()
+	if err = tx.QueryRowContext(ctx, q, sc.Repo, sc.PR, sc.Repo, since, DayStart(now).Unix(), sc.Author, since).Scan(&u.PR, &u.RepoDay, &u.SpentDay, &u.AuthorDay); err != nil {
 		return g, false, fmt.Errorf("queue: admit: usage: %w", err)
 	}
 	g = decide(u)
 	if g.Admitted {
-		if _, err = tx.ExecContext(ctx, `INSERT INTO benchgate_spotcheck (spot_key, repo, pr, admitted_at, reserved_usd) VALUES (?, ?, ?, ?, ?)`,
-			sc.Key, sc.Repo, sc.PR, now.Unix(), g.MaxUSD); err != nil {
+		if _, err = tx.ExecContext(ctx, `INSERT INTO benchgate_spotcheck (spot_key, repo, pr, admitted_at, reserved_usd, author) VALUES (?, ?, ?, ?, ?, ?)`,
+			sc.Key, sc.Repo, sc.PR, now.Unix(), g.MaxUSD, sc.Author); err != nil {
 			return g, false, fmt.Errorf("queue: admit: record: %w", err)
 		}
 	}

@@ -1,7 +1,7 @@
 // Command benchgate checks LLM benchmark leaderboard submissions, and helps
 // produce them. Its commands:
 //
-//	benchgate verify [--root DIR] [--format text|json|markdown|github] [PATH...]
+//	benchgate verify [--root DIR] [--format text|json|markdown|github] [--author LOGIN] [PATH...]
 //		check submissions against their benchmarks
 //	benchgate lint-benchmark [--root DIR] [--format text|json] KEY|PATH
 //		check a benchmark file (by registry key or path)

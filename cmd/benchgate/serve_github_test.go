@@ -121,7 +121,7 @@ func TestServeRerunRequests(t *testing.T) {
 	a.deliver("check_run", "rr-2", rerequested)
 	a.waitFor("the re-run's check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 2 })
 	a.deliver("check_run", "rr-2", rerequested) // redelivered
-	a.deliver("issue_comment", "rr-3", commentEvent(31, 9101, "newcomer", "/benchgate verify"))
+	a.deliver("issue_comment", "rr-3", commentEvent(31, 9101, newcomer, "/benchgate verify"))
 	a.waitFor("the command's check", func() bool { return len(a.runs(prcheck.CheckName, head)) == 3 })
 	time.Sleep(300 * time.Millisecond)
 	runs := a.runs(prcheck.CheckName, head)
@@ -162,8 +162,8 @@ func TestServeBigSubmission(t *testing.T) {
 	}
 	want := map[verify.Status]string{verify.Pass: "success", verify.Review: "action_required", verify.Fail: "failure"}[v.Verify(synth.MCQSubmission).Status]
 	head := strings.Repeat("9", 40)
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 41, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
-		{Name: synth.MCQSubmission + "/meta.json", Status: "added", Content: files[synth.MCQSubmission+"/meta.json"]},
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: 41, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		{Name: synth.MCQSubmission + "/meta.json", Status: "added", Content: submittedBy(t, files[synth.MCQSubmission+"/meta.json"], newcomer)},
 		{Name: synth.MCQSubmission + "/scores.json", Status: "added", Content: scores},
 	}})
 	a.deliver("pull_request", "big-1", prEvent("opened", 41, head))
@@ -180,7 +180,7 @@ func TestServeSlugWithDots(t *testing.T) {
 	a := startApp(t)
 	head := strings.Repeat("d", 40)
 	dir := "submissions/model-benchmark/qwen3..32b/"
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 51, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: 51, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
 		{Name: dir + "meta.json", Status: "added", Content: a.meta},
 		{Name: dir + "scores.json", Status: "added", Content: a.scores},
 	}})
@@ -201,7 +201,7 @@ func TestServeUnreadable(t *testing.T) {
 		a := startApp(t)
 		head := strings.Repeat("5", 40)
 		dir := "submissions/model-benchmark/vendored/"
-		a.gh.AddPR("geo/board", fakegithub.PR{Number: 61, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 61, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
 			{Name: dir + "meta.json", Status: "added", Content: a.meta},
 			{Name: dir + "scores.json", Status: "added", SubmoduleCommit: strings.Repeat("6", 40)},
 		}})
@@ -245,7 +245,7 @@ func TestServeCallsPerCheck(t *testing.T) {
 	jobs := func() float64 { return a.metric(`benchgate_job_github_calls_count{kind="verify"}`) }
 	run := func(name string, number int, files []fakegithub.File) float64 {
 		head := fmt.Sprintf("%040d", number)
-		a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: files})
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: files})
 		before, n := max(calls(), 0), max(jobs(), 0)
 		a.deliver("pull_request", fmt.Sprintf("calls-%d", number), prEvent("opened", number, head))
 		a.waitFor(name, func() bool { return jobs() == n+1 })

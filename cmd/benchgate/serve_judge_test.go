@@ -73,13 +73,13 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 		cfg.Limits.JudgeUSDPerDay, cfg.Limits.SpotCheckUSD = 0.005, 0.005
 		a.gh.SetPermission("geo/board", "maint", "admin")
 	}})
-	meta, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/meta.json"))
+	meta := exampleMeta(t, a.root, "submissions/model-benchmark/qwen3-32b-basin")
 	scores, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/scores.json"))
 	spotCheck := func(n int) fakegithub.CheckRun {
 		t.Helper()
 		head := fmt.Sprintf("%040d", n)
 		dir := fmt.Sprintf("submissions/model-benchmark/judged-%d/", n)
-		a.gh.AddPR("geo/board", fakegithub.PR{Number: n, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: n, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
 			{Name: dir + "meta.json", Status: "added", Content: meta},
 			{Name: dir + "scores.json", Status: "added", Content: scores},
 		}})

@@ -51,7 +51,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	}
 	gh, root := newFakeBoard(t)
 	a := &app{t: t, gh: gh, root: root, secret: "s"}
-	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	head := strings.Repeat("f", 40)
 	a.pr(12, head, a.scores)

@@ -78,7 +78,7 @@ func newFleet(t testing.TB, n, workers int) *fleet {
 	if tt, ok := t.(*testing.T); ok {
 		a.t = tt
 	}
-	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	git := gitserver.NewWithAuth(t, gh.ValidToken)
 	git.CreateRepo(t, "geo/board", boardFiles(root), "main")

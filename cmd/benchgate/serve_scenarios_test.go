@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -78,7 +79,7 @@ func startApp(t *testing.T) *app { return startAppWith(t, appOptions{}) }
 func startAppWith(t *testing.T, opts appOptions) *app {
 	gh, root := newFakeBoard(t)
 	a := &app{t: t, gh: gh, root: root, secret: "s"}
-	a.meta, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/meta.json"))
+	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	a.addr = l.Addr().String()
@@ -115,9 +116,42 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 	return a
 }
 
+// newcomer opens the test pull requests: a GitHub user without write
+// permission, whom the meta.json they add names as submitter.
+const newcomer = "newcomer"
+
+// exampleMeta is the meta.json of the example submission dir under root,
+// naming newcomer as its submitter, as the App requires of a new
+// submission in a pull request of theirs.
+func exampleMeta(t testing.TB, root, dir string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return submittedBy(t, data, newcomer)
+}
+
+// submittedBy is meta naming login as its submitter.
+func submittedBy(t testing.TB, meta []byte, login string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(meta, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["submitter"] = login
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
+}
+
+// pr opens pull request number by newcomer, adding a submission of its
+// own with a.meta and scores.
 func (a *app) pr(number int, head string, scores []byte) {
 	dir := fmt.Sprintf("submissions/model-benchmark/run-%d/", number)
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: number, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
 		{Name: dir + "meta.json", Status: "added", Content: a.meta},
 		{Name: dir + "scores.json", Status: "added", Content: scores},
 	}})

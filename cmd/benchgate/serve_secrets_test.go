@@ -27,9 +27,9 @@ func TestServeKeepsSecrets(t *testing.T) {
 	head := strings.Repeat("9", 40)
 	a := startAppWith(t, appOptions{logs: logs, edit: func(a *app, cfg *bot.Config) {
 		judge := fakeEndpoint(t, a.root)
-		meta, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/meta.json"))
+		meta := exampleMeta(t, a.root, "submissions/model-benchmark/qwen3-32b-basin")
 		scores, _ := os.ReadFile(filepath.Join(a.root, "submissions/model-benchmark/qwen3-32b-basin/scores.json"))
-		a.gh.AddPR("geo/board", fakegithub.PR{Number: 21, Author: "newcomer", HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 21, Author: newcomer, HeadSHA: head, BaseRef: "main", Files: []fakegithub.File{
 			{Name: "submissions/model-benchmark/secret-run/meta.json", Status: "added", Content: meta},
 			{Name: "submissions/model-benchmark/secret-run/scores.json", Status: "added", Content: scores},
 		}})

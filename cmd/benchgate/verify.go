@@ -14,10 +14,11 @@ import (
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown|github] [PATH...]", stderr)
+	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown|github] [--author LOGIN] [PATH...]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
 	format := fl.String("format", "text", "output format: text, json, markdown (what a PR comment shows) or github (GitHub Actions annotations; the markdown goes to $GITHUB_STEP_SUMMARY)")
 	maxBytes := fl.Int64("max-file-bytes", 64<<20, "size cap for each submission file")
+	author := fl.String("author", "", "the GitHub login submitting the submissions under PATH: each meta.json must name it as submitter, as the App requires of a pull request's author (case-insensitive)")
 	paths, err := parseInterleaved(fl, args)
 	if err != nil {
 		return flagError(err)
@@ -25,7 +26,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, verify.Formats); err != nil {
 		return err
 	}
-	v, err := verify.New(os.DirFS(*root), verify.Options{MaxFileBytes: *maxBytes})
+	*author = strings.TrimSpace(*author)
+	if *author != "" && len(paths) == 0 {
+		// Every merged submission names its own submitter: binding all of
+		// them to one login would fail the others'.
+		return usageError(fl, errors.New("--author binds the submissions you submit: name their folders (PATH)"))
+	}
+	v, err := verify.New(os.DirFS(*root), verify.Options{MaxFileBytes: *maxBytes, Submitter: *author})
 	if err != nil {
 		return err
 	}
