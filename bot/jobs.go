@@ -394,7 +394,7 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		cfg.PushBranch = w.BoardBranch
 	}
 	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, tree publish.Tree) (map[string][]byte, error) {
-		return w.board(os.DirFS(tree.Dir), tree.Time)
+		return w.board(linkFree{os.DirFS(tree.Dir)}, tree.Time)
 	})
 	if err != nil || sha == "" || w.Propose == nil {
 		return sha, err
