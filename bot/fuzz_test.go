@@ -38,22 +38,45 @@ func FuzzRoute(f *testing.F) {
 }
 
 // FuzzCommand: a comment commands the App only with a line that is exactly
-// "/benchgate rerun" or "/benchgate verify" (spaces aside).
+// "/benchgate rerun" or "/benchgate verify" (spaces aside), and never with
+// one it shows as code, hides or quotes: the same comment quoted line by
+// line, in a fence none of its lines can close, or in an HTML comment asks
+// for nothing.
 func FuzzCommand(f *testing.F) {
-	for _, s := range []string{"/benchgate rerun", "please /benchgate rerun", "/benchgate  verify\r\n", "/benchgate rerun now", "/BENCHGATE rerun", "\u00a0/benchgate rerun"} {
+	for _, s := range []string{"/benchgate rerun", "please /benchgate rerun", "/benchgate  verify\r\n", "/benchgate rerun now", "/BENCHGATE rerun", "\u00a0/benchgate rerun",
+		"```\n/benchgate rerun\n```", "~~~~\n~~~\n/benchgate rerun", "    /benchgate rerun", "`\n/benchgate rerun\n`", "<!--\n/benchgate rerun\n-->",
+		"a <!--\n/benchgate verify\n-->", "> /benchgate rerun", "> quoted\n/benchgate rerun", "- ```\n  /benchgate rerun", "- a\n  /benchgate rerun", "<pre>\n/benchgate rerun\n</pre>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		kind := Command(body)
-		if kind == "" {
-			return
-		}
-		for _, line := range strings.Split(body, "\n") {
-			if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == string(kind) {
-				return
+		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
+		if kind := Command(body); kind != "" {
+			found := false
+			for _, line := range lines {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == string(kind) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("Command(%q) = %q without a line that says so", body, kind)
 			}
 		}
-		t.Fatalf("Command(%q) = %q without a line that says so", body, kind)
+		if quoted := "> " + strings.Join(lines, "\n> "); Command(quoted) != "" {
+			t.Fatalf("Command(%q) = %q in a quote", quoted, Command(quoted))
+		}
+		longest := 0
+		for _, run := range strings.FieldsFunc(body, func(r rune) bool { return r != '`' }) {
+			longest = max(longest, len(run))
+		}
+		fence := strings.Repeat("`", max(3, longest+1))
+		if fenced := fence + "\n" + body + "\n" + fence; Command(fenced) != "" {
+			t.Fatalf("Command(%q) = %q in a fence", fenced, Command(fenced))
+		}
+		if !strings.Contains(body, "-->") {
+			if hidden := "<!--\n" + body + "\n-->"; Command(hidden) != "" {
+				t.Fatalf("Command(%q) = %q in an HTML comment", hidden, Command(hidden))
+			}
+		}
 	})
 }
 

@@ -290,6 +290,12 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 		w.OnJudge(rep.Calls, rep.SpendUSD)
 	}
 	w.Log.Info("spot-check", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
+	// The report, posted, says what failed; the log keeps why, endpoint and all.
+	for _, q := range rep.Questions {
+		if q.Err != nil {
+			w.Log.Warn("a spot-check call failed", "repo", j.Repo, "pr", j.PR, "question", q.ID, "err", q.Err)
+		}
+	}
 	var md bytes.Buffer
 	rerun.Render(&md, "markdown", rep)
 	rc := prcheck.SpotCheck(spotVerdict(rep.Verdict), md.String())
@@ -392,7 +398,7 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		cfg.PushBranch = w.BoardBranch
 	}
 	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, tree publish.Tree) (map[string][]byte, error) {
-		return w.board(os.DirFS(tree.Dir), tree.Time)
+		return w.board(linkFree{os.DirFS(tree.Dir)}, tree.Time)
 	})
 	if err != nil || sha == "" || w.Propose == nil {
 		return sha, err

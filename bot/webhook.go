@@ -367,20 +367,3 @@ func touchesBoard(p payload) bool {
 	}
 	return false
 }
-
-// Command returns the job a comment asks for: "/benchgate rerun" or
-// "/benchgate verify" on a line of its own; "" for anything else.
-func Command(body string) Kind {
-	for _, line := range strings.Split(body, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 && f[0] == "/benchgate" {
-			switch f[1] {
-			case "rerun":
-				return KindRerun
-			case "verify":
-				return KindVerify
-			}
-		}
-	}
-	return ""
-}

@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/benchgate/benchgate/internal/safetext"
@@ -239,7 +241,7 @@ func (c *Client) LedgerErr() error { return c.ledger.failure() }
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	creq, patch, err := chatRequest(req)
 	if err != nil {
-		return Response{}, &Error{Model: req.Model, kind: ErrPermanent, msg: err.Error()}
+		return Response{}, &Error{Model: req.Model, kind: ErrPermanent, msg: err.Error(), public: err.Error()}
 	}
 	var last *attempt
 	for n := 1; ; n++ {
@@ -256,12 +258,14 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		if a.permanent {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrPermanent,
-				msg: fmt.Sprintf("%s (attempt %d, not retried)", a.what, n), cause: a.cause}
+				msg:    fmt.Sprintf("%s (attempt %d, not retried)", a.what, n),
+				public: fmt.Sprintf("%s (attempt %d, not retried)", a.public, n), cause: a.cause}
 		}
 		last = a
 		if n >= c.maxAttempts {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrExhausted,
-				msg: fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.what), cause: a.cause}
+				msg:    fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.what),
+				public: fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.public), cause: a.cause}
 		}
 		if err := c.sleep(ctx, backoff(n, a.retryAfter)); err != nil {
 			return Response{}, c.stopped(req.Model, n, last, err)
@@ -269,13 +273,21 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 }
 
-// stopped is the error for a call abandoned because ctx was done.
+// stopped is the error for a call abandoned because ctx was done. The
+// cause is the caller's and may say anything, so the public message
+// only names its kind.
 func (c *Client) stopped(model string, attempts int, last *attempt, cause error) error {
+	why := "cancelled"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		why = "out of time"
+	}
 	e := &Error{Model: model, Attempts: attempts, cause: cause,
-		msg: fmt.Sprintf("stopped after %d attempts: %v", attempts, cause)}
+		msg:    fmt.Sprintf("stopped after %d attempts: %v", attempts, cause),
+		public: fmt.Sprintf("stopped after %d attempts (%s)", attempts, why)}
 	if last != nil && !last.cancelled {
 		e.Status = last.status
 		e.msg += "; the last: " + last.what
+		e.public += "; the last: " + last.public
 	}
 	return e
 }
@@ -381,6 +393,7 @@ type attempt struct {
 
 	err        error         // nil on success
 	what       string        // what went wrong, worded for a person, without the key
+	public     string        // what went wrong, for anyone: no address, no text from the endpoint or the transport
 	status     int           // the HTTP status; 0 when none came back
 	retryAfter time.Duration // from the Retry-After header; 0 when absent
 	permanent  bool          // retrying cannot help
@@ -408,30 +421,38 @@ func (c *Client) try(ctx context.Context, creq openai.ChatCompletionRequest, pat
 	case ctx.Err() != nil:
 		a.err, a.cancelled, a.cause = ctx.Err(), true, context.Cause(ctx)
 		a.what = "the call was cancelled"
+		a.public = a.what
 	case err == nil && len(resp.Choices) == 0:
 		// OpenRouter reports an upstream failure as a 200 whose body is an
 		// error object; treat it as the status it names.
-		a.status, a.what = upstreamError(ex.body)
+		a.status, a.what, a.public = upstreamError(ex.body)
 		a.err = errors.New(a.what)
 		a.permanent = a.status != 0 && !retryable(a.status)
 		a.what = c.redact(a.what)
 	case err == nil:
 	case ex.status >= 300:
-		a.what = c.redact(describeStatus(ex.status, ex.body))
+		a.what, a.public = describeStatus(ex.status, ex.body)
+		a.what = c.redact(a.what)
 		a.permanent = !retryable(ex.status)
 	case !ex.sent:
 		// go-openai refused the request before sending it, for instance a
 		// parameter its model table says the model does not take.
 		a.what = c.redact("the request was not sent: " + err.Error())
+		a.public = "the request was not sent"
 		a.permanent = true
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		a.what = fmt.Sprintf("no complete answer within the %v timeout", c.timeout)
+		a.public = a.what
 		a.cause = err
 	case ex.status != 0:
 		a.what = c.redact(fmt.Sprintf("the answer (HTTP %d) could not be read: %v", ex.status, err))
+		a.public = fmt.Sprintf("the answer (HTTP %d) could not be read", ex.status)
 		a.cause = err
 	default:
+		// The transport's words name the endpoint ("Post \"http://…\":
+		// dial tcp …"): the public message names only the failure.
 		a.what = c.redact("the connection failed: " + err.Error())
+		a.public = connectionFailure(err)
 		a.cause = err
 	}
 	return a
@@ -444,21 +465,49 @@ func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
 }
 
-func describeStatus(status int, body []byte) string {
-	msg := endpointMessage(body)
+// describeStatus words an answer's failing status: what, with a hint and
+// the endpoint's own message, for whoever runs benchgate; public, the
+// status alone, for anyone.
+func describeStatus(status int, body []byte) (what, public string) {
+	hint := ""
 	switch status {
 	case http.StatusUnauthorized:
-		return "the endpoint rejected the API key (HTTP 401); check the variable named by --api-key-env"
+		return "the endpoint rejected the API key (HTTP 401); check the variable named by --api-key-env", "the endpoint rejected the API key (HTTP 401)"
 	case http.StatusForbidden:
-		return "the endpoint refused access (HTTP 403); the key may not be allowed this model" + suffix(msg)
+		public, hint = "the endpoint refused access (HTTP 403)", "; the key may not be allowed this model"
 	case http.StatusNotFound:
-		return "the endpoint or the model was not found (HTTP 404); check the base URL and the model id" + suffix(msg)
+		public, hint = "the endpoint or the model was not found (HTTP 404)", "; check the base URL and the model id"
 	case http.StatusBadRequest:
-		return "the endpoint rejected the request (HTTP 400)" + suffix(msg)
+		public = "the endpoint rejected the request (HTTP 400)"
 	case http.StatusTooManyRequests:
-		return "rate limited (HTTP 429)" + suffix(msg)
+		public = "rate limited (HTTP 429)"
+	default:
+		public = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
 	}
-	return fmt.Sprintf("HTTP %d %s", status, http.StatusText(status)) + suffix(msg)
+	return public + hint + suffix(endpointMessage(body)), public
+}
+
+// connectionFailure words a failed connection for anyone: which kind of
+// failure, not where to.
+func connectionFailure(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the endpoint could not be reached (connection refused)"
+	case errors.As(err, &dns):
+		return "the endpoint could not be reached (its host name did not resolve)"
+	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
+		return "the endpoint could not be reached (no route to it)"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the connection to the endpoint was reset"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the endpoint closed the connection without an answer"
+	case errors.As(err, &cert), errors.As(err, &record):
+		return "the TLS connection to the endpoint failed"
+	}
+	return "the connection to the endpoint failed"
 }
 
 func suffix(msg string) string {
@@ -490,8 +539,9 @@ func clip(s string) string {
 	return s
 }
 
-// upstreamError reads a 200 answer without choices.
-func upstreamError(body []byte) (status int, what string) {
+// upstreamError reads a 200 answer without choices; public leaves out the
+// endpoint's message.
+func upstreamError(body []byte) (status int, what, public string) {
 	var e struct {
 		Error *struct {
 			Message string `json:"message"`
@@ -501,11 +551,12 @@ func upstreamError(body []byte) (status int, what string) {
 	if json.Unmarshal(body, &e) == nil && e.Error != nil {
 		if code, ok := e.Error.Code.(float64); ok && code >= 400 && code < 600 {
 			status = int(code)
-			return status, "the endpoint reported an upstream " + describeStatus(status, body)
+			what, public := describeStatus(status, body)
+			return status, "the endpoint reported an upstream " + what, "the endpoint reported an upstream " + public
 		}
-		return 0, "the endpoint reported an error" + suffix(clip(e.Error.Message))
+		return 0, "the endpoint reported an error" + suffix(clip(e.Error.Message)), "the endpoint reported an error"
 	}
-	return 0, "the endpoint answered without any choices"
+	return 0, "the endpoint answered without any choices", "the endpoint answered without any choices"
 }
 
 // redact removes the API key from text that came from elsewhere (an
@@ -683,20 +734,42 @@ var (
 )
 
 // Error is a failed call. Its message says what happened, with the model
-// and the attempts, and never holds the API key.
+// and the attempts, and never holds the API key; it may hold the
+// endpoint's address and messages, which are for whoever runs benchgate.
+// Public says what may be told to anyone.
 type Error struct {
 	Model    string
 	Attempts int // attempts made
 	Status   int // HTTP status of the last answer; 0 when none came back
 
-	kind  error // ErrPermanent, ErrExhausted or nil
-	msg   string
-	cause error // a transport or context error
+	kind   error // ErrPermanent, ErrExhausted or nil
+	msg    string
+	public string
+	cause  error // a transport or context error
 }
 
 // Error says what happened, to which model, after how many attempts.
 func (e *Error) Error() string {
 	return fmt.Sprintf("llm: model %q: %s", e.Model, e.msg)
+}
+
+// Public says what happened as Error does, but names the failure only (a
+// refused connection, a timeout, an HTTP status), never the endpoint's
+// address or anything the endpoint or the transport said: for a pull
+// request's comment, read by contributors, while Error goes to the log.
+func (e *Error) Public() string {
+	return fmt.Sprintf("model %q: %s", e.Model, e.public)
+}
+
+// Public returns what may be told of a failed call to anyone: the Public
+// message of the *Error in err, or for any other error only that the
+// call failed.
+func Public(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Public()
+	}
+	return "the call failed"
 }
 
 // Unwrap gives ErrPermanent or ErrExhausted, and the transport or context

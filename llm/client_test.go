@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
@@ -947,5 +948,85 @@ func TestBackoff(t *testing.T) {
 	}
 	if lo < 350 || hi < 350 {
 		t.Errorf("backoff(3) over [0, 2s]: %d below 1 s, %d above", lo, hi)
+	}
+}
+
+// TestPublicError: an error's Public message names the failure but never
+// the endpoint's address nor anything the endpoint or the transport said,
+// which stay in Error for the log. A judge that was down once put
+// `Post "http://127.0.0.1:…/v1/chat/completions": dial tcp …` in a pull
+// request's comment.
+func TestPublicError(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	const inside = "http://10.0.0.5:8000/v1" // an address only the endpoint's operator should see
+	failing := func(f fakeopenai.Failure) *fakeopenai.Server {
+		return fakeopenai.New(t, fakeopenai.Options{Fail: fakeopenai.FailFirst(100, f)})
+	}
+	tests := []struct {
+		name       string
+		srv        *fakeopenai.Server // nil: the closed port
+		timeout    time.Duration
+		cause      error // when set, the call is cancelled with it
+		wantPublic string
+		wantInErr  string // the detail Error keeps
+	}{
+		{name: "refused", wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint could not be reached (connection refused)`, wantInErr: closed},
+		{name: "closed without an answer", srv: failing(fakeopenai.Failure{CloseConn: true}),
+			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint closed the connection without an answer`, wantInErr: "/chat/completions"},
+		{name: "server error with the endpoint's message", srv: failing(fakeopenai.Failure{Status: 502, Body: `{"error": {"message": "upstream ` + inside + ` is down"}}`}),
+			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: HTTP 502 Bad Gateway`, wantInErr: inside},
+		{name: "not found", srv: failing(fakeopenai.Failure{Status: 404, Body: `{"error": {"message": "no model at ` + inside + `"}}`}),
+			wantPublic: `model "test/model-1": the endpoint or the model was not found (HTTP 404) (attempt 1, not retried)`, wantInErr: inside},
+		{name: "upstream error in a 200", srv: failing(fakeopenai.Failure{Status: 200, Body: `{"error": {"message": "provider ` + inside + ` failed", "code": 503}}`}),
+			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint reported an upstream HTTP 503 Service Unavailable`, wantInErr: inside},
+		{name: "timeout", srv: failing(fakeopenai.Failure{Hang: true}), timeout: 50 * time.Millisecond,
+			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: no complete answer within the 50ms timeout`, wantInErr: "50ms"},
+		{name: "cancelled", srv: failing(fakeopenai.Failure{Hang: true}), cause: errors.New("shutting down " + inside),
+			wantPublic: `model "test/model-1": stopped after 1 attempts (cancelled)`, wantInErr: inside},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := "http://" + closed + "/v1"
+			if tt.srv != nil {
+				base = tt.srv.URL
+			}
+			c, err := New(Config{BaseURL: base, APIKey: testKey, MaxAttempts: 2, Timeout: tt.timeout, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if tt.cause != nil {
+				var cancel context.CancelCauseFunc
+				ctx, cancel = context.WithCancelCause(ctx)
+				time.AfterFunc(50*time.Millisecond, func() { cancel(tt.cause) })
+			}
+			_, err = c.Complete(ctx, question())
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := Public(err); got != tt.wantPublic {
+				t.Errorf("Public\n got %s\nwant %s", got, tt.wantPublic)
+			}
+			if got := Public(fmt.Errorf("judge x, question q: %w", err)); got != tt.wantPublic {
+				t.Errorf("Public of a wrapped error: %s", got)
+			}
+			host := strings.TrimPrefix(strings.TrimSuffix(base, "/v1"), "http://")
+			for _, s := range []string{host, "127.0.0.1", "10.0.0.5", "dial", "Post", testKey} {
+				if strings.Contains(Public(err), s) {
+					t.Errorf("Public names %q: %s", s, Public(err))
+				}
+			}
+			if !strings.Contains(err.Error(), tt.wantInErr) {
+				t.Errorf("Error lost the detail %q: %v", tt.wantInErr, err)
+			}
+		})
+	}
+	if got := Public(errors.New("dial tcp " + closed)); got != "the call failed" {
+		t.Errorf("Public of another error = %q", got)
 	}
 }

@@ -104,6 +104,10 @@ type QuestionCheck struct {
 	ReAsked   string `json:"reasked,omitempty"`
 	Fault     string `json:"fault,omitempty"` // why this question is no evidence
 	Cached    bool   `json:"cached,omitempty"`
+	// Err is the failed call behind a Fault, in full, for the log of
+	// whoever ran the check: Fault, which the report shows, says only
+	// what failed (llm.Public), not the endpoint's address.
+	Err error `json:"-"`
 }
 
 // ComponentDiff is one rubric component awarded differently by the
@@ -239,7 +243,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
 		case err != nil:
-			qc.Fault = "the judge call failed: " + err.Error()
+			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
 			rep.JudgeFaults++
 		case !got.Scored:
 			qc.Fault = "the judge gave no valid verdict"
@@ -334,7 +338,7 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
 			}
-			qc.Fault = "the candidate call failed: " + err.Error()
+			qc.Fault, qc.Err = "the candidate call failed: "+llm.Public(err), err
 		} else {
 			asked++
 			qc.ReAsked = policy.Extract(resp.Content).Letter

@@ -81,6 +81,12 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The report says what failed; whoever runs the check also gets why.
+	for _, q := range rep.Questions {
+		if q.Err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: question %s: %v\n", q.ID, q.Err)
+		}
+	}
 	if err := rerun.Render(stdout, *format, rep); err != nil {
 		return err
 	}
