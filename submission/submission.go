@@ -114,6 +114,7 @@ type RubricRow struct {
 	Question    string
 	Answer      string
 	AnswerClean string
+	HasClean    bool          // answer_b_clean is present and not null
 	Score       *jsondoc.Node // a number, or nil when the answer was not scored
 	Reason      string
 	GatePassed  *bool
@@ -156,6 +157,9 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 			RubricSHA:   n.GetString("rubric_sha256"),
 			ScoredAt:    n.GetString("scored_at"),
 			Line:        doc.Line(n.Off),
+		}
+		if c := n.Get("answer_b_clean"); c != nil && c.Kind == jsondoc.String {
+			r.HasClean = true
 		}
 		if s := n.Get("score_b"); s != nil && s.Kind == jsondoc.Number {
 			r.Score = s
