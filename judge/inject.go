@@ -71,3 +71,35 @@ func excerpt(s string) string {
 	}
 	return s
 }
+
+// verdictSigns is what a verdict says when the judge saw an answer
+// instruct it, as the grading prompt asks it to note, or when a judge
+// owns up to having obeyed: the words name the attempt (injection,
+// instructing or manipulating the grader, asking for full marks) rather
+// than the answer's subject, so a reason about the geology never matches.
+var verdictSigns = regexp.MustCompile(`(?i)\bprompt[- ]?injections?\b|\binjection\s+attempts?\b|\b(?:tries|tried|trying|attempts?|attempted|attempting)\s+to\s+(?:instruct|manipulate|influence|steer|override|direct)\b|\binstruct(?:s|ed|ing|ions?)?\s+(?:to\s+|for\s+)?(?:the\s+)?(?:grader|judge|evaluator|assessor|examiner|marker|me|you)\b|\baddress(?:es|ed|ing)?\s+(?:the\s+)?(?:grader|judge|evaluator|assessor|examiner)\b|\b(?:asks?|asked|asking|requests?|requested|requesting|demands?|demanded|demanding)\s+(?:the\s+(?:grader|judge)\s+|me\s+)?(?:for\s+)?(?:the\s+)?(?:full|maximum|max|perfect)\s+(?:marks|points|score|credit)\b|\bmanipulat\w*\s+(?:the\s+)?(?:grader|judge|grade|grading|score|scoring|evaluator|assessment)\b|\bas\s+(?:the\s+(?:answer|candidate|response)\s+)?instructed\b`)
+
+// VerdictInjectionSigns returns, quoted, the words of a verdict (the
+// adjudication note, the gate's reason and the components' reasons) that
+// say the answer tried to instruct the judge; nil when it says nothing of
+// the kind. A judge that obeyed an injection may still say so here, which
+// is why a spot-check reads verdicts as well as answers.
+func VerdictInjectionSigns(v Verdict) []string {
+	texts := []string{v.AdjudicationNote, v.GateReason}
+	for _, c := range v.Components {
+		texts = append(texts, c.Reason)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		t = invisible.Replace(strings.ToValidUTF8(t, "\ufffd"))
+		for _, m := range verdictSigns.FindAllString(t, -1) {
+			q := fmt.Sprintf("%q", excerpt(m))
+			if !seen[strings.ToLower(q)] {
+				seen[strings.ToLower(q)] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
@@ -77,12 +78,16 @@ type Report struct {
 	Warnings  []string        `json:"warnings,omitempty"`
 
 	// Rubric kind.
-	Leaks          []Leak  `json:"leaks,omitempty"`
-	Checked        int     `json:"checked,omitempty"`
-	MeanDiff       float64 `json:"mean_diff,omitempty"` // reported − judged, points per question
-	LLR            float64 `json:"llr,omitempty"`
-	Contradictions int     `json:"gate_contradictions,omitempty"`
-	JudgeFaults    int     `json:"judge_faults,omitempty"`
+	Leaks []Leak `json:"leaks,omitempty"`
+	// Injections are the signs, in answers or in the judge's verdicts,
+	// that an answer instructs the judge; any keeps the check from
+	// consistent, since a judge that obeys agrees with any score.
+	Injections     []Injection `json:"injections,omitempty"`
+	Checked        int         `json:"checked,omitempty"`
+	MeanDiff       float64     `json:"mean_diff,omitempty"` // reported − judged, points per question
+	LLR            float64     `json:"llr,omitempty"`
+	Contradictions int         `json:"gate_contradictions,omitempty"`
+	JudgeFaults    int         `json:"judge_faults,omitempty"`
 
 	// Multiple-choice kind.
 	Disputes     int      `json:"disputes,omitempty"`
@@ -107,7 +112,27 @@ type QuestionCheck struct {
 	ReAsked   string `json:"reasked,omitempty"`
 	Fault     string `json:"fault,omitempty"` // why this question is no evidence
 	Cached    bool   `json:"cached,omitempty"`
+	// Injection reports signs of instructing the judge in the answer or
+	// the verdict (see Report.Injections).
+	Injection bool `json:"injection,omitempty"`
 }
+
+// Injection is one question whose answer, or whose verdict from the judge,
+// shows an attempt to instruct the judge.
+type Injection struct {
+	QuestionID string `json:"question_id"`
+	// Source is InAnswer (judge.InjectionMarkers found them in the text
+	// graded) or InVerdict (judge.VerdictInjectionSigns found them in
+	// the judge's reply).
+	Source string   `json:"source"`
+	Signs  []string `json:"signs"`
+}
+
+// The sources of an Injection.
+const (
+	InAnswer  = "answer"
+	InVerdict = "verdict"
+)
 
 // ComponentDiff is one rubric component awarded differently by the
 // submission and the judge.
@@ -208,11 +233,25 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		return rep, fmt.Errorf("the judge must be the benchmark's fixed judge %q, not %q", b.Entry.JudgeModel, cfg.Judge.Model)
 	}
 	byQ := make(map[int]*submission.RubricRow, len(rows))
-	answers := make(map[string]string, len(rows))
 	for i := range rows {
 		if qi, ok := b.Index(rows[i].ID); ok {
 			byQ[qi] = &rows[i]
-			answers[rows[i].ID] = answerText(&rows[i])
+		}
+	}
+	// The text graded is always the clean form of the reply as received,
+	// never a clean text the submitter supplies.
+	answers := make(map[string]string, len(rows))
+	injected := map[string]bool{}
+	for qi := range b.Rubric.Questions {
+		row := byQ[qi]
+		if row == nil {
+			continue
+		}
+		text := submission.CleanAnswer(row.Answer)
+		answers[row.ID] = text
+		if m := judge.InjectionMarkers(text); len(m) > 0 {
+			rep.Injections = append(rep.Injections, Injection{QuestionID: row.ID, Source: InAnswer, Signs: m})
+			injected[row.ID] = true
 		}
 	}
 	rep.Leaks = FindLeaks(b.Rubric, answers)
@@ -248,9 +287,9 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		reported64, _ := row.Score.Int()
 		reported := int(reported64)
 		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
-		got, err := cfg.Judge.Grade(ctx, b.Rubric, q, answerText(row))
+		got, err := cfg.Judge.Grade(ctx, b.Rubric, q, answers[row.ID])
 		rep.spend(got.Usage)
-		qc.Cached = got.Cached
+		qc.Cached, qc.Injection = got.Cached, injected[q.ID]
 		switch {
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
@@ -268,6 +307,10 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			rg := row.GatePassed != nil && *row.GatePassed
 			qc.GateFlip = rg && !gate
 			qc.Components = componentDiffs(q, row, got.Verdict)
+			if signs := judge.VerdictInjectionSigns(got.Verdict); len(signs) > 0 {
+				rep.Injections = append(rep.Injections, Injection{QuestionID: q.ID, Source: InVerdict, Signs: signs})
+				qc.Injection = true
+			}
 			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
 		}
 		rep.Questions = append(rep.Questions, qc)
@@ -291,15 +334,40 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		rep.Verdict = VerdictInconclusive
 		rep.Reason = fmt.Sprintf("%d answers reproduce long passages of the grading key (see leaks); the scores agree with the judge, but a maintainer must decide whether the answers were written from the key", len(rep.Leaks))
 	}
+	if ids := injectionIDs(rep.Injections); len(ids) > 0 && rep.Verdict != VerdictInconsistent {
+		// Agreement with a judge the answers instruct proves nothing: one
+		// that obeys agrees with any score. An inconsistent verdict stands,
+		// the judge having disagreed despite them.
+		msg := fmt.Sprintf("questions %s show signs of instructing the judge (see injections), so the judge's agreement proves nothing; a maintainer must read those answers", strings.Join(ids, ", "))
+		if rep.Verdict == VerdictConsistent {
+			msg = "the scores agree with the judge, but " + msg
+		} else {
+			msg = rep.Reason + "; " + msg
+		}
+		rep.Verdict, rep.Reason = VerdictInconclusive, msg
+	}
 	return rep, nil
 }
 
-func answerText(r *submission.RubricRow) string {
-	if r.AnswerClean != "" {
-		return r.AnswerClean
+// injectionIDs lists the questions of injections once each, in order,
+// the first maxNamed of them and how many more.
+func injectionIDs(injs []Injection) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, in := range injs {
+		if !seen[in.QuestionID] {
+			seen[in.QuestionID] = true
+			ids = append(ids, in.QuestionID)
+		}
 	}
-	return r.Answer
+	if len(ids) > maxNamed {
+		ids = append(ids[:maxNamed], fmt.Sprintf("and %d more", len(ids)-maxNamed))
+	}
+	return ids
 }
+
+// maxNamed caps the questions a reason names one by one.
+const maxNamed = 20
 
 func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, rows []submission.MCQRow, order []int, cfg Config, rep Report) (Report, error) {
 	if res.Summary.Disputes != nil {
