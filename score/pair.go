@@ -57,11 +57,11 @@ func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (Pair
 			return PairReport{}, fmt.Errorf("answer %q is to no question of benchmark %q", row.ID, bench.Entry.Key)
 		}
 		if ob, ok := other[row.ID]; ok {
-			ta, err := graded(row)
+			ta, err := graded(bench, row)
 			if err != nil {
 				return PairReport{}, err
 			}
-			tb, err := graded(ob)
+			tb, err := graded(bench, ob)
 			if err != nil {
 				return PairReport{}, err
 			}

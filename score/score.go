@@ -130,7 +130,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 	texts := make([]string, len(answers))
 	seen := map[string]bool{}
 	for i, a := range answers {
-		text, err := graded(a)
+		text, err := graded(b, a)
 		if err != nil {
 			return nil, Summary{}, err
 		}

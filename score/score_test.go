@@ -323,3 +323,47 @@ func TestRenderPair(t *testing.T) {
 		t.Errorf("yaml: %v", err)
 	}
 }
+
+// An answer over the benchmark's cap is refused before any call, with
+// where it is, its size and the cap.
+func TestGradeRefusesLongAnswers(t *testing.T) {
+	b, answers := basin(t)
+	small := *b
+	small.Entry.MaxAnswerBytes = 50
+	for _, tt := range []struct {
+		name  string
+		bench *benchmark.Benchmark
+		edit  func(a *submission.AnswerRow)
+		want  string // "" for no error
+	}{
+		{"the examples under the default cap", b, func(a *submission.AnswerRow) {}, ""},
+		{"60 MB", b, func(a *submission.AnswerRow) {
+			a.Answer = strings.Repeat("Porosity. ", 6<<20)
+			a.AnswerClean = ""
+		}, fmt.Sprintf("scores.json:%d: question Q2: answer_b is 62914560 bytes, over the 65536 bytes an answer to benchmark \"basin-analysis\" may hold", answers[1].Line)},
+		{"over a benchmark's own cap", &small, func(a *submission.AnswerRow) {}, "answer_b is " + fmt.Sprint(len(answers[1].Answer)) + " bytes, over the 50 bytes"},
+		{"a clean answer over the cap", &small, func(a *submission.AnswerRow) {
+			a.Answer = "Porosity."
+			a.AnswerClean = strings.Repeat("p", 51)
+		}, "answer_b_clean is 51 bytes, over the 50 bytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := append([]submission.AnswerRow{}, answers...)
+			if tt.bench == &small {
+				for i := range rows {
+					rows[i].Answer, rows[i].AnswerClean = "Short.", ""
+				}
+				rows[1] = answers[1]
+			}
+			tt.edit(&rows[1])
+			fj := &fakeJudge{b: b}
+			_, _, err := Grade(context.Background(), Config{Bench: tt.bench, Judge: &judge.Judge{LLM: fj, Model: "openai/gpt-5.5"}}, rows)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "(answer.too-long)") || fj.calls.Load() != 0):
+				t.Errorf("error %v after %d calls; want one with %q before any call", err, fj.calls.Load(), tt.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/submission"
@@ -15,6 +16,8 @@ const (
 	codeClean = "answer.clean"
 	// codeInjection: the graded text tries to instruct the judge.
 	codeInjection = "answer.injection"
+	// codeTooLong: an answer is over its benchmark's AnswerCap.
+	codeTooLong = "answer.too-long"
 )
 
 // reviewCodes are the warnings that ask a maintainer to look before a
@@ -31,14 +34,27 @@ func hasReviewWarning(ws finding.List) bool {
 	return false
 }
 
-// answer checks the text of one rubric row against what the judge grades
-// and returns that text, the clean form of answer_b. answer_b_clean, when
-// given, must be exactly that text: the judge grades it and nothing else,
-// so an edited clean answer would show the judge, and the reader, other
-// text than the model produced. A text that addresses the judge is flagged
-// for a maintainer with the markers found (judge.InjectionMarkers).
-func (c *check) answer(file string, row *submission.RubricRow) string {
-	graded := submission.CleanAnswer(row.Answer)
+// answer checks the text of one rubric row of benchmark b against what
+// the judge grades and returns that text, the clean form of answer_b; ok
+// is false when the answer is too long to be graded. Both answer_b and
+// answer_b_clean must be within the benchmark's AnswerCap, checked first
+// so that an oversized answer costs no more work. answer_b_clean, when
+// given, must be exactly the clean form: the judge grades it and nothing
+// else, so an edited clean answer would show the judge, and the reader,
+// other text than the model produced. A text that addresses the judge is
+// flagged for a maintainer with the markers found (judge.InjectionMarkers).
+func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benchmark) (graded string, ok bool) {
+	limit := b.Entry.AnswerCap()
+	for _, f := range []struct {
+		name string
+		size int
+	}{{"answer_b", len(row.Answer)}, {"answer_b_clean", len(row.AnswerClean)}} {
+		if f.size > limit {
+			c.errorf(codeTooLong, file, row.Line, row.ID, "%s is %d bytes, over the %d bytes an answer to benchmark %q may hold (max_answer_bytes in %s), and is not sent to the judge; generate the answer again with a lower --max-tokens, or ask the maintainers to raise the cap", f.name, f.size, limit, b.Entry.Key, benchmark.RegistryFile)
+			return "", false
+		}
+	}
+	graded = submission.CleanAnswer(row.Answer)
 	markers := judge.InjectionMarkers(graded)
 	if row.HasClean && row.AnswerClean != graded {
 		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of answer_b (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
@@ -48,7 +64,7 @@ func (c *check) answer(file string, row *submission.RubricRow) string {
 	if len(markers) > 0 {
 		c.warnf(codeInjection, file, row.Line, row.ID, "the answer addresses the judge instead of answering the question: %s; a maintainer must read it and decide whether the grade stands", strings.Join(markers, "; "))
 	}
-	return graded
+	return graded, true
 }
 
 // cleanDifference says where answer_b_clean parts from the clean form.

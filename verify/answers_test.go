@@ -63,3 +63,38 @@ func TestVerifyAnswerText(t *testing.T) {
 		})
 	}
 }
+
+// An answer may hold at most its benchmark's AnswerCap bytes, as received
+// and clean: the registry's max_answer_bytes, or 64 KiB.
+func TestAnswerCap(t *testing.T) {
+	capped := strings.Replace(testRegistry, `"judge_model": "openai/gpt-5.5"}`, `"judge_model": "openai/gpt-5.5", "max_answer_bytes": 100}`, 1)
+	long := func(n int) string { return strings.Repeat("p", n) }
+	tests := []struct {
+		name          string
+		registry      string
+		answer, clean any
+		errs          []string
+		message       string // a part of the error's message
+	}{
+		{"at the cap", capped, long(100), long(100), nil, ""},
+		{"answer_b over the cap", capped, long(101), nil, []string{"answer.too-long scores.json:2 Q1"}, `answer_b is 101 bytes, over the 100 bytes an answer to benchmark "rb" may hold (max_answer_bytes in rubrics/rubrics.json)`},
+		{"answer_b_clean over the cap", capped, long(100), long(101), []string{"answer.too-long scores.json:2 Q1"}, "answer_b_clean is 101 bytes"},
+		{"under the default cap", testRegistry, long(64 << 10), nil, nil, ""},
+		{"over the default cap", testRegistry, long(64<<10 + 1), nil, []string{"answer.too-long scores.json:2 Q1"}, "answer_b is 65537 bytes, over the 65536 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := rubricScores()
+			rows[0]["answer_b"], rows[0]["answer_b_clean"] = tt.answer, tt.clean
+			fsys := board(t, rubricMeta(), rows, rubricDir)
+			fsys["rubrics/rubrics.json"].Data = []byte(tt.registry)
+			r := verifyOne(t, fsys, rubricDir)
+			if strings.Join(describe(r), ",") != strings.Join(tt.errs, ",") {
+				t.Fatalf("errors %v, want %v", describe(r), tt.errs)
+			}
+			if tt.message != "" && !strings.Contains(r.Errors[0].Message, tt.message) {
+				t.Errorf("message %q does not say %q", r.Errors[0].Message, tt.message)
+			}
+		})
+	}
+}
