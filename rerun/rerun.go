@@ -54,9 +54,14 @@ type Config struct {
 	// of the content, which the submitter can compute too.
 	Secret []byte
 
-	MaxCalls int     // stop after this many model calls; 0 means no limit
-	MaxUSD   float64 // stop once this much is spent; 0 means no limit
-	Rule     Rule    // the sequential test; zero means DefaultRule()
+	// MaxCalls and MaxUSD bound the spot-check's model calls and spend;
+	// 0 means no limit. With the judge's Prices each judge call reserves
+	// its worst case before it is made (judge.Budget), so the spend never
+	// goes past MaxUSD; without them the spend is checked before each
+	// call, and the report warns that one call may go past it.
+	MaxCalls int
+	MaxUSD   float64
+	Rule     Rule // the sequential test; zero means DefaultRule()
 	// MaxFaults is how many judge faults (errors, unusable verdicts) end
 	// the check as inconclusive; 0 means 5.
 	MaxFaults int
@@ -225,12 +230,35 @@ func overBudget(cfg Config, rep *Report) bool {
 	return (cfg.MaxCalls > 0 && rep.Calls >= cfg.MaxCalls) || (cfg.MaxUSD > 0 && rep.SpendUSD >= cfg.MaxUSD)
 }
 
+// DefaultJudgeMaxTokens caps each judge call's completion when a dollar
+// budget is reserved call by call and the judge sets no cap of its own:
+// the worst case of a call must be finite. A verdict is a few hundred
+// tokens; the rest leaves a reasoning judge room to think, and a reply cut
+// at the cap is sent back like any broken verdict.
+const DefaultJudgeMaxTokens = 16384
+
+// budgeted returns the judge whose calls go through a budget of cfg's
+// limits, and the budget.
+func budgeted(cfg Config) (*judge.Judge, *judge.Budget) {
+	j := *cfg.Judge
+	bud := &judge.Budget{MaxCalls: cfg.MaxCalls, MaxUSD: cfg.MaxUSD, Prices: j.Prices}
+	if cfg.MaxUSD > 0 && j.Prices != nil && j.MaxTokens == 0 {
+		j.MaxTokens = DefaultJudgeMaxTokens
+	}
+	j.LLM = bud.Limit(j.LLM)
+	return &j, bud
+}
+
 func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, cfg Config, rep Report) (Report, error) {
 	if cfg.Judge == nil {
 		return rep, errors.New("a rubric benchmark is spot-checked with its judge: configure the judge endpoint")
 	}
 	if cfg.Judge.Model != b.Entry.JudgeModel {
 		return rep, fmt.Errorf("the judge must be the benchmark's fixed judge %q, not %q", b.Entry.JudgeModel, cfg.Judge.Model)
+	}
+	jud, _ := budgeted(cfg)
+	if cfg.MaxUSD > 0 && jud.Prices == nil {
+		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--judge-price-input and --judge-price-output, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
 	}
 	byQ := make(map[int]*submission.RubricRow, len(rows))
 	for i := range rows {
@@ -287,12 +315,17 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		reported64, _ := row.Score.Int()
 		reported := int(reported64)
 		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
-		got, err := cfg.Judge.Grade(ctx, b.Rubric, q, answers[row.ID])
+		got, err := jud.Grade(ctx, b.Rubric, q, answers[row.ID])
 		rep.spend(got.Usage)
 		qc.Cached, qc.Injection = got.Cached, injected[q.ID]
 		switch {
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
+		case errors.Is(err, judge.ErrBudget):
+			// Not a fault of the judge, and no evidence: the question was
+			// not checked.
+			rep.Sample = rep.Sample[:len(rep.Sample)-1]
+			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
 		case err != nil:
 			qc.Fault = "the judge call failed: " + err.Error()
 			rep.JudgeFaults++
@@ -312,6 +345,9 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 				qc.Injection = true
 			}
 			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
+		}
+		if stop != "" {
+			break
 		}
 		rep.Questions = append(rep.Questions, qc)
 	}

@@ -242,9 +242,99 @@ func TestBudget(t *testing.T) {
 	if rep.Verdict != VerdictInconclusive || rep.Calls != 3 || !strings.Contains(rep.Reason, "budget ran out after 3 calls") {
 		t.Errorf("%s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 	}
+	// Without the judge's prices a call's worst case is unknown: the
+	// budget is checked before each call, the last may go past it, and the
+	// report says so.
 	rep = bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret, MaxUSD: 0.045})
-	if rep.Verdict != VerdictInconclusive || rep.Calls != 5 {
-		t.Errorf("dollar budget: %s after %d calls", rep.Verdict, rep.Calls)
+	if rep.Verdict != VerdictInconclusive || rep.Calls != 5 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "the judge has no prices") {
+		t.Errorf("dollar budget without prices: %s after %d calls, warnings %q", rep.Verdict, rep.Calls, rep.Warnings)
+	}
+}
+
+// TestBudgetReservesWorstCase: with the judge's prices, each call reserves
+// its worst case (every prompt byte a token, and the completion limit)
+// before it is made. Against a judge that bills every call exactly that,
+// a budget with room for the worst cases of the first n calls, and half of
+// the next, makes n calls and never spends past it; checked only before
+// each call, as without prices, it makes one more and overshoots.
+func TestBudgetReservesWorstCase(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	prices := judge.Prices{Input: 1.25, Output: 10}
+	var mu sync.Mutex
+	var costs []float64 // the worst case of each call, in order
+	var maxTokens []int
+	honest := bd.noisyReply(5, "")
+	billWorst := func(req fakeopenai.Request) fakeopenai.Reply {
+		r := honest(req)
+		mt := req.MaxTokens
+		if mt == nil {
+			mt = req.MaxCompletionTokens
+		}
+		msgs := make([]llm.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = llm.Message{Role: m.Role, Content: m.Content}
+		}
+		var w float64
+		r.PromptTokens, r.CompletionTokens = judge.PromptTokenBound(msgs), 0
+		if mt != nil {
+			w, _ = judge.WorstCost(llm.Request{Messages: msgs, MaxTokens: *mt}, prices)
+			r.CompletionTokens = *mt
+			mu.Lock()
+			maxTokens = append(maxTokens, *mt)
+			mu.Unlock()
+		}
+		mu.Lock()
+		costs = append(costs, w)
+		mu.Unlock()
+		r.Cost = &w
+		return r
+	}
+	const n = 6
+	j := bd.judgeAt(t, fakeopenai.Options{Reply: billWorst})
+	j.Prices, j.MaxTokens = &prices, DefaultJudgeMaxTokens
+	bd.check(t, j, Config{Secret: secret, MaxCalls: n + 1}) // the calls a budget would see, in order
+	if len(costs) != n+1 || costs[0] == 0 {
+		t.Fatalf("recorded %d calls: %v", len(costs), costs)
+	}
+	budget := costs[n] / 2
+	for _, c := range costs[:n] {
+		budget += c
+	}
+
+	for _, tt := range []struct {
+		name      string
+		prices    *judge.Prices
+		maxTokens int // the judge's own completion limit
+		calls     int
+		overshoot bool
+	}{
+		{"each call's worst case reserved", &prices, 0, n, false},
+		{"checked only before each call", nil, DefaultJudgeMaxTokens, n + 1, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			costs, maxTokens = nil, nil
+			j := bd.judgeAt(t, fakeopenai.Options{Reply: billWorst})
+			j.Prices, j.MaxTokens = tt.prices, tt.maxTokens
+			rep := bd.check(t, j, Config{Secret: secret, MaxUSD: budget})
+			if len(costs) != tt.calls || rep.Calls != tt.calls || rep.Verdict != VerdictInconclusive || !strings.Contains(rep.Reason, "budget ran out") {
+				t.Errorf("%d calls (report: %d), %s: %s; want %d", len(costs), rep.Calls, rep.Verdict, rep.Reason, tt.calls)
+			}
+			if over := rep.SpendUSD > budget; over != tt.overshoot {
+				t.Errorf("spent $%.6f of $%.6f", rep.SpendUSD, budget)
+			}
+			if len(rep.Sample) != len(rep.Questions) || len(rep.Questions) != tt.calls {
+				t.Errorf("%d sampled, %d questions reported", len(rep.Sample), len(rep.Questions))
+			}
+			// A judge without a completion limit of its own is given one.
+			for _, mt := range maxTokens {
+				if mt != DefaultJudgeMaxTokens {
+					t.Errorf("a call with a completion limit of %d, want %d", mt, DefaultJudgeMaxTokens)
+				}
+			}
+			if len(maxTokens) != len(costs) {
+				t.Errorf("%d of %d calls had no completion limit", len(costs)-len(maxTokens), len(costs))
+			}
+		})
 	}
 }
 
