@@ -258,7 +258,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	}
 	jud, _ := budgeted(cfg)
 	if cfg.MaxUSD > 0 && jud.Prices == nil {
-		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--judge-price-input and --judge-price-output, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
+		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--price-input and --price-output of `benchgate rerun`, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
 	}
 	byQ := make(map[int]*submission.RubricRow, len(rows))
 	for i := range rows {
