@@ -6,7 +6,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
-	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/judge/inject"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -42,7 +42,7 @@ func hasReviewWarning(ws finding.List) bool {
 // given, must be exactly the clean form: the judge grades it and nothing
 // else, so an edited clean answer would show the judge, and the reader,
 // other text than the model produced. A text that addresses the judge is
-// flagged for a maintainer with the markers found (judge.InjectionMarkers).
+// flagged for a maintainer with the markers found (inject.Markers, which is judge.InjectionMarkers).
 func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benchmark) (graded string, ok bool) {
 	limit := b.Entry.AnswerCap()
 	for _, f := range []struct {
@@ -55,11 +55,11 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 		}
 	}
 	graded = submission.CleanAnswer(row.Answer)
-	markers := judge.InjectionMarkers(graded)
+	markers := inject.Markers(graded)
 	if row.HasClean && row.AnswerClean != graded {
 		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of answer_b (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
 		// What was offered to the judge instead counts too.
-		markers = union(markers, judge.InjectionMarkers(row.AnswerClean))
+		markers = union(markers, inject.Markers(row.AnswerClean))
 	}
 	if len(markers) > 0 {
 		c.warnf(codeInjection, file, row.Line, row.ID, "the answer addresses the judge instead of answering the question: %s; a maintainer must read it and decide whether the grade stands", strings.Join(markers, "; "))
