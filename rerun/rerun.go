@@ -237,16 +237,16 @@ func overBudget(cfg Config, rep *Report) bool {
 // at the cap is sent back like any broken verdict.
 const DefaultJudgeMaxTokens = 16384
 
-// budgeted returns the judge whose calls go through a budget of cfg's
-// limits, and the budget.
-func budgeted(cfg Config) (*judge.Judge, *judge.Budget) {
+// budgeted returns cfg's judge with its calls going through a budget of
+// cfg's limits.
+func budgeted(cfg Config) *judge.Judge {
 	j := *cfg.Judge
 	bud := &judge.Budget{MaxCalls: cfg.MaxCalls, MaxUSD: cfg.MaxUSD, Prices: j.Prices}
 	if cfg.MaxUSD > 0 && j.Prices != nil && j.MaxTokens == 0 {
 		j.MaxTokens = DefaultJudgeMaxTokens
 	}
 	j.LLM = bud.Limit(j.LLM)
-	return &j, bud
+	return &j
 }
 
 func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, cfg Config, rep Report) (Report, error) {
@@ -256,7 +256,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	if cfg.Judge.Model != b.Entry.JudgeModel {
 		return rep, fmt.Errorf("the judge must be the benchmark's fixed judge %q, not %q", b.Entry.JudgeModel, cfg.Judge.Model)
 	}
-	jud, _ := budgeted(cfg)
+	jud := budgeted(cfg)
 	if cfg.MaxUSD > 0 && jud.Prices == nil {
 		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--price-input and --price-output of `benchgate rerun`, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
 	}
