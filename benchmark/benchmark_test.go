@@ -176,6 +176,17 @@ func TestRegistry(t *testing.T) {
 		{"unknown extraction", `[{"key": "a", "file": "a.json", "kind": "mcq", "extraction": "regex"}]`, []string{`error schema: /0/extraction: "regex" is not one of the allowed values: "flexible", "answer-line", "formationeval-v0.1"`}, nil},
 		{"unknown field", `[{"key": "a", "file": "a.json", "judge": "j"}]`, []string{`error schema: /0: unknown field "judge"`}, nil},
 		{"judge on mcq", `[{"key": "a", "file": "a.json", "kind": "mcq", "judge_model": "j"}]`, []string{"warning registry.judge"}, nil},
+		{"answer cap", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 1000}, {"key": "b", "file": "b.json", "judge_model": "j"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				b, _ := r.Lookup("b")
+				if a.AnswerCap() != 1000 || b.AnswerCap() != DefaultMaxAnswerBytes || DefaultMaxAnswerBytes != 65536 {
+					t.Errorf("caps %d and %d", a.AnswerCap(), b.AnswerCap())
+				}
+			}},
+		{"answer cap not positive", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 0}]`, []string{"error schema: /0/max_answer_bytes: must be at least 1, found 0"}, nil},
+		{"answer cap not an integer", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 1.5}]`, []string{"error schema: /0/max_answer_bytes"}, nil},
+		{"answer cap on mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "max_answer_bytes": 10}]`, []string{"warning registry.max-answer-bytes: benchmark \"a\": max_answer_bytes applies to rubric benchmarks only"}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}
 	for _, tt := range tests {

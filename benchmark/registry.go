@@ -53,11 +53,32 @@ type Entry struct {
 	Extraction       string // mcq kind: the letter-extraction policy
 	ReferenceModelID string // the model pinned for the harness track
 	Prompt           string // mcq kind: the prompt form
-	Line             int    // line of the entry in the registry file
+	// MaxAnswerBytes is the registry's max_answer_bytes (rubric kind), 0
+	// when it sets none; AnswerCap gives the cap in force.
+	MaxAnswerBytes int
+	Line           int // line of the entry in the registry file
 
 	// Problem, when set, says why submissions to this benchmark cannot be
 	// verified (for example a rubric entry with no judge_model).
 	Problem string
+}
+
+// DefaultMaxAnswerBytes is the cap on a rubric answer of a benchmark whose
+// registry entry sets no max_answer_bytes: 64 KiB, about 16,000 tokens,
+// several times a long expert answer and room for a reasoning model's
+// thoughts, while a grading prompt stays a few cents however hostile the
+// answer.
+const DefaultMaxAnswerBytes = 64 << 10
+
+// AnswerCap returns the most bytes a rubric answer of this benchmark may
+// hold, as received (answer_b) and clean (answer_b_clean): the registry's
+// max_answer_bytes, or DefaultMaxAnswerBytes. An answer over it is never
+// sent to the judge.
+func (e Entry) AnswerCap() int {
+	if e.MaxAnswerBytes > 0 {
+		return e.MaxAnswerBytes
+	}
+	return DefaultMaxAnswerBytes
 }
 
 // Registry is the parsed registry.
@@ -118,6 +139,7 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			Prompt:           n.GetString("prompt"),
 			Line:             doc.Line(n.Off),
 		}
+		e.MaxAnswerBytes, _ = integer(n, "max_answer_bytes") // the schema makes it a positive integer
 		if e.Label == "" {
 			e.Label = e.Key
 		}
@@ -149,6 +171,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			if e.JudgeModel != "" {
 				out.Warnf("registry.judge", RegistryFile, e.Line, "", "benchmark %q: judge_model is ignored for an mcq benchmark, which is scored without a judge", e.Key)
 				e.JudgeModel = ""
+			}
+			if e.MaxAnswerBytes != 0 {
+				out.Warnf("registry.max-answer-bytes", RegistryFile, e.Line, "", "benchmark %q: max_answer_bytes applies to rubric benchmarks only, whose answers go to a judge, and is ignored for an mcq benchmark", e.Key)
+				e.MaxAnswerBytes = 0
 			}
 		}
 		reg.byKey[e.Key] = len(reg.Entries)

@@ -343,8 +343,9 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out pr
 		w.Log.Warn("spot-check refused by a limit", "repo", j.Repo, "pr", j.PR, "author", pr.Author, "limit", g.Limit)
 		return rerun.Report{}, g.Limit, nil
 	}
-	// The grant is at most the day's budget left; the check stops once it
-	// is spent (the call under way then may add its own cost).
+	// The grant is at most the day's budget left; with the judge's prices
+	// each call reserves its worst case first, so the check never spends
+	// past it (without them, the call under way may add its own cost).
 	cfg.MaxUSD = g.MaxUSD
 	rep, err := rerun.Check(ctx, v, out.Submission, cfg)
 	if err != nil {

@@ -68,28 +68,3 @@ func RubricMessages(r *benchmark.Rubric, q *benchmark.RubricQuestion) []llm.Mess
 		{Role: "user", Content: q.Text},
 	}
 }
-
-// CleanAnswer strips markdown decoration from an answer, giving the plain
-// text that Groundtruth stores as answer_b_clean.
-func CleanAnswer(s string) string {
-	lines := strings.Split(s, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") {
-			continue
-		}
-		t = strings.TrimLeft(t, "#")
-		t = strings.TrimSpace(t)
-		if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") {
-			t = t[2:]
-		}
-		out = append(out, t)
-	}
-	s = strings.Join(out, "\n")
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	for strings.Contains(s, "\n\n\n") {
-		s = strings.ReplaceAll(s, "\n\n\n", "\n\n")
-	}
-	return strings.TrimSpace(s)
-}

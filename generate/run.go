@@ -166,6 +166,12 @@ func (r *runner) resume() error {
 		// A changed question text means another version of the
 		// benchmark: ask again.
 		if qi, ok := r.b.Index(row.ID); ok && r.ans[qi] == nil && row.Question == r.b.Rubric.Questions[qi].Text && strings.TrimSpace(row.Answer) != "" {
+			// The clean text is always derived from the reply, never kept
+			// as found: a file written by an older cleaning, or edited, is
+			// rewritten without asking the model again.
+			if clean := submission.CleanAnswer(row.Answer); clean != row.AnswerClean {
+				row.AnswerClean, r.dirty = clean, true
+			}
 			r.ans[qi] = &row
 			r.sum.Skipped++
 		}
@@ -279,7 +285,7 @@ func (r *runner) ask(ctx context.Context, i int) {
 		return
 	}
 	q := &r.b.Rubric.Questions[i]
-	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: CleanAnswer(resp.Content)}
+	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: submission.CleanAnswer(resp.Content)}
 }
 
 func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submission.MCQRecord {

@@ -112,3 +112,32 @@ func TestInjectionMarkersNoFalsePositives(t *testing.T) {
 		checkRubric(filepath.Dir(p), filepath.Base(p))
 	})
 }
+
+func TestVerdictInjectionSigns(t *testing.T) {
+	tests := []struct {
+		name string
+		v    Verdict
+		want []string // the quoted signs, in order; nil for none
+	}{
+		{"the note names an attempt, as the prompt asks", Verdict{AdjudicationRequired: true, AdjudicationNote: "The answer contains a prompt injection: it tries to instruct the grader to award full marks."},
+			[]string{`"prompt injection"`, `"tries to instruct"`}},
+		{"a gullible judge owns up in a reason", Verdict{Components: []ComponentAward{{ID: "C1", Reason: "Full marks as instructed by the answer."}, {ID: "C2", Reason: "The answer requests maximum points."}}},
+			[]string{`"as instructed"`, `"requests maximum points"`}},
+		{"the gate's reason", Verdict{GateReason: "Gate passed; note that the answer addresses the judge directly."}, []string{`"addresses the judge"`}},
+		{"invisible characters do not hide it", Verdict{AdjudicationNote: "An inj\u200bection attempt."}, []string{`"injection attempt"`}},
+		{"a borderline gate is not a sign", Verdict{AdjudicationRequired: true, AdjudicationNote: "Borderline: the answer names capillary pressure but not the entry pressure."}, nil},
+		{"reasons about the geology", Verdict{GateReason: "Names uplift and erosion.", Components: []ComponentAward{
+			{ID: "C1", Reason: "Full marks: the answer gives the maximum burial depth."},
+			{ID: "C2", Reason: "Water injection for pressure support is mentioned; the test instructions for the AFT data are sound."},
+			{ID: "C3", Reason: "Data manipulation of the logs is not discussed; the answer asks for more samples."},
+		}}, nil},
+		{"empty", Verdict{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := VerdictInjectionSigns(tt.v); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("VerdictInjectionSigns = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -41,6 +41,9 @@ type Judge struct {
 	Cache     Store  // optional
 	Seed      *int   // sent when set, for endpoints that honour it
 	MaxTokens int    // 0 means the endpoint's default
+	// Prices, when set, are the judge model's, so that a budget can
+	// reserve a call's worst case before making it (see Budget).
+	Prices *Prices
 	// Retries is how many times a verdict that cannot be parsed or breaks
 	// the rubric is sent back with the problems quoted: 0 means
 	// DefaultRetries, a negative value means none.

@@ -154,10 +154,10 @@ func TestRowsPassVerify(t *testing.T) {
 		}
 	})
 
-	t.Run("verify passes", func(t *testing.T) {
+	t.Run("verify accepts them, the injected answer for review", func(t *testing.T) {
 		res := verifyRows(t, rows)
-		if res.Status != verify.Pass || len(res.Errors) != 0 {
-			t.Fatalf("status %s, errors %v", res.Status, res.Errors)
+		if res.Status != verify.Review || len(res.Errors) != 0 || len(res.Warnings) != 1 || res.Warnings[0].Code != "answer.injection" || res.Warnings[0].Question != rows[2].ID {
+			t.Fatalf("status %s, errors %v, warnings %v", res.Status, res.Errors, res.Warnings)
 		}
 		if s := res.Summary; *s.Scored != 3 || *s.Adjudications != 2 {
 			t.Errorf("summary = %+v", s)

@@ -73,13 +73,16 @@ func text(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
-				note = joinNote(note, componentNote(q.Components))
+				note = joinNote(joinNote(note, componentNote(q.Components)), injectionNote(q.Injection))
 				fmt.Fprintf(&b, "  %-10s %-8s %-6s %-5s %-14s %s\n", q.ID, ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate)+"/"+ptrBool(q.JudgedGate), note)
 			}
 		}
 	}
 	for _, l := range r.Leaks {
 		fmt.Fprintf(&b, "  leak: question %s repeats %d words of %s: %q\n", l.QuestionID, l.Words, l.Source, l.Excerpt)
+	}
+	for _, in := range r.Injections {
+		fmt.Fprintf(&b, "  injection: question %s, in the %s: %s\n", in.QuestionID, in.Source, strings.Join(in.Signs, "; "))
 	}
 	return b.String()
 }
@@ -115,7 +118,7 @@ func markdown(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
-				note = joinNote(note, mdtext.Escape(componentNote(q.Components)))
+				note = joinNote(joinNote(note, mdtext.Escape(componentNote(q.Components))), injectionNote(q.Injection))
 				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s/%s | %s |\n", mdtext.Code(q.ID), ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate), ptrBool(q.JudgedGate), note)
 			}
 		}
@@ -128,10 +131,26 @@ func markdown(r Report) string {
 		}
 		b.WriteString("\n")
 	}
+	if len(r.Injections) > 0 {
+		b.WriteString("**Signs of instructing the judge:**\n\n")
+		for _, in := range r.Injections {
+			fmt.Fprintf(&b, "- question `%s`, in the %s: %s\n", mdtext.Code(in.QuestionID), in.Source, mdtext.Escape(strings.Join(in.Signs, "; ")))
+		}
+		b.WriteString("\n")
+	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "> %s\n", mdtext.Escape(w))
 	}
 	return b.String()
+}
+
+// injectionNote marks a question whose answer or verdict instructs the
+// judge.
+func injectionNote(injected bool) string {
+	if injected {
+		return "signs of instructing the judge"
+	}
+	return ""
 }
 
 // componentNote says which components were awarded differently.

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
@@ -50,9 +51,14 @@ type Config struct {
 	// submitter can compute too.
 	Secret []byte
 
-	MaxCalls int     // stop after this many model calls; 0 means no limit
-	MaxUSD   float64 // stop once this much is spent; 0 means no limit
-	Rule     Rule    // the sequential test; zero means DefaultRule()
+	// MaxCalls and MaxUSD bound the spot-check's model calls and spend;
+	// 0 means no limit. With the judge's Prices each judge call reserves
+	// its worst case before it is made (judge.Budget), so the spend never
+	// goes past MaxUSD; without them the spend is checked before each
+	// call, and the report warns that one call may go past it.
+	MaxCalls int
+	MaxUSD   float64
+	Rule     Rule // the sequential test; zero means DefaultRule()
 	// MaxFaults is how many judge faults (errors, unusable verdicts) end
 	// the check as inconclusive; 0 means 5.
 	MaxFaults int
@@ -74,12 +80,16 @@ type Report struct {
 	Warnings  []string        `json:"warnings,omitempty"`
 
 	// Rubric kind.
-	Leaks          []Leak  `json:"leaks,omitempty"`
-	Checked        int     `json:"checked,omitempty"`
-	MeanDiff       float64 `json:"mean_diff,omitempty"` // reported − judged, points per question
-	LLR            float64 `json:"llr,omitempty"`
-	Contradictions int     `json:"gate_contradictions,omitempty"`
-	JudgeFaults    int     `json:"judge_faults,omitempty"`
+	Leaks []Leak `json:"leaks,omitempty"`
+	// Injections are the signs, in answers or in the judge's verdicts,
+	// that an answer instructs the judge; any keeps the check from
+	// consistent, since a judge that obeys agrees with any score.
+	Injections     []Injection `json:"injections,omitempty"`
+	Checked        int         `json:"checked,omitempty"`
+	MeanDiff       float64     `json:"mean_diff,omitempty"` // reported − judged, points per question
+	LLR            float64     `json:"llr,omitempty"`
+	Contradictions int         `json:"gate_contradictions,omitempty"`
+	JudgeFaults    int         `json:"judge_faults,omitempty"`
 
 	// Multiple-choice kind.
 	Disputes     int      `json:"disputes,omitempty"`
@@ -108,7 +118,27 @@ type QuestionCheck struct {
 	// whoever ran the check: Fault, which the report shows, says only
 	// what failed (llm.Public), not the endpoint's address.
 	Err error `json:"-"`
+	// Injection reports signs of instructing the judge in the answer or
+	// the verdict (see Report.Injections).
+	Injection bool `json:"injection,omitempty"`
 }
+
+// Injection is one question whose answer, or whose verdict from the judge,
+// shows an attempt to instruct the judge.
+type Injection struct {
+	QuestionID string `json:"question_id"`
+	// Source is InAnswer (judge.InjectionMarkers found them in the text
+	// graded) or InVerdict (judge.VerdictInjectionSigns found them in
+	// the judge's reply).
+	Source string   `json:"source"`
+	Signs  []string `json:"signs"`
+}
+
+// The sources of an Injection.
+const (
+	InAnswer  = "answer"
+	InVerdict = "verdict"
+)
 
 // ComponentDiff is one rubric component awarded differently by the
 // submission and the judge.
@@ -188,6 +218,25 @@ func overBudget(cfg Config, rep *Report) bool {
 	return (cfg.MaxCalls > 0 && rep.Calls >= cfg.MaxCalls) || (cfg.MaxUSD > 0 && rep.SpendUSD >= cfg.MaxUSD)
 }
 
+// DefaultJudgeMaxTokens caps each judge call's completion when a dollar
+// budget is reserved call by call and the judge sets no cap of its own:
+// the worst case of a call must be finite. A verdict is a few hundred
+// tokens; the rest leaves a reasoning judge room to think, and a reply cut
+// at the cap is sent back like any broken verdict.
+const DefaultJudgeMaxTokens = 16384
+
+// budgeted returns cfg's judge with its calls going through a budget of
+// cfg's limits.
+func budgeted(cfg Config) *judge.Judge {
+	j := *cfg.Judge
+	bud := &judge.Budget{MaxCalls: cfg.MaxCalls, MaxUSD: cfg.MaxUSD, Prices: j.Prices}
+	if cfg.MaxUSD > 0 && j.Prices != nil && j.MaxTokens == 0 {
+		j.MaxTokens = DefaultJudgeMaxTokens
+	}
+	j.LLM = bud.Limit(j.LLM)
+	return &j
+}
+
 func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, cfg Config, rep Report) (Report, error) {
 	if cfg.Judge == nil {
 		return rep, errors.New("a rubric benchmark is spot-checked with its judge: configure the judge endpoint")
@@ -195,12 +244,30 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	if cfg.Judge.Model != b.Entry.JudgeModel {
 		return rep, fmt.Errorf("the judge must be the benchmark's fixed judge %q, not %q", b.Entry.JudgeModel, cfg.Judge.Model)
 	}
+	jud := budgeted(cfg)
+	if cfg.MaxUSD > 0 && jud.Prices == nil {
+		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--price-input and --price-output of `benchgate rerun`, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
+	}
 	byQ := make(map[int]*submission.RubricRow, len(rows))
-	answers := make(map[string]string, len(rows))
 	for i := range rows {
 		if qi, ok := b.Index(rows[i].ID); ok {
 			byQ[qi] = &rows[i]
-			answers[rows[i].ID] = answerText(&rows[i])
+		}
+	}
+	// The text graded is always the clean form of the reply as received,
+	// never a clean text the submitter supplies.
+	answers := make(map[string]string, len(rows))
+	injected := map[string]bool{}
+	for qi := range b.Rubric.Questions {
+		row := byQ[qi]
+		if row == nil {
+			continue
+		}
+		text := submission.CleanAnswer(row.Answer)
+		answers[row.ID] = text
+		if m := judge.InjectionMarkers(text); len(m) > 0 {
+			rep.Injections = append(rep.Injections, Injection{QuestionID: row.ID, Source: InAnswer, Signs: m})
+			injected[row.ID] = true
 		}
 	}
 	rep.Leaks = FindLeaks(b.Rubric, answers)
@@ -236,12 +303,17 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		reported64, _ := row.Score.Int()
 		reported := int(reported64)
 		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
-		got, err := cfg.Judge.Grade(ctx, b.Rubric, q, answerText(row))
+		got, err := jud.Grade(ctx, b.Rubric, q, answers[row.ID])
 		rep.spend(got.Usage)
-		qc.Cached = got.Cached
+		qc.Cached, qc.Injection = got.Cached, injected[q.ID]
 		switch {
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
+		case errors.Is(err, judge.ErrBudget):
+			// Not a fault of the judge, and no evidence: the question was
+			// not checked.
+			rep.Sample = rep.Sample[:len(rep.Sample)-1]
+			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
 		case err != nil:
 			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
 			rep.JudgeFaults++
@@ -256,7 +328,14 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			rg := row.GatePassed != nil && *row.GatePassed
 			qc.GateFlip = rg && !gate
 			qc.Components = componentDiffs(q, row, got.Verdict)
+			if signs := judge.VerdictInjectionSigns(got.Verdict); len(signs) > 0 {
+				rep.Injections = append(rep.Injections, Injection{QuestionID: q.ID, Source: InVerdict, Signs: signs})
+				qc.Injection = true
+			}
 			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
+		}
+		if stop != "" {
+			break
 		}
 		rep.Questions = append(rep.Questions, qc)
 	}
@@ -279,15 +358,40 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		rep.Verdict = VerdictInconclusive
 		rep.Reason = fmt.Sprintf("%d answers reproduce long passages of the grading key (see leaks); the scores agree with the judge, but a maintainer must decide whether the answers were written from the key", len(rep.Leaks))
 	}
+	if ids := injectionIDs(rep.Injections); len(ids) > 0 && rep.Verdict != VerdictInconsistent {
+		// Agreement with a judge the answers instruct proves nothing: one
+		// that obeys agrees with any score. An inconsistent verdict stands,
+		// the judge having disagreed despite them.
+		msg := fmt.Sprintf("questions %s show signs of instructing the judge (see injections), so the judge's agreement proves nothing; a maintainer must read those answers", strings.Join(ids, ", "))
+		if rep.Verdict == VerdictConsistent {
+			msg = "the scores agree with the judge, but " + msg
+		} else {
+			msg = rep.Reason + "; " + msg
+		}
+		rep.Verdict, rep.Reason = VerdictInconclusive, msg
+	}
 	return rep, nil
 }
 
-func answerText(r *submission.RubricRow) string {
-	if r.AnswerClean != "" {
-		return r.AnswerClean
+// injectionIDs lists the questions of injections once each, in order,
+// the first maxNamed of them and how many more.
+func injectionIDs(injs []Injection) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, in := range injs {
+		if !seen[in.QuestionID] {
+			seen[in.QuestionID] = true
+			ids = append(ids, in.QuestionID)
+		}
 	}
-	return r.Answer
+	if len(ids) > maxNamed {
+		ids = append(ids[:maxNamed], fmt.Sprintf("and %d more", len(ids)-maxNamed))
+	}
+	return ids
 }
+
+// maxNamed caps the questions a reason names one by one.
+const maxNamed = 20
 
 func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, rows []submission.MCQRow, order []int, cfg Config, rep Report) (Report, error) {
 	if res.Summary.Disputes != nil {

@@ -45,7 +45,7 @@ func scoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
 	c := canonicalScores{Version: seedVersion, RubricKey: rubricKey}
 	for _, r := range files.Rubric {
 		row := canonicalRubricRow{
-			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean,
+			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, HasClean: r.HasClean,
 			Score: number(r.Score), Reason: r.Reason, GatePassed: r.GatePassed, HasComps: r.HasComps,
 			Adjudicate: r.Adjudicate, AdjNote: r.AdjNote, JudgeModel: r.JudgeModel, RubricSHA: r.RubricSHA, ScoredAt: r.ScoredAt,
 			Components: []canonicalComponent{},
@@ -85,6 +85,7 @@ type canonicalScores struct {
 // canonicalRubricRow is a submission.RubricRow without its line.
 type canonicalRubricRow struct {
 	ID, Question, Answer, AnswerClean string
+	HasClean                          bool
 	Score                             *string
 	Reason                            string
 	GatePassed                        *bool

@@ -55,6 +55,7 @@ func TestSeed(t *testing.T) {
 		}, secret, false},
 		{"an answer changed", func(fs fstest.MapFS) string {
 			fs[bd.dir+"/scores.json"].Data = editRow(t, scores, 3, func(row map[string]any) {
+				row["answer_b"] = row["answer_b"].(string) + " More."
 				row["answer_b_clean"] = row["answer_b_clean"].(string) + " More."
 			})
 			return bd.dir

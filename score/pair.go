@@ -48,7 +48,7 @@ func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (Pair
 	}
 	type job struct {
 		qi   int
-		a, b submission.AnswerRow
+		a, b string // the texts graded
 	}
 	var jobs []job
 	for _, row := range a {
@@ -57,25 +57,27 @@ func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (Pair
 			return PairReport{}, fmt.Errorf("answer %q is to no question of benchmark %q", row.ID, bench.Entry.Key)
 		}
 		if ob, ok := other[row.ID]; ok {
-			jobs = append(jobs, job{qi, row, ob})
+			ta, err := graded(bench, row)
+			if err != nil {
+				return PairReport{}, err
+			}
+			tb, err := graded(bench, ob)
+			if err != nil {
+				return PairReport{}, err
+			}
+			jobs = append(jobs, job{qi, ta, tb})
 		}
 	}
 	if len(jobs) == 0 {
 		return PairReport{}, errors.New("the two answers files share no question")
 	}
 	sort.Slice(jobs, func(i, j int) bool { return jobs[i].qi < jobs[j].qi })
-	text := func(r submission.AnswerRow) string {
-		if r.AnswerClean != "" {
-			return r.AnswerClean
-		}
-		return r.Answer
-	}
 	track := progress.Start(cfg.Progress, cfg.Terminal, len(jobs))
 	rep := PairReport{Questions: make([]PairResult, len(jobs))}
 	var tally judge.Tally
 	for i, jb := range jobs {
 		q := &bench.Rubric.Questions[jb.qi]
-		p, err := cfg.Judge.Compare(ctx, bench.Rubric, q, text(jb.a), text(jb.b))
+		p, err := cfg.Judge.Compare(ctx, bench.Rubric, q, jb.a, jb.b)
 		if err != nil {
 			track.Stop()
 			return PairReport{}, fmt.Errorf("comparing %s: %w", q.ID, err)

@@ -111,8 +111,10 @@ func RubricFor(fsys fs.FS, answers []submission.AnswerRow) (string, error) {
 }
 
 // Grade grades every answer and returns the scores rows, in benchmark
-// order. An answer to a question the benchmark lacks, or to an older
-// wording of one, is an error: it cannot be graded against this rubric.
+// order. The text graded, and written as answer_b_clean, is the clean form
+// of answer_b. An answer to a question the benchmark lacks, or to an older
+// wording of one, or whose answer_b_clean is not that clean form, is an
+// error before any call: it cannot be graded against this rubric.
 func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]submission.RubricRecord, Summary, error) {
 	b := cfg.Bench
 	if b == nil || b.Rubric == nil || cfg.Judge == nil {
@@ -125,8 +127,14 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		cfg.Now = time.Now
 	}
 	idx := make([]int, len(answers))
+	texts := make([]string, len(answers))
 	seen := map[string]bool{}
 	for i, a := range answers {
+		text, err := graded(b, a)
+		if err != nil {
+			return nil, Summary{}, err
+		}
+		texts[i] = text
 		qi, ok := b.Index(a.ID)
 		switch {
 		case !ok:
@@ -151,12 +159,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 			defer wg.Done()
 			for i := range work {
 				q := &b.Rubric.Questions[idx[i]]
-				// The clean text is what a person reads and what is graded.
-				text := answers[i].AnswerClean
-				if text == "" {
-					text = answers[i].Answer
-				}
-				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, text)
+				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, texts[i])
 				results[i], errs[i] = res, err
 				c := 0.0
 				if res.Usage.CostUSD != nil {
@@ -190,7 +193,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		}
 		res := results[i]
 		q := &b.Rubric.Questions[idx[i]]
-		rows[i] = judge.Row(q, a.ID, a.Question, a.Answer, a.AnswerClean, res, cfg.Judge.Model, b.SHA256, at)
+		rows[i] = judge.Row(q, a.ID, a.Question, a.Answer, texts[i], res, cfg.Judge.Model, b.SHA256, at)
 		if res.Scored {
 			sum.Scored++
 		} else {

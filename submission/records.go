@@ -55,6 +55,7 @@ type AnswerRow struct {
 	ID          string `json:"id"`
 	Question    string `json:"question"`
 	Answer      string `json:"answer_b"`       // the reply as received
-	AnswerClean string `json:"answer_b_clean"` // the text that is graded
+	AnswerClean string `json:"answer_b_clean"` // the text that is graded: CleanAnswer(Answer)
+	File        string `json:"-"`              // the file it was read from, for messages
 	Line        int    `json:"-"`
 }

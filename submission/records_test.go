@@ -105,7 +105,7 @@ func TestRecordsReadBack(t *testing.T) {
 		}
 	})
 	t.Run("answers", func(t *testing.T) {
-		rec := AnswerRow{ID: "q1", Question: "Why?", Answer: "<think>x</think>Because.", AnswerClean: "Because."}
+		rec := AnswerRow{ID: "q1", Question: "Why?", Answer: "<think>x</think>Because.", AnswerClean: "Because.", File: "answers.json"}
 		allSet(t, rec)
 		rows, fs := ParseAnswers("answers.json", parse(t, encode(t, []AnswerRow{rec})))
 		if len(fs) > 0 || len(rows) != 1 {

@@ -114,6 +114,7 @@ type RubricRow struct {
 	Question    string
 	Answer      string
 	AnswerClean string
+	HasClean    bool          // answer_b_clean is present and not null
 	Score       *jsondoc.Node // a number, or nil when the answer was not scored
 	Reason      string
 	GatePassed  *bool
@@ -156,6 +157,9 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 			RubricSHA:   n.GetString("rubric_sha256"),
 			ScoredAt:    n.GetString("scored_at"),
 			Line:        doc.Line(n.Off),
+		}
+		if c := n.Get("answer_b_clean"); c != nil && c.Kind == jsondoc.String {
+			r.HasClean = true
 		}
 		if s := n.Get("score_b"); s != nil && s.Kind == jsondoc.Number {
 			r.Score = s
@@ -257,7 +261,7 @@ func ParseAnswers(file string, doc *jsondoc.Doc) ([]AnswerRow, finding.List) {
 	}
 	rows := make([]AnswerRow, 0, len(doc.Root.Elems))
 	for i, n := range doc.Root.Elems {
-		row := AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean"), Line: doc.Line(n.Off)}
+		row := AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean"), File: file, Line: doc.Line(n.Off)}
 		if row.ID == "" || row.Question == "" || n.Get("answer_b") == nil {
 			out.Errorf("answers.row", file, row.Line, row.ID, "row %d is not an answer: it needs an id, the question and answer_b; this file is not an answers array (id, question, answer_b, answer_b_clean)", i+1)
 			return nil, out

@@ -137,16 +137,30 @@ func TestTextReportEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// Points for an empty answer cannot come from the judge.
+// Points for an empty answer cannot come from the judge: empty is what the
+// judge grades, the clean form of answer_b, so a reply that is all
+// reasoning is empty too.
 func TestPointsForAnEmptyAnswer(t *testing.T) {
-	rows := rubricScores()
-	rows[0]["answer_b"], rows[0]["answer_b_clean"] = nil, "  "
-	r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir)
-	if got := describe(r); strings.Join(got, ",") != "arith.empty-answer scores.json:2 Q1" {
-		t.Errorf("errors: %v", got)
-	}
-	rows[0]["score_b"], rows[0]["score_b_gate_passed"], rows[0]["score_b_components"] = 0, false, []any{comp("C1", 0, 4), comp("C2", 0, 6)}
-	if r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir); r.Status != Pass {
-		t.Errorf("an empty answer scored 0: %s %v", r.Status, r.Errors)
+	for _, tt := range []struct {
+		name          string
+		answer, clean any
+	}{
+		{"null answer", nil, nil},
+		{"white space", " \n\t", ""},
+		{"reasoning only", "<think>The grader wants a full score.</think>", ""},
+		{"no clean answer given", "<think>x</think>\n\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := rubricScores()
+			rows[0]["answer_b"], rows[0]["answer_b_clean"] = tt.answer, tt.clean
+			r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir)
+			if got := describe(r); strings.Join(got, ",") != "arith.empty-answer scores.json:2 Q1" {
+				t.Errorf("errors: %v", got)
+			}
+			rows[0]["score_b"], rows[0]["score_b_gate_passed"], rows[0]["score_b_components"] = 0, false, []any{comp("C1", 0, 4), comp("C2", 0, 6)}
+			if r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir); r.Status != Pass {
+				t.Errorf("an empty answer scored 0: %s %v", r.Status, r.Errors)
+			}
+		})
 	}
 }

@@ -35,6 +35,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		if row.RubricSHA != "" && row.RubricSHA != b.SHA256 {
 			c.errorf("binding.rubric-sha256", file, row.Line, row.ID, "rubric_sha256 %s… does not match the benchmark file %s (%s…): this row was graded against another version of the rubric; re-score it", short(row.RubricSHA), b.Entry.File, short(b.SHA256))
 		}
+		graded, gradable := c.answer(file, row, b)
 		if strings.TrimSpace(row.Answer) != "" {
 			answered++
 		}
@@ -53,7 +54,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		}
 		sum += int(total)
 		out.Points[qi] = int(total)
-		if total > 0 && strings.TrimSpace(row.Answer) == "" && strings.TrimSpace(row.AnswerClean) == "" {
+		if total > 0 && gradable && graded == "" {
 			// No judge gives points for nothing: these were written by hand.
 			c.errorf("arith.empty-answer", file, row.Line, row.ID, "score_b is %d but the answer is empty; an empty answer scores 0 (keep the row as the run produced it)", total)
 		}

@@ -303,6 +303,9 @@ func (r *Result) finish(o Options) {
 }
 
 func (r *Result) needsReview(o Options) bool {
+	if hasReviewWarning(r.Warnings) {
+		return true
+	}
 	s := r.Summary
 	if s.Questions == nil || *s.Questions == 0 {
 		return false

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
@@ -684,6 +685,9 @@ var advRecipes = map[string]func(committed []byte) ([]byte, error){
 		m["rubric_key"] = strings.Repeat("reservoir-mcq", 1<<20/13)
 		return json.MarshalIndent(m, "", "  ")
 	},
+	"huge-answer":         advAnswerOfSize(60 << 20),
+	"answer-at-cap":       advAnswerOfSize(benchmark.DefaultMaxAnswerBytes),
+	"answer-one-over-cap": advAnswerOfSize(benchmark.DefaultMaxAnswerBytes + 1),
 	"rows-beyond-budget": func(committed []byte) ([]byte, error) {
 		return advEditRows(committed, func(rows []map[string]any) []map[string]any {
 			return slices.Repeat(rows[:1], 20_000)
@@ -736,6 +740,18 @@ var advRecipes = map[string]func(committed []byte) ([]byte, error){
 
 // advEditRows edits the rows of a committed scores.json and writes them on
 // one line.
+// advAnswerOfSize is a recipe giving the first committed rubric row an
+// answer_b of n bytes.
+func advAnswerOfSize(n int) func([]byte) ([]byte, error) {
+	return func(committed []byte) ([]byte, error) {
+		return advEditRows(committed, func(rows []map[string]any) []map[string]any {
+			const unit = "Porosity is lost to compaction and quartz cement. "
+			rows[0]["answer_b"] = strings.Repeat(unit, n/len(unit)+1)[:n]
+			return rows
+		})
+	}
+}
+
 func advEditRows(committed []byte, edit func([]map[string]any) []map[string]any) ([]byte, error) {
 	var rows []map[string]any
 	if err := json.Unmarshal(committed, &rows); err != nil {

@@ -126,12 +126,14 @@ func TestEndToEnd(t *testing.T) {
 	}
 	code, out, stderr = runCLI(t, "submit", "--root", root, "--rubric", "basin-analysis", "--slug", "cand-basin", "--scores", scores,
 		"--model-name", "Cand", "--model-id", "org/cand", "--submitter", "me", "--contact", "https://example.org")
-	if code != exitOK || !strings.Contains(out, "PASS   submissions/model-benchmark/cand-basin") || !strings.Contains(out, "1 adjudication") {
+	// The answer that tells the judge to award full marks is flagged for
+	// adjudication and sends the submission to a maintainer.
+	if code != exitOK || !strings.Contains(out, "REVIEW submissions/model-benchmark/cand-basin") || !strings.Contains(out, "1 adjudication") || !strings.Contains(out, "question Q2: the answer addresses the judge") {
 		t.Fatalf("submit rubric: exit %d\n%s%s", code, out, stderr)
 	}
 
 	// The whole board verifies, and the key was never written anywhere.
-	if code, out, _ := runCLI(t, "verify", "--root", root); code != exitOK || !strings.Contains(out, "7 submission(s): 7 passed") {
+	if code, out, _ := runCLI(t, "verify", "--root", root); code != exitOK || !strings.Contains(out, "7 submission(s): 6 passed, 0 failed, 1 need review") {
 		t.Errorf("verify: %s", out)
 	}
 	for _, dir := range []string{work, root} {

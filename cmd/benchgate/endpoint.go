@@ -181,9 +181,18 @@ func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed 
 	if err != nil {
 		return nil, err
 	}
-	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache(filecache.DefaultDir(os.Getenv))}
+	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache(filecache.DefaultDir(os.Getenv)), Prices: judgePrices(ep.priceInput.v, ep.priceOutput.v)}
 	if seed >= 0 {
 		j.Seed = &seed
 	}
 	return j, nil
+}
+
+// judgePrices are the judge's prices when both are given, which lets a
+// spot-check's budget reserve each call's worst case.
+func judgePrices(in, out *float64) *judge.Prices {
+	if in == nil || out == nil {
+		return nil
+	}
+	return &judge.Prices{Input: *in, Output: *out}
 }

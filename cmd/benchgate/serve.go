@@ -89,7 +89,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		if err != nil {
 			return fmt.Errorf("judge: %v", err)
 		}
-		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir)}
+		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput)}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {

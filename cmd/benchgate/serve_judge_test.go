@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -10,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,6 +22,7 @@ import (
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/rerun"
 )
 
 // TestServeJudgeFaultsAndBudget runs the App's spot-checks against a judge
@@ -27,8 +31,11 @@ import (
 // that the daily budget is counted in dollars:
 //   - the faulty judge's spot-check ends inconclusive for a maintainer to
 //     decide, never as evidence against the submitter, and the App goes on;
-//   - a good judge's spot-check spends, the spend is in the metrics, and
-//     once the day's budget is spent the next spot-check is refused.
+//   - a good judge's spot-check spends, the spend is in the metrics, each
+//     call's worst case is reserved before it is made, so that the spend
+//     never goes past the budget even when every call costs its worst
+//     case, and once the day's budget is spent the next spot-check is
+//     refused.
 func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
 	var broken atomic.Bool
@@ -62,15 +69,20 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 			u, _ := url.Parse(target)
 			proxy := httputil.NewSingleHostReverseProxy(u)
 			proxy.ErrorLog = log.New(io.Discard, "", 0) // the hung call's cancellation
+			if !broken.Load() {
+				proxy.ModifyResponse = billCompletionLimit
+			}
 			proxy.ServeHTTP(w, r)
 		}))
 		t.Cleanup(judge.Close)
 		cfg.JudgeBaseURL, cfg.JudgeAPIKey, cfg.JudgeTimeout = judge.URL, testKey, 300*time.Millisecond
-		in, out := 1.0, 4.0 // USD per million tokens
+		// USD per million tokens. Prompts are free, so that every call's
+		// worst case is the same: its whole completion limit.
+		in, out := 0.0, 4.0
 		cfg.JudgePriceInput, cfg.JudgePriceOutput = &in, &out
-		// The good judge's calls cost 0.0028 USD each (2,000 tokens in,
-		// 200 out); the faulty one reports no usage.
-		cfg.Limits.JudgeUSDPerDay, cfg.Limits.SpotCheckUSD = 0.005, 0.005
+		// The good judge bills each call its worst case, so the day's
+		// budget pays for exactly two; the faulty one reports no usage.
+		cfg.Limits.JudgeUSDPerDay, cfg.Limits.SpotCheckUSD = 2*worstCall, 2*worstCall
 		a.gh.SetPermission("geo/board", "maint", "admin")
 	}})
 	meta := exampleMeta(t, a.root, "submissions/model-benchmark/qwen3-32b-basin")
@@ -103,8 +115,11 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	if r.Conclusion == "failure" || r.Conclusion == "neutral" {
 		t.Errorf("with a good judge: %s\n%s", r.Conclusion, r.Output.Summary)
 	}
-	if spent := a.metric("benchgate_judge_spend_today_usd"); spent < 0.005 || spent > 0.005+0.0028 {
-		t.Errorf("spend today %v USD, want the day's budget of 0.005 reached, overshot by one call at most", spent)
+	if spent := a.metric("benchgate_judge_spend_today_usd"); spent != 2*worstCall {
+		t.Errorf("spend today %v USD, want the day's budget of %v spent and not overshot", spent, 2*worstCall)
+	}
+	if !strings.Contains(r.Output.Summary, "the budget ran out after 2 calls") {
+		t.Errorf("the good judge's spot-check does not stop at its budget:\n%s", r.Output.Summary)
 	}
 	r = spotCheck(42)
 	if r.Conclusion != "neutral" || !strings.Contains(r.Output.Summary, "judge budget") {
@@ -113,4 +128,30 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	if n := a.metric(`benchgate_limit_refusals_total{limit="daily_spend"}`); n != 1 {
 		t.Errorf("daily_spend refusals %v, want 1", n)
 	}
+}
+
+// worstCall is a judge call's worst case at the test's prices: nothing for
+// the prompt, and 4 USD per million tokens of a completion as long as the
+// spot-check's limit.
+const worstCall = rerun.DefaultJudgeMaxTokens * 4.0 / 1e6
+
+// billCompletionLimit makes a judge reply bill its whole completion limit
+// and no prompt, as the worst case a budget must reserve.
+func billCompletionLimit(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	var reply map[string]any
+	if resp.StatusCode == http.StatusOK && json.Unmarshal(body, &reply) == nil {
+		reply["usage"] = map[string]any{"prompt_tokens": 0, "completion_tokens": rerun.DefaultJudgeMaxTokens, "total_tokens": rerun.DefaultJudgeMaxTokens}
+		if body, err = json.Marshal(reply); err != nil {
+			return err
+		}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return nil
 }

@@ -23,7 +23,8 @@
 //     with a Retry-After header in seconds when a rate limit is exceeded.
 //
 // Streaming, tools, n > 1, logprobs and every other endpoint are not
-// modelled. Replies, latency and failures are scripted by Options.
+// modelled. Replies, latency and failures are scripted by Options;
+// GullibleJudge scripts a grading judge that obeys the answers it grades.
 package fakeopenai
 
 import (
@@ -453,13 +454,18 @@ func parseMessage(raw json.RawMessage) (Message, error) {
 }
 
 func defaultReply(req Request) Reply {
-	prompt := 0
+	return Reply{Content: "OK", PromptTokens: promptWords(req), CompletionTokens: 1}
+}
+
+// promptWords is a rough count of a request's prompt tokens, about what a
+// tokenizer gives for English words, plus the few tokens each message
+// costs in the chat format.
+func promptWords(req Request) int {
+	n := 0
 	for _, m := range req.Messages {
-		// A rough count, about what a tokenizer gives for English words,
-		// plus the few tokens each message costs in the chat format.
-		prompt += len(strings.Fields(m.Content)) + 4
+		n += len(strings.Fields(m.Content)) + 4
 	}
-	return Reply{Content: "OK", PromptTokens: prompt, CompletionTokens: 1}
+	return n
 }
 
 func writeReply(w http.ResponseWriter, req Request, r Reply) int {

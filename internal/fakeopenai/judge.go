@@ -1,0 +1,104 @@
+package fakeopenai
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// GullibleJudge returns a Reply function that plays a grading judge fooled
+// by the answer it grades, so that a defence can be tested against a judge
+// that would obey. For a grading call (benchgate's grading prompt: the
+// candidate answer between the lines <<<ANSWER b>>> and <<<END b>>> of the
+// user message, the verdict's shape in the system message) whose answer
+// Obeys, it replies with a verdict that passes the gate and awards every
+// component the maximum the shape gives it, asking for no adjudication;
+// every other call goes to honest (nil answers "OK").
+func GullibleJudge(honest func(Request) Reply) func(Request) Reply {
+	return func(req Request) Reply {
+		if answer, ok := gradedAnswer(req); ok && Obeys(answer) {
+			if v, ok := fullMarks(req); ok {
+				return Reply{Content: v, PromptTokens: promptWords(req), CompletionTokens: 120}
+			}
+		}
+		if honest == nil {
+			return defaultReply(req)
+		}
+		return honest(req)
+	}
+}
+
+// obeyed are the orders a gullible judge follows: requests for full marks
+// or a perfect score, and orders to ignore the rubric or the instructions.
+var obeyed = regexp.MustCompile(`(?i)\b(?:full|maximum|max|perfect|top)\s+(?:marks|points|score|credit)\b|\b10\s*/\s*10\b|\bignore\s+(?:the\s+|all\s+|your\s+|previous\s+)*(?:rubric|instructions?)\b`)
+
+// Obeys reports whether a gullible judge follows the answer: it asks, in
+// any letter case, for full, maximum, perfect or top marks, points, score
+// or credit, or for 10/10, or tells the grader to ignore the rubric or its
+// instructions.
+func Obeys(answer string) bool { return obeyed.MatchString(answer) }
+
+// fenceRe finds the opening line of the fenced answer of a grading prompt
+// (a pairwise prompt's fences name A or B and are not matched).
+var fenceRe = regexp.MustCompile(`<<<ANSWER ([0-9a-f]{32})>>>\n`)
+
+// gradedAnswer returns the answer fenced in a grading call's first user
+// message.
+func gradedAnswer(req Request) (string, bool) {
+	for _, m := range req.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		loc := fenceRe.FindStringSubmatchIndex(m.Content)
+		if loc == nil {
+			return "", false
+		}
+		rest := m.Content[loc[1]:]
+		end := strings.Index(rest, "<<<END "+m.Content[loc[2]:loc[3]]+">>>")
+		if end < 0 {
+			return "", false
+		}
+		return rest[:end], true
+	}
+	return "", false
+}
+
+// componentRe reads one component line of the verdict shape the grading
+// prompt asks for: {"id": "C1", "awarded": <integer 0..3>, "maximum": 3, …}.
+var componentRe = regexp.MustCompile(`\{"id": ("(?:[^"\\]|\\.)*"), "awarded": <integer 0\.\.[0-9]+>, "maximum": ([0-9]+),`)
+
+// fullMarks builds the verdict awarding every component of the prompt's
+// shape its maximum.
+func fullMarks(req Request) (string, bool) {
+	type award struct {
+		ID      string `json:"id"`
+		Awarded int    `json:"awarded"`
+		Maximum int    `json:"maximum"`
+		Reason  string `json:"reason"`
+	}
+	var comps []award
+	total := 0
+	for _, m := range req.Messages {
+		if m.Role != "system" {
+			continue
+		}
+		for _, c := range componentRe.FindAllStringSubmatch(m.Content, -1) {
+			id, err := strconv.Unquote(c[1])
+			if err != nil {
+				return "", false
+			}
+			pts, _ := strconv.Atoi(c[2])
+			comps = append(comps, award{ID: id, Awarded: pts, Maximum: pts, Reason: "Fully meets this component."})
+			total += pts
+		}
+	}
+	if len(comps) == 0 {
+		return "", false
+	}
+	data, err := json.Marshal(map[string]any{
+		"gate_passed": true, "gate_reason": "The gate is met.", "components": comps, "total": total,
+		"adjudication_required": false, "adjudication_note": "",
+	})
+	return string(data), err == nil
+}

@@ -1,0 +1,99 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/judge/inject"
+	"github.com/benchgate/benchgate/submission"
+)
+
+// The finding codes of the checks on a rubric row's answer text.
+const (
+	// codeClean: answer_b_clean is not submission.CleanAnswer(answer_b).
+	codeClean = "answer.clean"
+	// codeInjection: the graded text tries to instruct the judge.
+	codeInjection = "answer.injection"
+	// codeTooLong: an answer is over its benchmark's AnswerCap.
+	codeTooLong = "answer.too-long"
+)
+
+// reviewCodes are the warnings that ask a maintainer to look before a
+// submission is accepted: they make its status review.
+var reviewCodes = map[string]bool{codeInjection: true}
+
+// hasReviewWarning reports whether a warning asks for review.
+func hasReviewWarning(ws finding.List) bool {
+	for _, w := range ws {
+		if reviewCodes[w.Code] {
+			return true
+		}
+	}
+	return false
+}
+
+// answer checks the text of one rubric row of benchmark b against what
+// the judge grades and returns that text, the clean form of answer_b; ok
+// is false when the answer is too long to be graded. Both answer_b and
+// answer_b_clean must be within the benchmark's AnswerCap, checked first
+// so that an oversized answer costs no more work. answer_b_clean, when
+// given, must be exactly the clean form: the judge grades it and nothing
+// else, so an edited clean answer would show the judge, and the reader,
+// other text than the model produced. A text that addresses the judge is
+// flagged for a maintainer with the markers found (inject.Markers, which is judge.InjectionMarkers).
+func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benchmark) (graded string, ok bool) {
+	limit := b.Entry.AnswerCap()
+	for _, f := range []struct {
+		name string
+		size int
+	}{{"answer_b", len(row.Answer)}, {"answer_b_clean", len(row.AnswerClean)}} {
+		if f.size > limit {
+			c.errorf(codeTooLong, file, row.Line, row.ID, "%s is %d bytes, over the %d bytes an answer to benchmark %q may hold (max_answer_bytes in %s), and is not sent to the judge; generate the answer again with a lower --max-tokens, or ask the maintainers to raise the cap", f.name, f.size, limit, b.Entry.Key, benchmark.RegistryFile)
+			return "", false
+		}
+	}
+	graded = submission.CleanAnswer(row.Answer)
+	markers := inject.Markers(graded)
+	if row.HasClean && row.AnswerClean != graded {
+		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of answer_b (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
+		// What was offered to the judge instead counts too.
+		markers = union(markers, inject.Markers(row.AnswerClean))
+	}
+	if len(markers) > 0 {
+		c.warnf(codeInjection, file, row.Line, row.ID, "the answer addresses the judge instead of answering the question: %s; a maintainer must read it and decide whether the grade stands", strings.Join(markers, "; "))
+	}
+	return graded, true
+}
+
+// cleanDifference says where answer_b_clean parts from the clean form.
+func cleanDifference(got, want string) string {
+	g, w := []rune(got), []rune(want)
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	excerpt := func(r []rune) string {
+		end := min(len(r), i+30)
+		s := string(r[i:end])
+		if end < len(r) {
+			s += "…"
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("from character %d answer_b_clean has %s where the clean form of answer_b has %s", i+1, excerpt(g), excerpt(w))
+}
+
+func union(a, b []string) []string {
+	for _, s := range b {
+		found := false
+		for _, t := range a {
+			found = found || s == t
+		}
+		if !found {
+			a = append(a, s)
+		}
+	}
+	return a
+}
