@@ -81,7 +81,7 @@ func (w *Worker) Handlers() queue.Handlers {
 // Metrics are the App's Prometheus metrics.
 type Metrics struct {
 	Registry   *prometheus.Registry
-	Deliveries *prometheus.CounterVec // by event and outcome
+	Deliveries *prometheus.CounterVec // by event label (Webhook.Observe) and outcome
 	Jobs       *prometheus.GaugeVec   // by kind and state
 	QueueAge   prometheus.Gauge       // seconds the oldest available job has waited
 	Maintainer prometheus.Gauge       // 1 on the queue's maintainer
@@ -139,7 +139,7 @@ func (m *Metrics) ObserveJudge(calls int, usd float64) {
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		Registry:   prometheus.NewRegistry(),
-		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
+		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event (an event the App acts on, other, or unverified before the signature holds) and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
 		Jobs:       prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_jobs", Help: "Jobs in the queue by kind and state."}, []string{"kind", "state"}),
 		QueueAge:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_oldest_available_seconds", Help: "How long the oldest job waiting to run has waited."}),
 		Maintainer: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_maintainer", Help: "1 when this replica is the queue's maintainer (it rescues abandoned jobs and reconciles), else 0."}),

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/submission"
@@ -25,6 +26,45 @@ import (
 
 // MaxWebhookBytes bounds a delivery's body; GitHub caps payloads at 25 MB.
 const MaxWebhookBytes = 25 << 20
+
+// The event label of a delivery in metrics (Webhook.Observe) is one of the
+// events Route acts on, EventOther or EventUnverified: every label value
+// is a series kept for the life of the process, so it never comes from a
+// header as sent.
+const (
+	// EventUnverified labels a request refused before its signature held:
+	// its X-GitHub-Event is anyone's word.
+	EventUnverified = "unverified"
+	// EventOther labels a signed delivery of an event Route ignores.
+	EventOther = "other"
+)
+
+// routedEvents are the events Route acts on.
+var routedEvents = map[string]bool{"pull_request": true, "check_run": true, "check_suite": true, "issue_comment": true, "push": true}
+
+// eventLabel is the metrics label of a signed delivery's event.
+func eventLabel(event string) string {
+	if routedEvents[event] {
+		return event
+	}
+	return EventOther
+}
+
+// maxLogged bounds each string from a request that the front door logs.
+const maxLogged = 100
+
+// clip cuts s to maxLogged bytes, at a character boundary, and says how
+// much was cut: a header can be 64 KB, and a refused request is logged.
+func clip(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	n := maxLogged
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…[%d more bytes]", s[:n], len(s)-n)
+}
 
 // Job is the work a delivery asks for.
 type Job struct {
@@ -66,8 +106,8 @@ type Webhook struct {
 	Secrets [][]byte
 	Queue   Enqueuer
 	Log     *slog.Logger
-	// Observe, when set, is told each delivery's event and outcome (for
-	// metrics).
+	// Observe, when set, is told each delivery's event label (a routed
+	// event, EventOther or EventUnverified) and outcome, for metrics.
 	Observe func(event, outcome string)
 }
 
@@ -84,18 +124,18 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	event, delivery := r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")
-	log := h.Log.With("delivery", delivery, "event", event)
-	sig := r.Header.Get("X-Hub-Signature-256")
-	if _, ok := parseSignature(sig); !ok {
+	log := h.Log.With("delivery", clip(delivery), "event", clip(event))
+	sig, ok := parseSignature(r.Header.Get("X-Hub-Signature-256"))
+	if !ok {
 		// Refused before the body is read: an unsigned request costs its
 		// sender the upload, never the App 25 MB of reading and hashing.
-		h.observe(event, "bad_signature")
+		h.observe(EventUnverified, "bad_signature")
 		log.Warn("webhook refused: missing or malformed signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
 	}
 	if r.ContentLength > MaxWebhookBytes {
-		h.observe(event, "too_large")
+		h.observe(EventUnverified, "too_large")
 		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
 		return
 	}
@@ -103,29 +143,31 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			h.observe(event, "too_large")
+			h.observe(EventUnverified, "too_large")
 			http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
 			return
 		}
+		h.observe(EventUnverified, "unreadable")
 		http.Error(w, "cannot read the body", http.StatusBadRequest)
 		return
 	}
 	// Nothing is parsed or done before the signature holds.
 	if !h.signed(body, sig) {
-		h.observe(event, "bad_signature")
+		h.observe(EventUnverified, "bad_signature")
 		log.Warn("webhook refused: missing or bad signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
 	}
+	label := eventLabel(event)
 	if event == "" || delivery == "" {
-		h.observe(event, "bad_request")
+		h.observe(label, "bad_request")
 		http.Error(w, "X-GitHub-Event and X-GitHub-Delivery are required", http.StatusBadRequest)
 		return
 	}
 	jobs, err := Route(event, delivery, body)
 	if err != nil {
-		h.observe(event, "bad_payload")
-		log.Warn("webhook payload not understood", "err", err)
+		h.observe(label, "bad_payload")
+		log.Warn("webhook payload not understood", "err", clip(err.Error()))
 		http.Error(w, "payload not understood", http.StatusBadRequest)
 		return
 	}
@@ -136,8 +178,8 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// 503 with Retry-After: GitHub shows the failed delivery, and
 			// reconciliation queues the missed verification once the
 			// queue has drained.
-			h.observe(event, "overloaded")
-			log.Warn("delivery refused: the queue is full", "err", err, "repo", j.Repo, "pr", j.PR)
+			h.observe(label, "overloaded")
+			log.Warn("delivery refused: the queue is full", "err", err, "repo", clip(j.Repo), "pr", j.PR)
 			w.Header().Set("Retry-After", "60")
 			http.Error(w, "benchgate is overloaded; this pull request will be verified once the queue drains", http.StatusServiceUnavailable)
 			return
@@ -145,8 +187,8 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			// Not acknowledged: GitHub shows the failure and the delivery
 			// can be redelivered; nothing was half-done.
-			h.observe(event, "error")
-			log.Error("cannot queue the delivery", "err", err, "repo", j.Repo, "pr", j.PR)
+			h.observe(label, "error")
+			log.Error("cannot queue the delivery", "err", err, "repo", clip(j.Repo), "pr", j.PR)
 			http.Error(w, "cannot queue the delivery", http.StatusInternalServerError)
 			return
 		}
@@ -154,19 +196,15 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if inserted {
 			outcome = "queued"
 		}
-		log.Info("webhook", "outcome", outcome, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA)
+		log.Info("webhook", "outcome", outcome, "kind", j.Kind, "repo", clip(j.Repo), "pr", j.PR, "head_sha", clip(j.HeadSHA))
 	}
-	h.observe(event, outcome)
+	h.observe(label, outcome)
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// signed checks X-Hub-Signature-256 ("sha256=" and the hex HMAC-SHA256 of
-// the raw body) against every secret, in constant time.
-func (h *Webhook) signed(body []byte, header string) bool {
-	sig, ok := parseSignature(header)
-	if !ok {
-		return false
-	}
+// signed checks sig (X-Hub-Signature-256: the HMAC-SHA256 of the raw
+// body) against every secret, in constant time.
+func (h *Webhook) signed(body, sig []byte) bool {
 	valid := false
 	for _, s := range h.Secrets {
 		mac := hmac.New(sha256.New, s)
