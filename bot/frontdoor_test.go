@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -148,6 +149,139 @@ func TestClip(t *testing.T) {
 		if got := clip(tt.in); got != tt.want {
 			t.Errorf("clip(%d bytes) = %q, want %q", len(tt.in), got, tt.want)
 		}
+	}
+}
+
+// heldUpload is a request whose body the test feeds: the handler reads
+// what has been written and waits for the rest.
+type heldUpload struct {
+	w    *io.PipeWriter
+	done chan *httptest.ResponseRecorder
+}
+
+func holdUpload(h http.Handler, length int64, sig string) *heldUpload {
+	pr, pw := io.Pipe()
+	req := httptest.NewRequest(http.MethodPost, "/webhook", pr)
+	req.ContentLength = length
+	req.Header.Set("X-GitHub-Event", "pull_request")
+	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("held-%p", pw))
+	req.Header.Set("X-Hub-Signature-256", sig)
+	u := &heldUpload{w: pw, done: make(chan *httptest.ResponseRecorder, 1)}
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		pr.Close()
+		u.done <- rec
+	}()
+	return u
+}
+
+func (h *Webhook) heldBytes() int64 {
+	h.inFlight.mu.Lock()
+	defer h.inFlight.mu.Unlock()
+	return h.inFlight.used
+}
+
+// TestWebhookBodiesInFlight: what the bodies being read may hold, before
+// any signature is checked, is bounded across requests. With a 2 MB
+// budget and a signed 1000 KB delivery held at 600 KB, a 1000 KB request
+// with a well-formed but wrong signature is refused with 503 and
+// Retry-After (with or without Content-Length), while a small delivery
+// still passes, and so does one beside ten requests that announce 25 MB
+// but have sent 1 KB (memory is counted as it is filled, not as
+// announced: they are still being read). Once the held delivery ends it
+// is queued, every byte is released, and a large body is read again.
+func TestWebhookBodiesInFlight(t *testing.T) {
+	const budget = 2 << 20
+	hook := &Webhook{Secrets: [][]byte{secret}, BodyBytesInFlight: budget}
+	m := NewMetrics()
+	mux, q := frontDoor(t, hook, m)
+	wrong := "sha256=" + strings.Repeat("0", 64)
+
+	// A signed delivery of 1000 KB (its JSON padded with spaces), of which
+	// 600 KB have arrived: a pipe's write returns once all of it is read.
+	padded := openedEvent(14) + strings.Repeat(" ", 1000<<10-len(openedEvent(14)))
+	held := holdUpload(mux, int64(len(padded)), Sign(secret, []byte(padded)))
+	if _, err := io.WriteString(held.w, padded[:600<<10]); err != nil {
+		t.Fatal(err)
+	}
+	if n := hook.heldBytes(); n < 600<<10 || n > budget {
+		t.Fatalf("the half-read delivery holds %d bytes, want 600 KB to 2 MB", n)
+	}
+
+	large := strings.Repeat(" ", 1000<<10)
+	for _, tt := range []struct {
+		name   string
+		send   func() *httptest.ResponseRecorder
+		status int
+	}{
+		{"a large body with a wrong signature", func() *httptest.ResponseRecorder {
+			return deliverRec(t, mux, "pull_request", "large", large, wrong)
+		}, http.StatusServiceUnavailable},
+		{"the same without Content-Length", func() *httptest.ResponseRecorder {
+			req := httptest.NewRequest(http.MethodPost, "/webhook", io.MultiReader(strings.NewReader(large)))
+			req.ContentLength = -1
+			req.Header.Set("X-Hub-Signature-256", wrong)
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, req)
+			return rec
+		}, http.StatusServiceUnavailable},
+		{"a small signed delivery", func() *httptest.ResponseRecorder {
+			return deliverRec(t, mux, "pull_request", "small", openedEvent(12), Sign(secret, []byte(openedEvent(12))))
+		}, http.StatusAccepted},
+		{"a small signed delivery beside ten announcing 25 MB, 1 KB sent", func() *httptest.ResponseRecorder {
+			var slow []*heldUpload
+			for range 10 {
+				u := holdUpload(mux, MaxWebhookBytes, wrong)
+				if _, err := io.WriteString(u.w, strings.Repeat(" ", 1<<10)); err != nil {
+					t.Fatal(err)
+				}
+				slow = append(slow, u)
+			}
+			rec := deliverRec(t, mux, "pull_request", "small-2", openedEvent(13), Sign(secret, []byte(openedEvent(13))))
+			for i, u := range slow {
+				u.w.CloseWithError(errors.New("the sender went away"))
+				if r := <-u.done; r.Code != http.StatusBadRequest {
+					t.Errorf("slow upload %d: status %d, want 400 (read until its sender went away)", i, r.Code)
+				}
+			}
+			return rec
+		}, http.StatusAccepted},
+	} {
+		rec := tt.send()
+		if rec.Code != tt.status {
+			t.Errorf("%s: status %d, want %d", tt.name, rec.Code, tt.status)
+		}
+		if tt.status == http.StatusServiceUnavailable && rec.Header().Get("Retry-After") == "" {
+			t.Errorf("%s: 503 without Retry-After", tt.name)
+		}
+		if got := hook.heldBytes(); got > budget {
+			t.Errorf("%s: %d bytes held, over the budget of %d", tt.name, got, budget)
+		}
+	}
+
+	if _, err := io.WriteString(held.w, padded[600<<10:]); err != nil {
+		t.Fatal(err)
+	}
+	held.w.Close()
+	if rec := <-held.done; rec.Code != http.StatusAccepted {
+		t.Errorf("the held delivery: status %d %q, want 202", rec.Code, rec.Body)
+	}
+	if n := hook.heldBytes(); n != 0 {
+		t.Errorf("%d bytes still held once every request ended", n)
+	}
+	if code := deliver(t, mux, "pull_request", "large-again", large, wrong); code != http.StatusUnauthorized {
+		t.Errorf("a large body once the others ended: status %d, want 401 (read and refused)", code)
+	}
+	if got := deliveries(t, m)[EventUnverified+"/busy"]; got != 2 {
+		t.Errorf("%v requests counted busy, want 2", got)
+	}
+	st, err := q.Stats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Counts[queue.KindVerify]["available"]; n != 3 {
+		t.Errorf("%d verifications queued, want 3 (pull requests 12, 13 and the held 14; %v)", n, st.Counts)
 	}
 }
 

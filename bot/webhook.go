@@ -13,11 +13,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -26,6 +28,12 @@ import (
 
 // MaxWebhookBytes bounds a delivery's body; GitHub caps payloads at 25 MB.
 const MaxWebhookBytes = 25 << 20
+
+// DefaultBodyBytesInFlight is the memory the bodies being read may hold at
+// once when Webhook.BodyBytesInFlight is not set: room for a delivery of
+// GitHub's largest size as its buffer grows (under twice its size for a
+// moment) beside many small ones.
+const DefaultBodyBytesInFlight = 64 << 20
 
 // The event label of a delivery in metrics (Webhook.Observe) is one of the
 // events Route acts on, EventOther or EventUnverified: every label value
@@ -109,6 +117,16 @@ type Webhook struct {
 	// Observe, when set, is told each delivery's event label (a routed
 	// event, EventOther or EventUnverified) and outcome, for metrics.
 	Observe func(event, outcome string)
+	// BodyBytesInFlight bounds the memory that the bodies of all requests
+	// being handled hold at once, signed or not: a body is read whole
+	// before its signature can be checked, so this is what anyone can make
+	// the App hold (0: DefaultBodyBytesInFlight). A request that would go
+	// beyond it is refused with 503 and Retry-After. A body of n bytes
+	// holds under 2n for a moment while its buffer grows, so below twice
+	// MaxWebhookBytes the largest deliveries may not pass.
+	BodyBytesInFlight int64
+
+	inFlight byteBudget
 }
 
 func (h *Webhook) observe(event, outcome string) {
@@ -139,20 +157,32 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			h.observe(EventUnverified, "too_large")
-			http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
-			return
-		}
+	macs := make([]hash.Hash, len(h.Secrets))
+	for i, s := range h.Secrets {
+		macs[i] = hmac.New(sha256.New, s)
+	}
+	body, held, err := h.readBody(r.Body, r.ContentLength, macs)
+	defer h.inFlight.release(held)
+	switch {
+	case errors.Is(err, errBusy):
+		// Anyone can send a well-formed signature; what their bodies may
+		// hold until it is checked is bounded here.
+		h.observe(EventUnverified, "busy")
+		log.Warn("webhook refused: the bodies being read hold the memory allowed")
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "benchgate is reading as many request bodies as it may hold; retry later", http.StatusServiceUnavailable)
+		return
+	case errors.Is(err, errTooLarge):
+		h.observe(EventUnverified, "too_large")
+		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
 		h.observe(EventUnverified, "unreadable")
 		http.Error(w, "cannot read the body", http.StatusBadRequest)
 		return
 	}
 	// Nothing is parsed or done before the signature holds.
-	if !h.signed(body, sig) {
+	if !matches(macs, sig) {
 		h.observe(EventUnverified, "bad_signature")
 		log.Warn("webhook refused: missing or bad signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
@@ -202,15 +232,100 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// signed checks sig (X-Hub-Signature-256: the HMAC-SHA256 of the raw
-// body) against every secret, in constant time.
-func (h *Webhook) signed(body, sig []byte) bool {
+// byteBudget is the memory shared by the bodies being read, in bytes.
+type byteBudget struct {
+	mu   sync.Mutex
+	used int64
+}
+
+// reserve takes n bytes if the total stays within limit.
+func (b *byteBudget) reserve(n, limit int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > limit {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *byteBudget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+}
+
+var (
+	errBusy     = errors.New("the bodies being read hold the memory allowed (Webhook.BodyBytesInFlight)")
+	errTooLarge = errors.New("the body is longer than MaxWebhookBytes or than its Content-Length")
+)
+
+// minBodyBuffer is the first buffer a body is read into.
+const minBodyBuffer = 32 << 10
+
+// readBody reads a body of at most MaxWebhookBytes (and at most length,
+// when that is known) and writes it to each mac as it arrives. The buffer
+// grows with what was sent, never with what Content-Length announces, so
+// a sender that announces 25 MB and sends nothing holds next to nothing;
+// each growth is reserved from the in-flight budget before it is made. It
+// returns the bytes reserved, which the caller releases once done with
+// the body, on error too.
+func (h *Webhook) readBody(r io.Reader, length int64, macs []hash.Hash) (body []byte, held int64, err error) {
+	limit := h.BodyBytesInFlight
+	if limit <= 0 {
+		limit = DefaultBodyBytesInFlight
+	}
+	bound := int64(MaxWebhookBytes)
+	if length >= 0 && length < bound {
+		bound = length
+	}
+	var buf []byte
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) == bound {
+				// Full: only the end of the body may follow.
+				var one [1]byte
+				switch n, err := io.ReadFull(r, one[:]); {
+				case n > 0:
+					return nil, held, errTooLarge
+				case err == io.EOF:
+					return buf, held, nil
+				default:
+					return nil, held, err
+				}
+			}
+			grown := min(max(2*int64(cap(buf)), minBodyBuffer), bound)
+			if !h.inFlight.reserve(grown, limit) {
+				return nil, held, errBusy
+			}
+			held += grown
+			next := make([]byte, len(buf), grown)
+			copy(next, buf)
+			h.inFlight.release(int64(cap(buf)))
+			held -= int64(cap(buf))
+			buf = next
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		for _, m := range macs {
+			m.Write(buf[len(buf) : len(buf)+n])
+		}
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			return nil, held, err
+		}
+	}
+}
+
+// matches reports whether sig is the HMAC-SHA256 of the body under any
+// secret (macs, one per secret, have read the raw body), in constant
+// time: every secret is compared, so the time taken says nothing of which.
+func matches(macs []hash.Hash, sig []byte) bool {
 	valid := false
-	for _, s := range h.Secrets {
-		mac := hmac.New(sha256.New, s)
-		mac.Write(body)
-		// Every secret is tried, so the time taken says nothing of which.
-		if hmac.Equal(mac.Sum(nil), sig) {
+	for _, m := range macs {
+		if hmac.Equal(m.Sum(nil), sig) {
 			valid = true
 		}
 	}
