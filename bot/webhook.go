@@ -6,6 +6,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -16,6 +17,7 @@ import (
 	"hash"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -194,6 +196,16 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "X-GitHub-Event and X-GitHub-Delivery are required", http.StatusBadRequest)
 		return
 	}
+	if isForm(r.Header.Get("Content-Type")) {
+		// The hook delivers a form: the signature was of the form as sent,
+		// the JSON is its payload field.
+		if body, err = formPayload(body); err != nil {
+			h.observe(label, "bad_payload")
+			log.Warn("form-encoded webhook not understood", "err", clip(err.Error()))
+			http.Error(w, "a form-encoded delivery carries its JSON in one field named payload: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+	}
 	jobs, err := Route(event, delivery, body)
 	if err != nil {
 		h.observe(label, "bad_payload")
@@ -344,6 +356,79 @@ func parseSignature(header string) ([]byte, bool) {
 		return nil, false
 	}
 	return sig, true
+}
+
+// formContentType is what GitHub sends when a hook's content type is set
+// to a form: the body is payload=<the JSON, URL-encoded>, and
+// X-Hub-Signature-256 is of the body as sent.
+const formContentType = "application/x-www-form-urlencoded"
+
+func isForm(contentType string) bool {
+	t, _, err := mime.ParseMediaType(contentType)
+	return err == nil && t == formContentType
+}
+
+// formPayload returns the JSON of a form-encoded delivery: the value of
+// its one field named payload. It reads the form as url.ParseQuery does,
+// refusing what that refuses, but decodes over the body's own bytes (a
+// decoded value is never longer than its encoding): the body is not
+// needed again, and a second copy of up to 25 MB is not made.
+func formPayload(body []byte) ([]byte, error) {
+	var payload []byte
+	found := false
+	for len(body) > 0 {
+		var field []byte
+		field, body, _ = bytes.Cut(body, []byte("&"))
+		if bytes.IndexByte(field, ';') >= 0 {
+			return nil, errors.New("invalid semicolon separator in the form")
+		}
+		k, v, _ := bytes.Cut(field, []byte("="))
+		key, err := unescapeInPlace(k)
+		if err != nil {
+			return nil, err
+		}
+		value, err := unescapeInPlace(v)
+		if err != nil {
+			return nil, err
+		}
+		if string(key) != "payload" {
+			continue
+		}
+		if found {
+			return nil, errors.New("the form has more than one field named payload")
+		}
+		payload, found = value, true
+	}
+	if !found {
+		return nil, errors.New("the form has no field named payload")
+	}
+	return payload, nil
+}
+
+// unescapeInPlace decodes a URL-encoded form key or value (%XX, and + for
+// a space) over its own bytes, as url.QueryUnescape does.
+func unescapeInPlace(s []byte) ([]byte, error) {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			s[j] = ' '
+		case '%':
+			var b [1]byte
+			if i+2 >= len(s) {
+				return nil, fmt.Errorf("invalid URL escape %q", s[i:])
+			}
+			if _, err := hex.Decode(b[:], s[i+1:i+3]); err != nil {
+				return nil, fmt.Errorf("invalid URL escape %q", s[i:i+3])
+			}
+			s[j] = b[0]
+			i += 2
+		default:
+			s[j] = c
+		}
+		j++
+	}
+	return s[:j], nil
 }
 
 // Sign returns the X-Hub-Signature-256 value of body under secret, as
