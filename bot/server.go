@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/benchgate/benchgate/bot/queue"
@@ -81,7 +82,7 @@ func (w *Worker) Handlers() queue.Handlers {
 // Metrics are the App's Prometheus metrics.
 type Metrics struct {
 	Registry   *prometheus.Registry
-	Deliveries *prometheus.CounterVec // by event and outcome
+	Deliveries *prometheus.CounterVec // by event label (Webhook.Observe) and outcome
 	Jobs       *prometheus.GaugeVec   // by kind and state
 	QueueAge   prometheus.Gauge       // seconds the oldest available job has waited
 	Maintainer prometheus.Gauge       // 1 on the queue's maintainer
@@ -98,6 +99,9 @@ type Metrics struct {
 	// JobCalls is the REST calls each run of a job made to GitHub, by
 	// kind: what a job spends of the installation's hourly budget.
 	JobCalls *prometheus.HistogramVec
+	// RefreshEvery is how long /metrics and /readyz reuse the queue's
+	// figures before reading them again (0: DefaultRefreshEvery).
+	RefreshEvery time.Duration
 }
 
 // SetLimits publishes the configured limits.
@@ -140,7 +144,7 @@ func (m *Metrics) ObserveJudge(calls int, usd float64) {
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		Registry:   prometheus.NewRegistry(),
-		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, bad_signature, …)."}, []string{"event", "outcome"}),
+		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_webhook_deliveries_total", Help: "Webhook deliveries by event (an event the App acts on, other, or unverified before the signature holds) and outcome (queued, duplicate, ignored, bad_signature, busy, …)."}, []string{"event", "outcome"}),
 		Jobs:       prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_jobs", Help: "Jobs in the queue by kind and state."}, []string{"kind", "state"}),
 		QueueAge:   prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_oldest_available_seconds", Help: "How long the oldest job waiting to run has waited."}),
 		Maintainer: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_queue_maintainer", Help: "1 when this replica is the queue's maintainer (it rescues abandoned jobs and reconciles), else 0."}),
@@ -159,8 +163,17 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// QueueReader is what /metrics and /readyz read from the queue
+// (*queue.Queue).
+type QueueReader interface {
+	Stats(ctx context.Context) (queue.Stats, error)
+	Leading() bool
+	LiveReplicas(ctx context.Context) (int, error)
+	SpentSince(ctx context.Context, since time.Time) (float64, error)
+}
+
 // Refresh reads the queue's figures into the gauges.
-func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
+func (m *Metrics) Refresh(ctx context.Context, q QueueReader) error {
 	st, err := q.Stats(ctx)
 	if err != nil {
 		return err
@@ -189,10 +202,91 @@ func (m *Metrics) Refresh(ctx context.Context, q *queue.Queue) error {
 	return nil
 }
 
+// DefaultRefreshEvery is how long the queue's figures are reused by
+// /metrics and /readyz when Metrics.RefreshEvery is not set.
+const DefaultRefreshEvery = 2 * time.Second
+
+// queueReadTimeout bounds one read of the queue's figures, and how long a
+// request to /metrics or /readyz waits for it.
+const queueReadTimeout = 2 * time.Second
+
+// queueFigures reads the queue's figures into the metrics at most once
+// per ttl, however many ask, one read at a time: /metrics and /readyz
+// answer anyone, and each read is a round trip on the queue's database,
+// whose one SQLite connection the deliveries and the workers need.
+type queueFigures struct {
+	m   *Metrics
+	q   QueueReader
+	ttl time.Duration
+	log *slog.Logger
+
+	mu      sync.Mutex
+	at      time.Time     // when the last read ended; zero before the first
+	err     error         // how it ended
+	reading chan struct{} // closed when the read under way ends; nil when none
+}
+
+// get returns when the last read ended and how, first reading again when
+// that read is older than ttl; it joins a read under way rather than start
+// another, and stops waiting when ctx ends.
+func (f *queueFigures) get(ctx context.Context) (time.Time, error) {
+	f.mu.Lock()
+	if !f.at.IsZero() && time.Since(f.at) < f.ttl {
+		defer f.mu.Unlock()
+		return f.at, f.err
+	}
+	if f.reading == nil {
+		f.reading = make(chan struct{})
+		go f.read(f.reading)
+	}
+	done := f.reading
+	f.mu.Unlock()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.at, f.err
+}
+
+// read reads the figures, under a context of its own: the request that
+// started it may go away, and others wait for it.
+func (f *queueFigures) read(done chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), queueReadTimeout)
+	defer cancel()
+	err := f.m.Refresh(ctx, f.q)
+	if err != nil {
+		// Logged once per read, not once per request that sees it.
+		f.log.Warn("cannot read the queue's figures", "err", err)
+	}
+	f.mu.Lock()
+	f.at, f.err, f.reading = time.Now(), err, nil
+	f.mu.Unlock()
+	close(done)
+}
+
+// ready says what is amiss with the queue, as of the last read: nil when
+// it answered within ttl and the read's timeout.
+func (f *queueFigures) ready(ctx context.Context) error {
+	at, err := f.get(ctx)
+	switch {
+	case at.IsZero():
+		return errors.New("the queue's database has not answered yet")
+	case err != nil:
+		return fmt.Errorf("the queue's database does not answer (%s ago)", time.Since(at).Round(time.Millisecond))
+	case time.Since(at) > f.ttl+queueReadTimeout:
+		return fmt.Errorf("the queue's database last answered %s ago", time.Since(at).Round(time.Millisecond))
+	}
+	return nil
+}
+
 // Mux serves the App's endpoints: POST /webhook, GET /healthz (the
 // process answers), GET /readyz (ready, when set, finds nothing amiss,
-// and the queue's database answers) and GET /metrics.
-func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger, ready func() error) *http.ServeMux {
+// and the queue's database answered its last read) and GET /metrics. The
+// queue's figures behind the last two are read at most once per
+// m.RefreshEvery, whoever asks.
+func Mux(hook *Webhook, q QueueReader, m *Metrics, log *slog.Logger, ready func() error) *http.ServeMux {
 	mux := http.NewServeMux()
 	hook.Observe = func(event, outcome string) {
 		m.Deliveries.WithLabelValues(event, outcome).Inc()
@@ -200,6 +294,11 @@ func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger, ready func
 			m.Refused(LimitQueue)
 		}
 	}
+	ttl := m.RefreshEvery
+	if ttl <= 0 {
+		ttl = DefaultRefreshEvery
+	}
+	figures := &queueFigures{m: m, q: q, ttl: ttl, log: log}
 	mux.Handle("/webhook", hook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
@@ -209,20 +308,19 @@ func Mux(hook *Webhook, q *queue.Queue, m *Metrics, log *slog.Logger, ready func
 				return
 			}
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(r.Context(), queueReadTimeout)
 		defer cancel()
-		if err := m.Refresh(ctx, q); err != nil {
-			log.Warn("not ready", "err", err)
-			http.Error(w, "the queue's database does not answer", http.StatusServiceUnavailable)
+		if err := figures.ready(ctx); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		w.Write([]byte("ready\n"))
 	})
 	metrics := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(r.Context(), queueReadTimeout)
 		defer cancel()
-		m.Refresh(ctx, q)
+		figures.get(ctx)
 		metrics.ServeHTTP(w, r)
 	})
 	return mux

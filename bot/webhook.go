@@ -6,6 +6,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -13,11 +14,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/submission"
@@ -25,6 +30,51 @@ import (
 
 // MaxWebhookBytes bounds a delivery's body; GitHub caps payloads at 25 MB.
 const MaxWebhookBytes = 25 << 20
+
+// DefaultBodyBytesInFlight is the memory the bodies being read may hold at
+// once when Webhook.BodyBytesInFlight is not set: room for a delivery of
+// GitHub's largest size as its buffer grows (under twice its size for a
+// moment) beside many small ones.
+const DefaultBodyBytesInFlight = 64 << 20
+
+// The event label of a delivery in metrics (Webhook.Observe) is one of the
+// events Route acts on, EventOther or EventUnverified: every label value
+// is a series kept for the life of the process, so it never comes from a
+// header as sent.
+const (
+	// EventUnverified labels a request refused before its signature held:
+	// its X-GitHub-Event is anyone's word.
+	EventUnverified = "unverified"
+	// EventOther labels a signed delivery of an event Route ignores.
+	EventOther = "other"
+)
+
+// routedEvents are the events Route acts on.
+var routedEvents = map[string]bool{"pull_request": true, "check_run": true, "check_suite": true, "issue_comment": true, "push": true}
+
+// eventLabel is the metrics label of a signed delivery's event.
+func eventLabel(event string) string {
+	if routedEvents[event] {
+		return event
+	}
+	return EventOther
+}
+
+// maxLogged bounds each string from a request that the front door logs.
+const maxLogged = 100
+
+// clip cuts s to maxLogged bytes, at a character boundary, and says how
+// much was cut: a header can be 64 KB, and a refused request is logged.
+func clip(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	n := maxLogged
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…[%d more bytes]", s[:n], len(s)-n)
+}
 
 // Job is the work a delivery asks for.
 type Job struct {
@@ -66,9 +116,19 @@ type Webhook struct {
 	Secrets [][]byte
 	Queue   Enqueuer
 	Log     *slog.Logger
-	// Observe, when set, is told each delivery's event and outcome (for
-	// metrics).
+	// Observe, when set, is told each delivery's event label (a routed
+	// event, EventOther or EventUnverified) and outcome, for metrics.
 	Observe func(event, outcome string)
+	// BodyBytesInFlight bounds the memory that the bodies of all requests
+	// being handled hold at once, signed or not: a body is read whole
+	// before its signature can be checked, so this is what anyone can make
+	// the App hold (0: DefaultBodyBytesInFlight). A request that would go
+	// beyond it is refused with 503 and Retry-After. A body of n bytes
+	// holds under 2n for a moment while its buffer grows, so below twice
+	// MaxWebhookBytes the largest deliveries may not pass.
+	BodyBytesInFlight int64
+
+	inFlight byteBudget
 }
 
 func (h *Webhook) observe(event, outcome string) {
@@ -84,48 +144,72 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	event, delivery := r.Header.Get("X-GitHub-Event"), r.Header.Get("X-GitHub-Delivery")
-	log := h.Log.With("delivery", delivery, "event", event)
-	sig := r.Header.Get("X-Hub-Signature-256")
-	if _, ok := parseSignature(sig); !ok {
+	log := h.Log.With("delivery", clip(delivery), "event", clip(event))
+	sig, ok := parseSignature(r.Header.Get("X-Hub-Signature-256"))
+	if !ok {
 		// Refused before the body is read: an unsigned request costs its
 		// sender the upload, never the App 25 MB of reading and hashing.
-		h.observe(event, "bad_signature")
+		h.observe(EventUnverified, "bad_signature")
 		log.Warn("webhook refused: missing or malformed signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
 	}
 	if r.ContentLength > MaxWebhookBytes {
-		h.observe(event, "too_large")
+		h.observe(EventUnverified, "too_large")
 		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			h.observe(event, "too_large")
-			http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
-			return
-		}
+	macs := make([]hash.Hash, len(h.Secrets))
+	for i, s := range h.Secrets {
+		macs[i] = hmac.New(sha256.New, s)
+	}
+	body, held, err := h.readBody(r.Body, r.ContentLength, macs)
+	defer h.inFlight.release(held)
+	switch {
+	case errors.Is(err, errBusy):
+		// Anyone can send a well-formed signature; what their bodies may
+		// hold until it is checked is bounded here.
+		h.observe(EventUnverified, "busy")
+		log.Warn("webhook refused: the bodies being read hold the memory allowed")
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "benchgate is reading as many request bodies as it may hold; retry later", http.StatusServiceUnavailable)
+		return
+	case errors.Is(err, errTooLarge):
+		h.observe(EventUnverified, "too_large")
+		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		h.observe(EventUnverified, "unreadable")
 		http.Error(w, "cannot read the body", http.StatusBadRequest)
 		return
 	}
 	// Nothing is parsed or done before the signature holds.
-	if !h.signed(body, sig) {
-		h.observe(event, "bad_signature")
+	if !matches(macs, sig) {
+		h.observe(EventUnverified, "bad_signature")
 		log.Warn("webhook refused: missing or bad signature")
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
 	}
+	label := eventLabel(event)
 	if event == "" || delivery == "" {
-		h.observe(event, "bad_request")
+		h.observe(label, "bad_request")
 		http.Error(w, "X-GitHub-Event and X-GitHub-Delivery are required", http.StatusBadRequest)
 		return
 	}
+	if isForm(r.Header.Get("Content-Type")) {
+		// The hook delivers a form: the signature was of the form as sent,
+		// the JSON is its payload field.
+		if body, err = formPayload(body); err != nil {
+			h.observe(label, "bad_payload")
+			log.Warn("form-encoded webhook not understood", "err", clip(err.Error()))
+			http.Error(w, "a form-encoded delivery carries its JSON in one field named payload: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+	}
 	jobs, err := Route(event, delivery, body)
 	if err != nil {
-		h.observe(event, "bad_payload")
-		log.Warn("webhook payload not understood", "err", err)
+		h.observe(label, "bad_payload")
+		log.Warn("webhook payload not understood", "err", clip(err.Error()))
 		http.Error(w, "payload not understood", http.StatusBadRequest)
 		return
 	}
@@ -136,8 +220,8 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// 503 with Retry-After: GitHub shows the failed delivery, and
 			// reconciliation queues the missed verification once the
 			// queue has drained.
-			h.observe(event, "overloaded")
-			log.Warn("delivery refused: the queue is full", "err", err, "repo", j.Repo, "pr", j.PR)
+			h.observe(label, "overloaded")
+			log.Warn("delivery refused: the queue is full", "err", err, "repo", clip(j.Repo), "pr", j.PR)
 			w.Header().Set("Retry-After", "60")
 			http.Error(w, "benchgate is overloaded; this pull request will be verified once the queue drains", http.StatusServiceUnavailable)
 			return
@@ -145,8 +229,8 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			// Not acknowledged: GitHub shows the failure and the delivery
 			// can be redelivered; nothing was half-done.
-			h.observe(event, "error")
-			log.Error("cannot queue the delivery", "err", err, "repo", j.Repo, "pr", j.PR)
+			h.observe(label, "error")
+			log.Error("cannot queue the delivery", "err", err, "repo", clip(j.Repo), "pr", j.PR)
 			http.Error(w, "cannot queue the delivery", http.StatusInternalServerError)
 			return
 		}
@@ -154,25 +238,106 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if inserted {
 			outcome = "queued"
 		}
-		log.Info("webhook", "outcome", outcome, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA)
+		log.Info("webhook", "outcome", outcome, "kind", j.Kind, "repo", clip(j.Repo), "pr", j.PR, "head_sha", clip(j.HeadSHA))
 	}
-	h.observe(event, outcome)
+	h.observe(label, outcome)
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// signed checks X-Hub-Signature-256 ("sha256=" and the hex HMAC-SHA256 of
-// the raw body) against every secret, in constant time.
-func (h *Webhook) signed(body []byte, header string) bool {
-	sig, ok := parseSignature(header)
-	if !ok {
+// byteBudget is the memory shared by the bodies being read, in bytes.
+type byteBudget struct {
+	mu   sync.Mutex
+	used int64
+}
+
+// reserve takes n bytes if the total stays within limit.
+func (b *byteBudget) reserve(n, limit int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > limit {
 		return false
 	}
+	b.used += n
+	return true
+}
+
+func (b *byteBudget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+}
+
+var (
+	errBusy     = errors.New("the bodies being read hold the memory allowed (Webhook.BodyBytesInFlight)")
+	errTooLarge = errors.New("the body is longer than MaxWebhookBytes or than its Content-Length")
+)
+
+// minBodyBuffer is the first buffer a body is read into.
+const minBodyBuffer = 32 << 10
+
+// readBody reads a body of at most MaxWebhookBytes (and at most length,
+// when that is known) and writes it to each mac as it arrives. The buffer
+// grows with what was sent, never with what Content-Length announces, so
+// a sender that announces 25 MB and sends nothing holds next to nothing;
+// each growth is reserved from the in-flight budget before it is made. It
+// returns the bytes reserved, which the caller releases once done with
+// the body, on error too.
+func (h *Webhook) readBody(r io.Reader, length int64, macs []hash.Hash) (body []byte, held int64, err error) {
+	limit := h.BodyBytesInFlight
+	if limit <= 0 {
+		limit = DefaultBodyBytesInFlight
+	}
+	bound := int64(MaxWebhookBytes)
+	if length >= 0 && length < bound {
+		bound = length
+	}
+	var buf []byte
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) == bound {
+				// Full: only the end of the body may follow.
+				var one [1]byte
+				switch n, err := io.ReadFull(r, one[:]); {
+				case n > 0:
+					return nil, held, errTooLarge
+				case err == io.EOF:
+					return buf, held, nil
+				default:
+					return nil, held, err
+				}
+			}
+			grown := min(max(2*int64(cap(buf)), minBodyBuffer), bound)
+			if !h.inFlight.reserve(grown, limit) {
+				return nil, held, errBusy
+			}
+			held += grown
+			next := make([]byte, len(buf), grown)
+			copy(next, buf)
+			h.inFlight.release(int64(cap(buf)))
+			held -= int64(cap(buf))
+			buf = next
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		for _, m := range macs {
+			m.Write(buf[len(buf) : len(buf)+n])
+		}
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			return nil, held, err
+		}
+	}
+}
+
+// matches reports whether sig is the HMAC-SHA256 of the body under any
+// secret (macs, one per secret, have read the raw body), in constant
+// time: every secret is compared, so the time taken says nothing of which.
+func matches(macs []hash.Hash, sig []byte) bool {
 	valid := false
-	for _, s := range h.Secrets {
-		mac := hmac.New(sha256.New, s)
-		mac.Write(body)
-		// Every secret is tried, so the time taken says nothing of which.
-		if hmac.Equal(mac.Sum(nil), sig) {
+	for _, m := range macs {
+		if hmac.Equal(m.Sum(nil), sig) {
 			valid = true
 		}
 	}
@@ -191,6 +356,79 @@ func parseSignature(header string) ([]byte, bool) {
 		return nil, false
 	}
 	return sig, true
+}
+
+// formContentType is what GitHub sends when a hook's content type is set
+// to a form: the body is payload=<the JSON, URL-encoded>, and
+// X-Hub-Signature-256 is of the body as sent.
+const formContentType = "application/x-www-form-urlencoded"
+
+func isForm(contentType string) bool {
+	t, _, err := mime.ParseMediaType(contentType)
+	return err == nil && t == formContentType
+}
+
+// formPayload returns the JSON of a form-encoded delivery: the value of
+// its one field named payload. It reads the form as url.ParseQuery does,
+// refusing what that refuses, but decodes over the body's own bytes (a
+// decoded value is never longer than its encoding): the body is not
+// needed again, and a second copy of up to 25 MB is not made.
+func formPayload(body []byte) ([]byte, error) {
+	var payload []byte
+	found := false
+	for len(body) > 0 {
+		var field []byte
+		field, body, _ = bytes.Cut(body, []byte("&"))
+		if bytes.IndexByte(field, ';') >= 0 {
+			return nil, errors.New("invalid semicolon separator in the form")
+		}
+		k, v, _ := bytes.Cut(field, []byte("="))
+		key, err := unescapeInPlace(k)
+		if err != nil {
+			return nil, err
+		}
+		value, err := unescapeInPlace(v)
+		if err != nil {
+			return nil, err
+		}
+		if string(key) != "payload" {
+			continue
+		}
+		if found {
+			return nil, errors.New("the form has more than one field named payload")
+		}
+		payload, found = value, true
+	}
+	if !found {
+		return nil, errors.New("the form has no field named payload")
+	}
+	return payload, nil
+}
+
+// unescapeInPlace decodes a URL-encoded form key or value (%XX, and + for
+// a space) over its own bytes, as url.QueryUnescape does.
+func unescapeInPlace(s []byte) ([]byte, error) {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			s[j] = ' '
+		case '%':
+			var b [1]byte
+			if i+2 >= len(s) {
+				return nil, fmt.Errorf("invalid URL escape %q", s[i:])
+			}
+			if _, err := hex.Decode(b[:], s[i+1:i+3]); err != nil {
+				return nil, fmt.Errorf("invalid URL escape %q", s[i:i+3])
+			}
+			s[j] = b[0]
+			i += 2
+		default:
+			s[j] = c
+		}
+		j++
+	}
+	return s[:j], nil
 }
 
 // Sign returns the X-Hub-Signature-256 value of body under secret, as

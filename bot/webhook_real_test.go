@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,8 +15,11 @@ import (
 
 // TestRealDeliveries signs every example delivery GitHub publishes for the
 // events the App receives (github.com's and GitHub Enterprise Server
-// 3.5's) and sends it through the webhook front door: each is accepted,
-// and queues exactly the work its event, action and fields ask for.
+// 3.5's) and sends it through the webhook front door, as JSON and as the
+// form a hook set to application/x-www-form-urlencoded sends (payload=
+// and the JSON, URL-encoded, signed as sent): each is accepted, queues
+// exactly the work its event, action and fields ask for, and is counted
+// under its event only when Route acts on that event.
 func TestRealDeliveries(t *testing.T) {
 	root := fixtures.Path(t, "github-webhooks")
 	var files []string
@@ -38,24 +42,43 @@ func TestRealDeliveries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := &memQueue{}
-			h := &Webhook{Secrets: [][]byte{secret}, Queue: q, Log: quietLog()}
-			delivery := "real-" + strings.NewReplacer("/", "-", ".", "-").Replace(rel)
-			if code := deliver(t, h, event, delivery, string(body), Sign(secret, body)); code != http.StatusAccepted && code != http.StatusOK {
-				t.Fatalf("status %d", code)
-			}
 			want := expectedJobs(t, event, body)
-			got := q.jobs
-			if len(got) != len(want) {
-				t.Fatalf("queued %+v, want %+v", got, want)
-			}
-			for k := range want {
-				w, g := want[k], got[k]
-				if g.Kind != w.Kind || g.PR != w.PR || g.HeadSHA != w.HeadSHA || g.Repo != w.Repo || g.AfterSHA != w.AfterSHA || g.Rerequested != w.Rerequested {
-					t.Errorf("job %d: %+v, want %+v", k, g, w)
+			for _, enc := range []struct{ contentType, body string }{
+				{"application/json", string(body)},
+				{"application/x-www-form-urlencoded", formBody(string(body))},
+			} {
+				q := &memQueue{}
+				var labels []string
+				h := &Webhook{Secrets: [][]byte{secret}, Queue: q, Log: quietLog(), Observe: func(event, _ string) { labels = append(labels, event) }}
+				delivery := "real-" + strings.NewReplacer("/", "-", ".", "-").Replace(rel)
+				req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(enc.body))
+				req.Header.Set("Content-Type", enc.contentType)
+				req.Header.Set("X-GitHub-Event", event)
+				req.Header.Set("X-GitHub-Delivery", delivery)
+				req.Header.Set("X-Hub-Signature-256", Sign(secret, []byte(enc.body)))
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusAccepted {
+					t.Fatalf("%s: status %d %q", enc.contentType, rec.Code, rec.Body)
 				}
-				if w.Kind == KindVerify && w.PR == 0 {
-					forkReruns++
+				got := q.jobs
+				if len(got) != len(want) {
+					t.Fatalf("%s: queued %+v, want %+v", enc.contentType, got, want)
+				}
+				for k := range want {
+					w, g := want[k], got[k]
+					if g.Kind != w.Kind || g.PR != w.PR || g.HeadSHA != w.HeadSHA || g.Repo != w.Repo || g.AfterSHA != w.AfterSHA || g.Rerequested != w.Rerequested {
+						t.Errorf("%s: job %d: %+v, want %+v", enc.contentType, k, g, w)
+					}
+					if w.Kind == KindVerify && w.PR == 0 && enc.contentType == "application/json" {
+						forkReruns++
+					}
+				}
+				if len(want) > 0 && (len(labels) != 1 || labels[0] != event) {
+					t.Errorf("%s: counted under %q, want %q (Route acts on it)", enc.contentType, labels, event)
+				}
+				if len(labels) != 1 || labels[0] != event && labels[0] != EventOther {
+					t.Errorf("%s: counted under %q, want %q or %q", enc.contentType, labels, event, EventOther)
 				}
 			}
 		})
