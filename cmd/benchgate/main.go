@@ -70,6 +70,7 @@ var commands = []command{
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
+	{"version", "print the version, the commit it was built from and the Go version", runVersion},
 }
 
 func main() {
@@ -83,6 +84,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
