@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,4 +200,29 @@ func TestLengthWithoutAnswerRetried(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 	})
+}
+
+// TestAccountFailureStopsTheRun: once the endpoint says the account
+// cannot pay, no further question is asked, the answers received are
+// saved, and the next run goes on from them.
+func TestAccountFailureStopsTheRun(t *testing.T) {
+	b := exampleBenchmark(t, "reservoir-mcq")
+	out := filepath.Join(t.TempDir(), "scores.json")
+	f := &fakeLLM{reply: func(req llm.Request) (llm.Response, error) {
+		if req.QuestionID == "rq-011" {
+			return llm.Response{}, fmt.Errorf("HTTP 402 insufficient credits: %w", errAccount)
+		}
+		return llm.Response{Content: "ANSWER: A", FinishReason: "stop"}, nil
+	}}
+	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Workers: 1, Output: out})
+	if err == nil || !strings.Contains(err.Error(), "the account at the endpoint failed (HTTP 402 insufficient credits") || !strings.Contains(err.Error(), "10 of 40 questions answered so far are saved") {
+		t.Fatalf("err = %v", err)
+	}
+	if rows := readMCQ(t, out); len(rows) != 10 || sum.Failed != 0 || f.calls.Load() > 12 {
+		t.Errorf("%d rows, summary %+v, %d calls", len(rows), sum, f.calls.Load())
+	}
+	f.reply = func(req llm.Request) (llm.Response, error) { return llm.Response{Content: "ANSWER: A", FinishReason: "stop"}, nil }
+	if sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Output: out}); err != nil || sum.Skipped != 10 || sum.Done != 30 {
+		t.Errorf("next run: %v %+v", err, sum)
+	}
 }

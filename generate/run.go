@@ -153,7 +153,14 @@ type runner struct {
 	sum   Summary
 	dirty bool
 	track *progress.Tracker
+	stop  context.CancelCauseFunc // ends the run early, with the cause
 }
+
+// errAccount is matched with errors.Is to tell a failure of the account
+// at the endpoint (billing, quota), which every later call would meet
+// too, from a failure of one call. It is to be llm.ErrAccount, which the
+// client is to return for those.
+var errAccount = errors.New("account failure")
 
 // resume loads the rows of an earlier run of the same output.
 func (r *runner) resume() error {
@@ -216,7 +223,12 @@ func (r *runner) pending() []int {
 	return todo
 }
 
-func (r *runner) run(ctx context.Context) (Summary, error) {
+func (r *runner) run(parent context.Context) (Summary, error) {
+	// A failure of the account stops the run through ctx, as an
+	// interruption does: every later call would fail the same way.
+	ctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+	r.stop = stop
 	r.sum.Questions = r.n
 	todo := r.pending()
 	work := make(chan int)
@@ -251,6 +263,9 @@ func (r *runner) run(ctx context.Context) (Summary, error) {
 	}()
 dispatch:
 	for _, i := range todo {
+		if ctx.Err() != nil {
+			break // select would pick at random between the two
+		}
 		select {
 		case work <- i:
 		case <-ctx.Done():
@@ -265,7 +280,9 @@ dispatch:
 	if ferr := r.flush(); err == nil {
 		err = ferr
 	}
-	if err == nil && ctx.Err() != nil {
+	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
+		err = fmt.Errorf("stopped: the account at the endpoint failed (%v), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
 	return r.sum, err
@@ -284,6 +301,10 @@ func (r *runner) ask(ctx context.Context, i int) {
 	resp, err := r.cfg.LLM.Complete(ctx, req)
 	if err != nil && ctx.Err() != nil {
 		return // interrupted: not a failure of the model, asked again next run
+	}
+	if errors.Is(err, errAccount) {
+		r.stop(err) // not this question's failure: asked again next run
+		return
 	}
 	noAnswer := err == nil && resp.FinishReason == "length" && submission.CleanAnswer(resp.Content) == ""
 	if noAnswer {
