@@ -221,7 +221,9 @@ func TestAccountFailureStopsTheRun(t *testing.T) {
 	if rows := readMCQ(t, out); len(rows) != 10 || sum.Failed != 0 || f.calls.Load() > 12 {
 		t.Errorf("%d rows, summary %+v, %d calls", len(rows), sum, f.calls.Load())
 	}
-	f.reply = func(req llm.Request) (llm.Response, error) { return llm.Response{Content: "ANSWER: A", FinishReason: "stop"}, nil }
+	f.reply = func(req llm.Request) (llm.Response, error) {
+		return llm.Response{Content: "ANSWER: A", FinishReason: "stop"}, nil
+	}
 	if sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "m", Output: out}); err != nil || sum.Skipped != 10 || sum.Done != 30 {
 		t.Errorf("next run: %v %+v", err, sum)
 	}
