@@ -76,6 +76,10 @@ type Failure struct {
 	ID        string
 	Permanent bool   // the call would fail again (llm.ErrPermanent): a person must grade it
 	Reason    string // what may be told to anyone (llm.Public), as in score_b_reason
+	// Detail is the whole error, with what the endpoint said (such as
+	// which content filter refused the answer): for the person who ran
+	// the scoring, never written in scores.json.
+	Detail string
 }
 
 // Incomplete reports whether the run left answers unscored that another
@@ -97,9 +101,9 @@ func (s Summary) Text(output string) string {
 		var permanent, transient []string
 		for _, f := range s.Failures {
 			if f.Permanent {
-				permanent = append(permanent, f.ID+" ("+f.Reason+")")
+				permanent = append(permanent, f.ID+" ("+f.Detail+")")
 			} else {
-				transient = append(transient, f.ID+" ("+f.Reason+")")
+				transient = append(transient, f.ID+" ("+f.Detail+")")
 			}
 		}
 		text += fmt.Sprintf("the judge call failed for %d answers: they are unscored and marked for adjudication; the rest are written.\n", len(s.Failures))
@@ -282,7 +286,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		rows[i].Reasoning, rows[i].AnswerSource = a.Reasoning, sources[i]
 		switch {
 		case errs[i] != nil:
-			f := Failure{ID: a.ID, Permanent: errors.Is(errs[i], llm.ErrPermanent), Reason: llm.Public(errs[i])}
+			f := Failure{ID: a.ID, Permanent: errors.Is(errs[i], llm.ErrPermanent), Reason: llm.Public(errs[i]), Detail: errs[i].Error()}
 			sum.Failures = append(sum.Failures, f)
 			rows[i].Reason = "unscored: the judge call failed: " + f.Reason
 			if !f.Permanent {

@@ -40,14 +40,14 @@ func TestGradeRowsLeftUnscored(t *testing.T) {
 			fail:     map[string]error{"Q3": permanent},
 			unscored: map[string]string{"Q3": "unscored: the judge call failed: the call failed"},
 			scored:   4, calls: 5, failures: 1, incomplete: true,
-			summary: []string{"5 answers, 4 scored, 1 unscored", "the judge call failed for 1 answers", "1 would fail again (a person must grade them): Q3 (the call failed)"},
+			summary: []string{"5 answers, 4 scored, 1 unscored", "the judge call failed for 1 answers", "1 would fail again (a person must grade them): Q3 (judge openai/gpt-5.5, question Q3: HTTP 400 content_filter (attempt 1, not retried): permanent failure)"},
 		},
 		{
 			name:     "retries exhausted on two answers",
 			fail:     map[string]error{"Q2": exhausted, "Q4": exhausted},
 			unscored: map[string]string{"Q2": "; scoring again retries it", "Q4": "; scoring again retries it"},
 			scored:   3, calls: 5, failures: 2, incomplete: true,
-			summary: []string{"3 scored, 2 unscored", "2 failed after retries: run the same command again to retry them", "Q2 (the call failed); Q4 (the call failed)"},
+			summary: []string{"3 scored, 2 unscored", "2 failed after retries: run the same command again to retry them", "Q2 (judge openai/gpt-5.5, question Q2: gave up after 5 attempts: retries exhausted); Q4 (judge"},
 		},
 		{
 			name:     "an empty answer with no reasoning",
