@@ -77,7 +77,7 @@ func TestVerifyMostlyEmpty(t *testing.T) {
 			r["answer_b"] = "<think>Let me consider</think>"
 		}, true, "2 of 2 answers are empty"},
 		{"rubric: answers in the reasoning are answers", true, []int{0, 1}, func(r map[string]any) {
-			r["reasoning"], r["answer_b_source"], r["answer_b_clean"] = r["answer_b"], "reasoning", r["answer_b_clean"]
+			r["reasoning"], r["answer_b_source"] = r["answer_b"], "reasoning"
 			r["answer_b"] = ""
 		}, false, ""},
 		{"mcq: three responses of four empty", false, []int{0, 1, 3}, noResponse, true, "3 of 4 responses are empty (75.0%, above the 50%"},
