@@ -28,6 +28,11 @@ type Config struct {
 	Temperature float64 // 0 by default
 	MaxTokens   int     // 0 means the endpoint's default
 	Output      string  // the file written (and resumed from)
+	// AnswerRule is the benchmark's rule for a reply whose text is in its
+	// reasoning; "" means submission.DefaultAnswerRule for its kind. A
+	// multiple-choice run takes only RuleContent: its letter is read from
+	// the response, which verify reads again.
+	AnswerRule submission.AnswerRule
 	// ErrorsFile receives one JSON line per failed call of a rubric run,
 	// whose answers array has no place for errors; "" means Output with
 	// ".errors.jsonl" added.
@@ -46,6 +51,8 @@ type Summary struct {
 	Skipped   int     // already done in the output being resumed
 	Done      int     // answered in this run
 	Failed    int     // calls that failed in this run (recorded, to retry on the next)
+	NoAnswer  int     // of Failed: replies cut at the token limit before any answer
+	Fallback  int     // answered now by the reasoning text, the content being empty
 	SpendUSD  float64 // reported or computed cost of this run's calls
 	Unpriced  int     // calls whose cost is unknown
 }
@@ -53,7 +60,14 @@ type Summary struct {
 // Line is the run's account in one line, for the person who ran it; output
 // is the file it wrote.
 func (s Summary) Line(output string) string {
-	line := fmt.Sprintf("%s: %d questions, %d already done, %d answered now, %d failed; spend $%.4f", output, s.Questions, s.Skipped, s.Done, s.Failed, s.SpendUSD)
+	line := fmt.Sprintf("%s: %d questions, %d already done, %d answered now, %d failed", output, s.Questions, s.Skipped, s.Done, s.Failed)
+	if s.NoAnswer > 0 {
+		line += fmt.Sprintf(" (%d cut at the token limit before answering)", s.NoAnswer)
+	}
+	if s.Fallback > 0 {
+		line += fmt.Sprintf(", %d answered from the reasoning text", s.Fallback)
+	}
+	line += fmt.Sprintf("; spend $%.4f", s.SpendUSD)
 	if s.Unpriced > 0 {
 		line += fmt.Sprintf(" (+%d calls of unknown cost)", s.Unpriced)
 	}
@@ -65,6 +79,8 @@ func (s Summary) Line(output string) string {
 // rubric benchmark, or submit an mcq run's scores.
 func (s Summary) Next(output string, b *benchmark.Benchmark) string {
 	switch {
+	case s.NoAnswer > 0:
+		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before any answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer)
 	case s.Failed > 0:
 		return fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
 	case b.Rubric != nil:
@@ -98,6 +114,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if cfg.ErrorsFile == "" {
 		cfg.ErrorsFile = cfg.Output + ".errors.jsonl"
 	}
+	if cfg.AnswerRule == "" {
+		cfg.AnswerRule = submission.DefaultAnswerRule(cfg.Bench.Rubric != nil)
+	}
+	switch {
+	case !cfg.AnswerRule.Valid():
+		return Summary{}, fmt.Errorf("generate: unknown answer rule %q (want %q or %q)", cfg.AnswerRule, submission.RuleContent, submission.RuleReasoningFallback)
+	case cfg.Bench.Rubric == nil && cfg.AnswerRule != submission.RuleContent:
+		return Summary{}, fmt.Errorf("generate: benchmark %q is multiple-choice, whose letter is read from the response only; its answer rule must be %q", cfg.Bench.Entry.Key, submission.RuleContent)
+	}
 	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions()}
 	if r.b.Rubric == nil {
 		p, err := extract.Lookup(r.b.Entry.Extraction)
@@ -128,7 +153,14 @@ type runner struct {
 	sum   Summary
 	dirty bool
 	track *progress.Tracker
+	stop  context.CancelCauseFunc // ends the run early, with the cause
 }
+
+// errAccount is matched with errors.Is to tell a failure of the account
+// at the endpoint (billing, quota), which every later call would meet
+// too, from a failure of one call. It is to be llm.ErrAccount, which the
+// client is to return for those.
+var errAccount = errors.New("account failure")
 
 // resume loads the rows of an earlier run of the same output.
 func (r *runner) resume() error {
@@ -164,13 +196,15 @@ func (r *runner) resume() error {
 	for i := range rows {
 		row := rows[i]
 		// A changed question text means another version of the
-		// benchmark: ask again.
-		if qi, ok := r.b.Index(row.ID); ok && r.ans[qi] == nil && row.Question == r.b.Rubric.Questions[qi].Text && strings.TrimSpace(row.Answer) != "" {
+		// benchmark, and a row with no text to grade is no answer: ask
+		// again.
+		clean, source := r.cfg.AnswerRule.Graded(row.Answer, row.Reasoning)
+		if qi, ok := r.b.Index(row.ID); ok && r.ans[qi] == nil && row.Question == r.b.Rubric.Questions[qi].Text && clean != "" {
 			// The clean text is always derived from the reply, never kept
 			// as found: a file written by an older cleaning, or edited, is
 			// rewritten without asking the model again.
-			if clean := submission.CleanAnswer(row.Answer); clean != row.AnswerClean {
-				row.AnswerClean, r.dirty = clean, true
+			if clean != row.AnswerClean || source != row.AnswerSource {
+				row.AnswerClean, row.AnswerSource, r.dirty = clean, source, true
 			}
 			r.ans[qi] = &row
 			r.sum.Skipped++
@@ -189,7 +223,12 @@ func (r *runner) pending() []int {
 	return todo
 }
 
-func (r *runner) run(ctx context.Context) (Summary, error) {
+func (r *runner) run(parent context.Context) (Summary, error) {
+	// A failure of the account stops the run through ctx, as an
+	// interruption does: every later call would fail the same way.
+	ctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+	r.stop = stop
 	r.sum.Questions = r.n
 	todo := r.pending()
 	work := make(chan int)
@@ -224,6 +263,9 @@ func (r *runner) run(ctx context.Context) (Summary, error) {
 	}()
 dispatch:
 	for _, i := range todo {
+		if ctx.Err() != nil {
+			break // select would pick at random between the two
+		}
 		select {
 		case work <- i:
 		case <-ctx.Done():
@@ -238,7 +280,9 @@ dispatch:
 	if ferr := r.flush(); err == nil {
 		err = ferr
 	}
-	if err == nil && ctx.Err() != nil {
+	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
+		err = fmt.Errorf("stopped: the account at the endpoint failed (%v), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
 	return r.sum, err
@@ -258,6 +302,17 @@ func (r *runner) ask(ctx context.Context, i int) {
 	if err != nil && ctx.Err() != nil {
 		return // interrupted: not a failure of the model, asked again next run
 	}
+	if errors.Is(err, errAccount) {
+		r.stop(err) // not this question's failure: asked again next run
+		return
+	}
+	noAnswer := err == nil && resp.FinishReason == "length" && submission.CleanAnswer(resp.Content) == ""
+	if noAnswer {
+		// The budget ran out before the answer: a failure to retry with
+		// more tokens, not the model's answer. Reasoning text cut off
+		// mid-thought is no answer either, whatever the rule.
+		err = fmt.Errorf("question %s: the reply was cut at the token limit (finish_reason length, %d completion tokens) before any answer%s; raise --max-tokens and run again", req.QuestionID, resp.CompletionTokens, reasoningNote(resp.Reasoning))
+	}
 	var c float64
 	if resp.CostUSD != nil {
 		c = *resp.CostUSD
@@ -268,11 +323,14 @@ func (r *runner) ask(ctx context.Context, i int) {
 	r.dirty = true
 	if resp.CostUSD != nil {
 		r.sum.SpendUSD += *resp.CostUSD
-	} else if err == nil {
+	} else if err == nil || noAnswer {
 		r.sum.Unpriced++
 	}
 	if err != nil {
 		r.sum.Failed++
+		if noAnswer {
+			r.sum.NoAnswer++
+		}
 	} else {
 		r.sum.Done++
 	}
@@ -285,11 +343,24 @@ func (r *runner) ask(ctx context.Context, i int) {
 		return
 	}
 	q := &r.b.Rubric.Questions[i]
-	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: submission.CleanAnswer(resp.Content)}
+	clean, source := r.cfg.AnswerRule.Graded(resp.Content, resp.Reasoning)
+	if source != "" {
+		r.sum.Fallback++
+	}
+	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: clean, Reasoning: resp.Reasoning, AnswerSource: source}
+}
+
+// reasoningNote says how much reasoning text a reply cut at the token
+// limit held, which tells a person why the budget ran out.
+func reasoningNote(reasoning string) string {
+	if strings.TrimSpace(reasoning) == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%d bytes of reasoning text: the model spent its budget thinking)", len(reasoning))
 }
 
 func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submission.MCQRecord {
-	row := &submission.MCQRecord{ID: it.ID}
+	row := &submission.MCQRecord{ID: it.ID, Reasoning: resp.Reasoning}
 	if err != nil {
 		row.FinishReason, row.Error = "error", err.Error()
 		return row

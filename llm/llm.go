@@ -42,6 +42,7 @@ const (
 // Response is a completed call.
 type Response struct {
 	Content          string
+	Reasoning        string // the reasoning text beside the answer (reasoning or reasoning_content), if any
 	FinishReason     string // as the endpoint reports it: "stop", "length", ...
 	PromptTokens     int
 	CompletionTokens int

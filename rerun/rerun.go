@@ -254,8 +254,10 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			byQ[qi] = &rows[i]
 		}
 	}
-	// The text graded is always the clean form of the reply as received,
-	// never a clean text the submitter supplies.
+	// The text graded is always the clean form of the reply as received
+	// (of its reasoning text when the content holds no answer, the rubric
+	// benchmarks' rule, as score and verify apply it), never a clean text
+	// the submitter supplies.
 	answers := make(map[string]string, len(rows))
 	injected := map[string]bool{}
 	for qi := range b.Rubric.Questions {
@@ -263,7 +265,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		if row == nil {
 			continue
 		}
-		text := submission.CleanAnswer(row.Answer)
+		text, _ := submission.DefaultAnswerRule(true).Graded(row.Answer, row.Reasoning)
 		answers[row.ID] = text
 		if m := judge.InjectionMarkers(text); len(m) > 0 {
 			rep.Injections = append(rep.Injections, Injection{QuestionID: row.ID, Source: InAnswer, Signs: m})

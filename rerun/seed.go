@@ -48,6 +48,7 @@ func scoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
 			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, HasClean: r.HasClean,
 			Score: number(r.Score), Reason: r.Reason, GatePassed: r.GatePassed, HasComps: r.HasComps,
 			Adjudicate: r.Adjudicate, AdjNote: r.AdjNote, JudgeModel: r.JudgeModel, RubricSHA: r.RubricSHA, ScoredAt: r.ScoredAt,
+			Reasoning: r.Reasoning, Source: r.Source,
 			Components: []canonicalComponent{},
 		}
 		for _, cs := range r.Components {
@@ -60,6 +61,7 @@ func scoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
 			ID: r.ID, Response: r.Response, Truncated: r.Truncated, Answer: r.Answer, Correct: r.Correct,
 			Pattern: r.Pattern, FinishReason: r.FinishReason, Error: r.Error,
 			LatencyMS: r.LatencyMS, PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens,
+			Reasoning: r.Reasoning,
 		})
 	}
 	// Stable: rows with one id (which verification refuses) keep their order.
@@ -93,6 +95,10 @@ type canonicalRubricRow struct {
 	HasComps, Adjudicate              bool
 	AdjNote, JudgeModel, RubricSHA    string
 	ScoredAt                          string
+	// Fields added after the form was first hashed are left out when
+	// empty, so that rows without them keep their digest and sample.
+	Reasoning string `json:",omitempty"`
+	Source    string `json:",omitempty"`
 }
 
 // canonicalComponent is a submission.ComponentScore without its line.
@@ -112,6 +118,7 @@ type canonicalMCQRow struct {
 	LatencyMS                    *float64
 	PromptTokens                 *int64
 	CompletionTokens             *int64
+	Reasoning                    string `json:",omitempty"` // left out when empty, as in canonicalRubricRow
 }
 
 // number is a JSON value by what it is worth: an integer in decimal

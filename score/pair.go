@@ -57,11 +57,11 @@ func Compare(ctx context.Context, cfg Config, a, b []submission.AnswerRow) (Pair
 			return PairReport{}, fmt.Errorf("answer %q is to no question of benchmark %q", row.ID, bench.Entry.Key)
 		}
 		if ob, ok := other[row.ID]; ok {
-			ta, err := graded(bench, row)
+			ta, _, err := graded(bench, cfg.rule(), row)
 			if err != nil {
 				return PairReport{}, err
 			}
-			tb, err := graded(bench, ob)
+			tb, _, err := graded(bench, cfg.rule(), ob)
 			if err != nil {
 				return PairReport{}, err
 			}

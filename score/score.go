@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/progress"
 	"github.com/benchgate/benchgate/judge"
+	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -34,28 +36,95 @@ type Config struct {
 	Progress io.Writer
 	Terminal bool
 	Now      func() time.Time // scored_at; nil means time.Now
+	// AnswerRule is the benchmark's rule for an answer whose text is in
+	// its reasoning; "" means submission.DefaultAnswerRule of a rubric
+	// benchmark, the reasoning fallback.
+	AnswerRule submission.AnswerRule
 }
+
+func (c Config) rule() submission.AnswerRule {
+	if c.AnswerRule == "" {
+		return submission.DefaultAnswerRule(true)
+	}
+	return c.AnswerRule
+}
+
+// errAccount is matched with errors.Is to tell a failure of the judge's
+// account (billing, quota), which every later call would meet too, from a
+// failure of one call. It is to be llm.ErrAccount, which the client is to
+// return for those.
+var errAccount = errors.New("account failure")
 
 // Summary says what a scoring run did.
 type Summary struct {
 	Answers  int
 	Scored   int
-	Unscored int // the judge gave no valid verdict; a person must grade these
+	Unscored int // rows without a grade, for any of the reasons below
+	// Of Unscored: answers with no text to grade (no content and no
+	// reasoning the rule takes), not sent to the judge.
+	Empty int
+	// Of Unscored: answers whose judge call failed, with the reason.
+	Failures []Failure
 	Flagged  int // answers that tried to instruct the judge
 	Cached   int
 	Calls    int
 	SpendUSD float64
 }
 
+// Failure is an answer left unscored because its judge call failed.
+type Failure struct {
+	ID        string
+	Permanent bool   // the call would fail again (llm.ErrPermanent): a person must grade it
+	Reason    string // what may be told to anyone (llm.Public), as in score_b_reason
+	// Detail is the whole error, with what the endpoint said (such as
+	// which content filter refused the answer): for the person who ran
+	// the scoring, never written in scores.json.
+	Detail string
+}
+
+// Incomplete reports whether the run left answers unscored that another
+// generate or score run may grade: empty answers or failed judge calls.
+func (s Summary) Incomplete() bool { return s.Empty > 0 || len(s.Failures) > 0 }
+
 // Text is the run's account for the person who ran it; output is the
 // scores.json it wrote.
 func (s Summary) Text(output string) string {
 	text := fmt.Sprintf("%s: %d answers, %d scored, %d unscored, %d flagged for trying to instruct the judge; %d judge calls (%d answers from the cache), $%.4f\n",
 		output, s.Answers, s.Scored, s.Unscored, s.Flagged, s.Calls, s.Cached, s.SpendUSD)
-	if s.Unscored > 0 {
-		text += fmt.Sprintf("the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", s.Unscored)
+	if n := s.Unscored - s.Empty - len(s.Failures); n > 0 {
+		text += fmt.Sprintf("the judge gave no valid verdict for %d answers after re-asking: they are unscored (null) and marked for adjudication.\n", n)
+	}
+	if s.Empty > 0 {
+		text += fmt.Sprintf("%d answers are empty (no content, and no reasoning text the benchmark's rule grades): they are unscored and were not sent to the judge; run `benchgate generate` again with the same --output to ask for them again, then score.\n", s.Empty)
+	}
+	if len(s.Failures) > 0 {
+		var permanent, transient []string
+		for _, f := range s.Failures {
+			if f.Permanent {
+				permanent = append(permanent, f.ID+" ("+f.Detail+")")
+			} else {
+				transient = append(transient, f.ID+" ("+f.Detail+")")
+			}
+		}
+		text += fmt.Sprintf("the judge call failed for %d answers: they are unscored and marked for adjudication; the rest are written.\n", len(s.Failures))
+		if len(permanent) > 0 {
+			text += fmt.Sprintf("  %d would fail again (a person must grade them): %s\n", len(permanent), listed(permanent))
+		}
+		if len(transient) > 0 {
+			text += fmt.Sprintf("  %d failed after retries: run the same command again to retry them (grades already made come from the cache): %s\n", len(transient), listed(transient))
+		}
 	}
 	return text
+}
+
+// maxListed caps the failures Summary.Text names one by one.
+const maxListed = 10
+
+func listed(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:maxListed], "; "), len(items)-maxListed)
 }
 
 // ReadAnswers reads an answers file (submission.ParseAnswers), as
@@ -112,9 +181,18 @@ func RubricFor(fsys fs.FS, answers []submission.AnswerRow) (string, error) {
 
 // Grade grades every answer and returns the scores rows, in benchmark
 // order. The text graded, and written as answer_b_clean, is the clean form
-// of answer_b. An answer to a question the benchmark lacks, or to an older
-// wording of one, or whose answer_b_clean is not that clean form, is an
-// error before any call: it cannot be graded against this rubric.
+// of answer_b, or of the reasoning text when the benchmark's rule falls
+// back to it (cfg.AnswerRule; the row's answer_b_source then says so). An
+// answer to a question the benchmark lacks, or to an older wording of one,
+// or whose answer_b_clean is not that clean form, is an error before any
+// call: it cannot be graded against this rubric.
+//
+// An answer with no text to grade is not sent to the judge, and an answer
+// whose judge call fails (such as a reply refused by a content filter) is
+// not graded either: both are unscored rows that say why, counted in the
+// Summary, and the others are graded. A failure of the judge's account
+// (billing, quota) or an interruption ends the run with an error instead,
+// since every later call would fail too.
 func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]submission.RubricRecord, Summary, error) {
 	b := cfg.Bench
 	if b == nil || b.Rubric == nil || cfg.Judge == nil {
@@ -126,15 +204,20 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	rule := cfg.rule()
+	if !rule.Valid() {
+		return nil, Summary{}, fmt.Errorf("score: unknown answer rule %q (want %q or %q)", rule, submission.RuleContent, submission.RuleReasoningFallback)
+	}
 	idx := make([]int, len(answers))
 	texts := make([]string, len(answers))
+	sources := make([]string, len(answers))
 	seen := map[string]bool{}
 	for i, a := range answers {
-		text, err := graded(b, a)
+		text, source, err := graded(b, rule, a)
 		if err != nil {
 			return nil, Summary{}, err
 		}
-		texts[i] = text
+		texts[i], sources[i] = text, source
 		qi, ok := b.Index(a.ID)
 		switch {
 		case !ok:
@@ -158,6 +241,10 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		go func() {
 			defer wg.Done()
 			for i := range work {
+				if texts[i] == "" {
+					track.Add(false, 0)
+					continue // nothing to grade: no call
+				}
 				q := &b.Rubric.Questions[idx[i]]
 				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, texts[i])
 				results[i], errs[i] = res, err
@@ -184,16 +271,33 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 	if err := ctx.Err(); err != nil {
 		return nil, Summary{}, fmt.Errorf("interrupted; graded answers are cached, so running the same command again is cheap: %w", err)
 	}
+	for i, err := range errs {
+		if errors.Is(err, errAccount) {
+			return nil, Summary{}, fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err)
+		}
+	}
 	var sum Summary
 	sum.Answers = len(answers)
 	at := cfg.Now()
 	for i, a := range answers {
-		if errs[i] != nil {
-			return nil, sum, fmt.Errorf("grading %s: %w", a.ID, errs[i])
-		}
 		res := results[i]
 		q := &b.Rubric.Questions[idx[i]]
 		rows[i] = judge.Row(q, a.ID, a.Question, a.Answer, texts[i], res, cfg.Judge.Model, b.SHA256, at)
+		rows[i].Reasoning, rows[i].AnswerSource = a.Reasoning, sources[i]
+		switch {
+		case errs[i] != nil:
+			f := Failure{ID: a.ID, Permanent: errors.Is(errs[i], llm.ErrPermanent), Reason: llm.Public(errs[i]), Detail: errs[i].Error()}
+			sum.Failures = append(sum.Failures, f)
+			rows[i].Reason = "unscored: the judge call failed: " + f.Reason
+			if !f.Permanent {
+				rows[i].Reason += "; scoring again retries it"
+			}
+		case texts[i] == "":
+			sum.Empty++
+			rows[i].Reason = "unscored: the answer is empty (no content, and no reasoning text the benchmark's rule grades), so it was not sent to the judge; generate it again"
+			// Nothing for a person to grade either.
+			rows[i].AdjudicationRequired, rows[i].AdjudicationNote = false, ""
+		}
 		if res.Scored {
 			sum.Scored++
 		} else {

@@ -14,6 +14,8 @@ type RubricRecord struct {
 	Question             string            `json:"question"`
 	Answer               string            `json:"answer_b"`
 	AnswerClean          string            `json:"answer_b_clean"`
+	Reasoning            string            `json:"reasoning,omitempty"`       // the reasoning text beside the reply, if any
+	AnswerSource         string            `json:"answer_b_source,omitempty"` // SourceReasoning when answer_b_clean was taken from Reasoning
 	Score                *int              `json:"score_b"`
 	Reason               string            `json:"score_b_reason"`
 	GatePassed           *bool             `json:"score_b_gate_passed"`
@@ -37,7 +39,8 @@ type ComponentRecord struct {
 type MCQRecord struct {
 	ID               string   `json:"id"`
 	Response         string   `json:"response"`
-	Answer           *string  `json:"answer"` // "A"–"D", or null when none was found
+	Reasoning        string   `json:"reasoning,omitempty"` // the reasoning text beside the response, if any; never read for the letter
+	Answer           *string  `json:"answer"`              // "A"–"D", or null when none was found
 	Correct          bool     `json:"correct"`
 	Pattern          *string  `json:"pattern,omitempty"`
 	FinishReason     string   `json:"finish_reason"`
@@ -55,7 +58,14 @@ type AnswerRow struct {
 	ID          string `json:"id"`
 	Question    string `json:"question"`
 	Answer      string `json:"answer_b"`       // the reply as received
-	AnswerClean string `json:"answer_b_clean"` // the text that is graded: CleanAnswer(Answer)
-	File        string `json:"-"`              // the file it was read from, for messages
-	Line        int    `json:"-"`
+	AnswerClean string `json:"answer_b_clean"` // the text that is graded: AnswerRule.Graded(Answer, Reasoning)
+	// Reasoning is the reasoning text the endpoint gave beside the reply
+	// (reasoning or reasoning_content), absent when none.
+	Reasoning string `json:"reasoning,omitempty"`
+	// AnswerSource is SourceReasoning when the reply's content held no
+	// answer and the benchmark's rule took the graded text from
+	// Reasoning; absent otherwise.
+	AnswerSource string `json:"answer_b_source,omitempty"`
+	File         string `json:"-"` // the file it was read from, for messages
+	Line         int    `json:"-"`
 }

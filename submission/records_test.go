@@ -36,7 +36,7 @@ func encode(t *testing.T, v any) string {
 func TestRecordsReadBack(t *testing.T) {
 	t.Run("rubric", func(t *testing.T) {
 		rec := RubricRecord{
-			ID: "q1", Question: "Why?", Answer: "<think>x</think>Because.", AnswerClean: "Because.",
+			ID: "q1", Question: "Why?", Answer: "<think>x</think>", AnswerClean: "Because.", Reasoning: "Because.", AnswerSource: SourceReasoning,
 			Score: new(7), Reason: "Gate passed.", GatePassed: new(true),
 			Components:           []ComponentRecord{{ID: "c1", Awarded: 3, Maximum: 4, Reason: "partly"}},
 			AdjudicationRequired: true, AdjudicationNote: "look", JudgeModel: "openai/gpt-5.5",
@@ -51,7 +51,7 @@ func TestRecordsReadBack(t *testing.T) {
 		r := rows[0]
 		score, _ := r.Score.Int()
 		got := RubricRecord{
-			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, Score: new(int(score)), Reason: r.Reason,
+			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, Reasoning: r.Reasoning, AnswerSource: r.Source, Score: new(int(score)), Reason: r.Reason,
 			GatePassed: r.GatePassed, AdjudicationRequired: r.Adjudicate, AdjudicationNote: r.AdjNote,
 			JudgeModel: r.JudgeModel, RubricSHA256: r.RubricSHA, ScoredAt: r.ScoredAt,
 		}
@@ -76,7 +76,7 @@ func TestRecordsReadBack(t *testing.T) {
 	})
 	t.Run("mcq", func(t *testing.T) {
 		rec := MCQRecord{
-			ID: "q1", Response: "The answer is B", Answer: new("B"), Correct: true, Pattern: new("answer-is"),
+			ID: "q1", Response: "The answer is B", Reasoning: "B fits the log.", Answer: new("B"), Correct: true, Pattern: new("answer-is"),
 			FinishReason: "stop", Error: "retried once", LatencyMS: new(812.5), PromptTokens: new(120), CompletionTokens: new(14),
 		}
 		allSet(t, rec)
@@ -85,7 +85,7 @@ func TestRecordsReadBack(t *testing.T) {
 			t.Fatalf("does not read back: %v", fs)
 		}
 		r := rows[0]
-		got := MCQRecord{ID: r.ID, Response: r.Response, Answer: new(r.Answer), Correct: r.Correct, Pattern: new(r.Pattern),
+		got := MCQRecord{ID: r.ID, Response: r.Response, Reasoning: r.Reasoning, Answer: new(r.Answer), Correct: r.Correct, Pattern: new(r.Pattern),
 			FinishReason: r.FinishReason, Error: r.Error, LatencyMS: r.LatencyMS}
 		if r.PromptTokens != nil {
 			got.PromptTokens = new(int(*r.PromptTokens))
@@ -105,7 +105,7 @@ func TestRecordsReadBack(t *testing.T) {
 		}
 	})
 	t.Run("answers", func(t *testing.T) {
-		rec := AnswerRow{ID: "q1", Question: "Why?", Answer: "<think>x</think>Because.", AnswerClean: "Because.", File: "answers.json"}
+		rec := AnswerRow{ID: "q1", Question: "Why?", Answer: "<think>x</think>", AnswerClean: "Because.", Reasoning: "Because.", AnswerSource: SourceReasoning, File: "answers.json"}
 		allSet(t, rec)
 		rows, fs := ParseAnswers("answers.json", parse(t, encode(t, []AnswerRow{rec})))
 		if len(fs) > 0 || len(rows) != 1 {
@@ -139,9 +139,11 @@ func TestRecordsReadBack(t *testing.T) {
 
 func TestParseAnswersRejects(t *testing.T) {
 	for name, src := range map[string]string{
-		"not an array": `{"id": "q1"}`,
-		"no id":        "[\n{\"question\": \"q\", \"answer_b\": \"a\"}]",
-		"no answer":    "[\n{\"id\": \"q1\", \"question\": \"q\"}]",
+		"not an array":           `{"id": "q1"}`,
+		"no id":                  "[\n{\"question\": \"q\", \"answer_b\": \"a\"}]",
+		"no answer":              "[\n{\"id\": \"q1\", \"question\": \"q\"}]",
+		"reasoning not a string": "[\n{\"id\": \"q1\", \"question\": \"q\", \"answer_b\": \"\", \"reasoning\": 3}]",
+		"unknown source":         "[\n{\"id\": \"q1\", \"question\": \"q\", \"answer_b\": \"\", \"answer_b_source\": \"content\"}]",
 	} {
 		rows, fs := ParseAnswers("a.json", parse(t, src))
 		if rows != nil || len(fs) != 1 || fs[0].File != "a.json" || fs[0].Line == 0 {

@@ -115,6 +115,8 @@ type RubricRow struct {
 	Answer      string
 	AnswerClean string
 	HasClean    bool          // answer_b_clean is present and not null
+	Reasoning   string        // the reasoning text beside the reply, "" when absent
+	Source      string        // answer_b_source: SourceReasoning, or "" when absent
 	Score       *jsondoc.Node // a number, or nil when the answer was not scored
 	Reason      string
 	GatePassed  *bool
@@ -151,6 +153,8 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 			Question:    n.GetString("question"),
 			Answer:      n.GetString("answer_b"),
 			AnswerClean: n.GetString("answer_b_clean"),
+			Reasoning:   n.GetString("reasoning"),
+			Source:      n.GetString("answer_b_source"),
 			Reason:      n.GetString("score_b_reason"),
 			AdjNote:     n.GetString("score_b_adjudication_note"),
 			JudgeModel:  n.GetString("judge_model"),
@@ -192,6 +196,7 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 type MCQRow struct {
 	ID               string
 	Response         string
+	Reasoning        string // the reasoning text beside the response, "" when absent
 	Truncated        bool
 	Answer           string // "A"–"D", or "" for null
 	Correct          bool
@@ -215,6 +220,7 @@ func ParseMCQScores(file string, doc *jsondoc.Doc) ([]MCQRow, finding.List) {
 		r := MCQRow{
 			ID:           n.GetString("id"),
 			Response:     n.GetString("response"),
+			Reasoning:    n.GetString("reasoning"),
 			Answer:       n.GetString("answer"),
 			Pattern:      n.GetString("pattern"),
 			FinishReason: n.GetString("finish_reason"),
@@ -250,7 +256,8 @@ func (m *Meta) Describe() string {
 }
 
 // ParseAnswers converts a parsed answers file (a Groundtruth answers
-// array: id, question, answer_b, answer_b_clean). A row without an id, a
+// array: id, question, answer_b, answer_b_clean, and optionally reasoning
+// and answer_b_source, which older files lack). A row without an id, a
 // question or an answer is an error naming its line: the file is then
 // most likely another kind of file.
 func ParseAnswers(file string, doc *jsondoc.Doc) ([]AnswerRow, finding.List) {
@@ -264,6 +271,22 @@ func ParseAnswers(file string, doc *jsondoc.Doc) ([]AnswerRow, finding.List) {
 		row := AnswerRow{ID: n.GetString("id"), Question: n.GetString("question"), Answer: n.GetString("answer_b"), AnswerClean: n.GetString("answer_b_clean"), File: file, Line: doc.Line(n.Off)}
 		if row.ID == "" || row.Question == "" || n.Get("answer_b") == nil {
 			out.Errorf("answers.row", file, row.Line, row.ID, "row %d is not an answer: it needs an id, the question and answer_b; this file is not an answers array (id, question, answer_b, answer_b_clean)", i+1)
+			return nil, out
+		}
+		for _, f := range []struct {
+			key  string
+			dest *string
+		}{{"reasoning", &row.Reasoning}, {"answer_b_source", &row.AnswerSource}} {
+			if v := n.Get(f.key); v != nil && v.Kind != jsondoc.Null {
+				if v.Kind != jsondoc.String {
+					out.Errorf("answers.row", file, doc.Line(v.Off), row.ID, "%s of row %d is %s; it is a string, or absent", f.key, i+1, v.Kind)
+					return nil, out
+				}
+				*f.dest = v.Str
+			}
+		}
+		if row.AnswerSource != "" && row.AnswerSource != SourceReasoning {
+			out.Errorf("answers.row", file, row.Line, row.ID, "answer_b_source of row %d is %q; it is %q (the graded text was taken from the reasoning) or absent", i+1, row.AnswerSource, SourceReasoning)
 			return nil, out
 		}
 		rows = append(rows, row)

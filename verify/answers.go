@@ -18,11 +18,27 @@ const (
 	codeInjection = "answer.injection"
 	// codeTooLong: an answer is over its benchmark's AnswerCap.
 	codeTooLong = "answer.too-long"
+	// codeSource: answer_b_source says the reasoning text was graded
+	// where the benchmark's rule grades answer_b.
+	codeSource = "answer.source"
+	// codeMostlyEmpty: more than Options.EmptyRate of the questions have
+	// an empty answer or response.
+	codeMostlyEmpty = "answers.mostly-empty"
 )
 
 // reviewCodes are the warnings that ask a maintainer to look before a
 // submission is accepted: they make its status review.
-var reviewCodes = map[string]bool{codeInjection: true}
+var reviewCodes = map[string]bool{codeInjection: true, codeMostlyEmpty: true}
+
+// mostlyEmpty adds codeMostlyEmpty when more than the EmptyRate of the n
+// questions of file have an empty answer; what names the answers, how
+// says why they may be empty and what to do.
+func (c *check) mostlyEmpty(file string, empty, n int, what, how string) {
+	if n == 0 || float64(empty) <= c.v.opts.EmptyRate*float64(n) {
+		return
+	}
+	c.warnf(codeMostlyEmpty, file, 0, "", "%d of %d %s are empty (%.1f%%, above the %.0f%% a submission may leave empty without review): %s", empty, n, what, 100*float64(empty)/float64(n), 100*c.v.opts.EmptyRate, how)
+}
 
 // hasReviewWarning reports whether a warning asks for review.
 func hasReviewWarning(ws finding.List) bool {
@@ -35,14 +51,18 @@ func hasReviewWarning(ws finding.List) bool {
 }
 
 // answer checks the text of one rubric row of benchmark b against what
-// the judge grades and returns that text, the clean form of answer_b; ok
-// is false when the answer is too long to be graded. Both answer_b and
-// answer_b_clean must be within the benchmark's AnswerCap, checked first
-// so that an oversized answer costs no more work. answer_b_clean, when
-// given, must be exactly the clean form: the judge grades it and nothing
-// else, so an edited clean answer would show the judge, and the reader,
-// other text than the model produced. A text that addresses the judge is
-// flagged for a maintainer with the markers found (inject.Markers, which is judge.InjectionMarkers).
+// the judge grades and returns that text, the clean form of answer_b, or
+// of the reasoning text when answer_b holds no answer and the benchmark's
+// rule falls back to it (submission.AnswerRule.Graded); ok is false when
+// the answer is too long to be graded. Both answer_b and answer_b_clean,
+// and the reasoning text when it is graded, must be within the
+// benchmark's AnswerCap, checked first so that an oversized answer costs
+// no more work. answer_b_clean, when given, must be exactly the clean
+// form: the judge grades it and nothing else, so an edited clean answer
+// would show the judge, and the reader, other text than the model
+// produced; answer_b_source, when given, must say what was graded. A text
+// that addresses the judge is flagged for a maintainer with the markers
+// found (inject.Markers, which is judge.InjectionMarkers).
 func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benchmark) (graded string, ok bool) {
 	limit := b.Entry.AnswerCap()
 	for _, f := range []struct {
@@ -54,10 +74,22 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 			return "", false
 		}
 	}
-	graded = submission.CleanAnswer(row.Answer)
+	// The rule of a rubric benchmark; see submission.DefaultAnswerRule.
+	graded, source := submission.DefaultAnswerRule(true).Graded(row.Answer, row.Reasoning)
+	if source == submission.SourceReasoning && len(row.Reasoning) > limit {
+		c.errorf(codeTooLong, file, row.Line, row.ID, "reasoning, graded because answer_b holds no answer, is %d bytes, over the %d bytes an answer to benchmark %q may hold (max_answer_bytes in %s), and is not sent to the judge; generate the answer again with a lower --max-tokens, or ask the maintainers to raise the cap", len(row.Reasoning), limit, b.Entry.Key, benchmark.RegistryFile)
+		return "", false
+	}
+	if row.Source != "" && row.Source != source {
+		c.errorf(codeSource, file, row.Line, row.ID, "answer_b_source is %q, but answer_b holds an answer, and that is what the judge grades; regenerate the row with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`)", clip(row.Source))
+	}
 	markers := inject.Markers(graded)
 	if row.HasClean && row.AnswerClean != graded {
-		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of answer_b (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
+		of := "answer_b"
+		if source == submission.SourceReasoning {
+			of = "reasoning (answer_b holds no answer)"
+		}
+		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of "+of+" (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
 		// What was offered to the judge instead counts too.
 		markers = union(markers, inject.Markers(row.AnswerClean))
 	}

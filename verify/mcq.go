@@ -3,6 +3,7 @@ package verify
 import (
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -25,7 +26,7 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 	out := newMCQOutcomes(b.Questions())
 	c.res.Outcomes = out
 
-	var answered, correct, disputes, unverifiable, parseFailures, empty, length, errs, latencyN int
+	var answered, correct, disputes, unverifiable, parseFailures, empty, length, errs, noText, latencyN int
 	var latency float64
 	for i := range rows {
 		row := &rows[i]
@@ -52,6 +53,9 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 				shown = "null"
 			}
 			c.errorf("mcq.correct", file, row.Line, row.ID, "correct is %t but answer %s %s the key %s; correct must be (answer == key)", row.Correct, shown, map[bool]string{true: "equals", false: "is not"}[isCorrect], key)
+		}
+		if strings.TrimSpace(row.Response) == "" {
+			noText++
 		}
 		switch {
 		case row.FinishReason == "error" || row.Error != "":
@@ -93,6 +97,7 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 			c.warnf("mcq.unverifiable", file, 0, "", msg, unverifiable, n)
 		}
 	}
+	c.mostlyEmpty(file, noText, b.Questions(), "responses", "the letter is read from the response only, so an answer left in the reasoning field, a reply cut at the token limit or a failed call counts as wrong; generate again with the same --output (failed calls and replies cut before any answer are retried), with a larger --max-tokens or the endpoint's reasoning parser off")
 	s := &c.res.Summary
 	s.Questions = new(b.Questions())
 	s.Answered = new(answered)

@@ -15,7 +15,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 	r := b.Rubric
 	seen := c.ids(b, file, len(rows), func(i int) (string, int) { return rows[i].ID, rows[i].Line })
 
-	var answered, scored, unscored, gateKnown, gatePassed, adjudications, sum int
+	var answered, empty, scored, unscored, gateKnown, gatePassed, adjudications, sum int
 	judge := b.Entry.JudgeModel
 	out := newRubricOutcomes(b.Questions())
 	c.res.Outcomes = out
@@ -36,8 +36,11 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 			c.errorf("binding.rubric-sha256", file, row.Line, row.ID, "rubric_sha256 %s… does not match the benchmark file %s (%s…): this row was graded against another version of the rubric; re-score it", short(row.RubricSHA), b.Entry.File, short(b.SHA256))
 		}
 		graded, gradable := c.answer(file, row, b)
-		if strings.TrimSpace(row.Answer) != "" {
+		switch {
+		case gradable && graded != "", !gradable && strings.TrimSpace(row.Answer) != "":
 			answered++
+		default:
+			empty++
 		}
 		if row.Adjudicate {
 			adjudications++
@@ -74,6 +77,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 	} else if unscored > 0 {
 		c.warnf("arith.unscored", file, 0, "", "%d of %d answers are unscored; they count as missing", unscored, b.Questions())
 	}
+	c.mostlyEmpty(file, empty, b.Questions(), "answers", "an answer that went to the reasoning field, was cut at the token limit, or failed is no answer, and scores as none; generate again with the same --output (it retries answers cut at the token limit and keeps the reasoning text, which the benchmark grades when the content is empty), then score")
 	s := &c.res.Summary
 	s.Questions = new(b.Questions())
 	s.Answered = new(answered)

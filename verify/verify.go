@@ -42,6 +42,12 @@ type Options struct {
 	// ReviewRate is the share of unscored (rubric) or unverifiable (mcq)
 	// questions above which a submission needs review; 0 means 0.05.
 	ReviewRate float64
+	// EmptyRate is the share of questions with an empty answer (rubric)
+	// or response (mcq) above which a submission needs review
+	// (answers.mostly-empty): a run whose answers went to a reasoning
+	// field or were cut at the token limit scores as wrong, not as the
+	// model; 0 means 0.5.
+	EmptyRate float64
 	// Today is the date against which meta.json's date is checked; the zero
 	// time means the current date.
 	Today time.Time
@@ -70,6 +76,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ReviewRate <= 0 {
 		o.ReviewRate = 0.05
+	}
+	if o.EmptyRate <= 0 {
+		o.EmptyRate = 0.5
 	}
 	if o.Today.IsZero() {
 		o.Today = time.Now()

@@ -71,6 +71,12 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return failed(err)
 	}
-	_, err = io.WriteString(stdout, sum.Text(*output))
-	return err
+	if _, err := io.WriteString(stdout, sum.Text(*output)); err != nil {
+		return err
+	}
+	if sum.Incomplete() {
+		// The file is written, but answers another run may grade are not.
+		return exitWith(exitFail)
+	}
+	return nil
 }
