@@ -19,6 +19,8 @@
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes
 //	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
+//	benchgate version (also: benchgate --version)
+//		print the version, the commit it was built from and the Go version
 //
 // 'benchgate COMMAND -h' lists a command's flags. The commands with --root
 // read the leaderboard repository it names (the registry
