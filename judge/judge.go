@@ -66,7 +66,7 @@ func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMod
 	return llm.Request{
 		Model:       j.Model,
 		Messages:    msgs,
-		Temperature: 0,
+		Temperature: new(0.0),
 		TopP:        1,
 		MaxTokens:   j.MaxTokens,
 		Seed:        j.Seed,

@@ -25,7 +25,7 @@ func TestGradeRequest(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	req := f.reqs[0]
-	if req.Model != "judge/m" || req.Temperature != 0 || req.TopP != 1 || req.Seed == nil || *req.Seed != 7 ||
+	if req.Model != "judge/m" || req.Temperature == nil || *req.Temperature != 0 || req.TopP != 1 || req.Seed == nil || *req.Seed != 7 ||
 		req.MaxTokens != 900 || !req.JSON || req.Kind != "judge" || req.QuestionID != "S1" {
 		t.Errorf("request = %+v", req)
 	}
