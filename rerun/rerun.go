@@ -230,8 +230,8 @@ const DefaultJudgeMaxTokens = 16384
 func budgeted(cfg Config) *judge.Judge {
 	j := *cfg.Judge
 	bud := &judge.Budget{MaxCalls: cfg.MaxCalls, MaxUSD: cfg.MaxUSD, Prices: j.Prices}
-	if cfg.MaxUSD > 0 && j.Prices != nil && j.MaxTokens == 0 {
-		j.MaxTokens = DefaultJudgeMaxTokens
+	if cfg.MaxUSD > 0 && j.Prices != nil && j.Params.MaxTokens == 0 {
+		j.Params.MaxTokens = DefaultJudgeMaxTokens
 	}
 	j.LLM = bud.Limit(j.LLM)
 	return &j
