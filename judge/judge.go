@@ -96,6 +96,8 @@ func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMod
 
 // Usage is what calls to the judge cost.
 type Usage struct {
+	// Calls counts attempts, failed ones included: each may have been
+	// billed, and each counts against a cap on calls.
 	Calls            int      `json:"calls"`
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
@@ -103,7 +105,7 @@ type Usage struct {
 }
 
 func (u *Usage) add(r llm.Response) {
-	u.merge(Usage{Calls: 1, PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, CostUSD: r.CostUSD})
+	u.merge(Usage{Calls: llm.Attempts(r, nil), PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, CostUSD: r.CostUSD})
 }
 
 func (u *Usage) merge(o Usage) {
@@ -167,6 +169,7 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 	for attempt := 0; ; attempt++ {
 		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, true))
 		if err != nil {
+			res.Usage.Calls += llm.Attempts(resp, err)
 			return res, fmt.Errorf("judge %s, question %s: %w", j.Model, q.ID, err)
 		}
 		res.Usage.add(resp)

@@ -6,6 +6,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -102,4 +103,18 @@ func ParseDeployments(s string) (map[string]string, error) {
 		out[model] = dep
 	}
 	return out, nil
+}
+
+// Attempts returns how many attempts a call made, from its response or,
+// when it failed, from the *Error in err: a call that failed after three
+// attempts made three, all of which count against a cap on calls.
+func Attempts(resp Response, err error) int {
+	var e *Error
+	if err != nil && errors.As(err, &e) {
+		return e.Attempts
+	}
+	if err == nil && resp.Attempts == 0 {
+		return 1 // a Completer that does not count its attempts made one
+	}
+	return resp.Attempts
 }

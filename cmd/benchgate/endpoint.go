@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -32,7 +33,8 @@ type endpointFlags struct {
 	azureVersion            string
 	deployments             deploymentsFlag
 	tokenParam              string
-	key                     string // read by check
+	key                     string    // read by check
+	stderr                  io.Writer // where the client's notices go: the flag set's output
 }
 
 // deploymentsFlag is --deployment, given once per model: MODEL=DEPLOYMENT.
@@ -77,6 +79,7 @@ func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 // registerEndpoint registers only the flags that name the endpoint, for a
 // second endpoint sharing the first one's limits.
 func (e *endpointFlags) registerEndpoint(fl *flag.FlagSet, prefix, what string) {
+	e.stderr = fl.Output()
 	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
 	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
 	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
@@ -107,8 +110,19 @@ func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, err
 	return llm.New(llm.Config{
 		BaseURL: e.baseURL, APIKey: e.key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
 		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
-		Deployments: e.deployments.m, TokenParam: e.tokenParam,
+		Deployments: e.deployments.m, TokenParam: e.tokenParam, Log: noticeLog(e.stderr),
 	})
+}
+
+// noticeLog writes the client's notices to w as plain lines, without the
+// time, as the CLI's other messages are.
+func noticeLog(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
 }
 
 func isLocal(base string) bool {
