@@ -481,6 +481,8 @@ func (c *Client) bill(req Request, a *attempt, note string) {
 		outcome = OutcomeFailed
 	case a.timedOut:
 		outcome = OutcomeTimeout
+	case a.status == http.StatusOK && !a.cancelled:
+		outcome = OutcomeFailed // a 200 that could not be read was still produced
 	default:
 		return // refused, or never sent: not billed
 	}

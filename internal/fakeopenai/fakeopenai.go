@@ -18,9 +18,15 @@
 //   - the non-streaming response object: id, object "chat.completion",
 //     created, model, choices[{index, message{role, content}, logprobs,
 //     finish_reason}] and usage{prompt_tokens, completion_tokens,
-//     total_tokens}, with OpenRouter's usage.cost when the reply gives one;
+//     total_tokens, prompt_tokens_details, completion_tokens_details},
+//     with OpenRouter's usage.cost when the reply gives one;
 //   - errors as {"error": {"message", "type", "param", "code"}}, and 429
 //     with a Retry-After header in seconds when a rate limit is exceeded.
+//
+// Where providers differ from OpenAI (where the reasoning text is, the
+// token breakdown, errors inside a 200, content filters, billing errors,
+// parameters a model refuses), Options.Variant answers as one documented
+// provider does; see Variant.
 //
 // Streaming, tools, n > 1, logprobs and every other endpoint are not
 // modelled. Replies, latency and failures are scripted by Options;
