@@ -128,8 +128,8 @@ func (c Config) String() string {
 	if c.APIKey != "" {
 		key = "set"
 	}
-	return fmt.Sprintf("llm.Config{BaseURL: %q, APIKey: %s, Timeout: %v, MaxAttempts: %d, RPS: %g, RunID: %q, AzureAPIVersion: %q}",
-		c.BaseURL, key, c.Timeout, c.MaxAttempts, c.RPS, c.RunID, c.AzureAPIVersion)
+	return fmt.Sprintf("llm.Config{BaseURL: %q, APIKey: %s, Timeout: %v, MaxAttempts: %d, RPS: %g, RunID: %q, AzureAPIVersion: %q, Deployments: %v, TokenParam: %q, ReasoningParam: %q}",
+		c.BaseURL, key, c.Timeout, c.MaxAttempts, c.RPS, c.RunID, c.AzureAPIVersion, c.Deployments, c.TokenParam, c.ReasoningParam)
 }
 
 // GoString is String, for the %#v verb.
@@ -333,6 +333,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		creq, patch := c.chatRequest(req, tokenParam)
 		a := c.try(ctx, creq, patch)
 		a.n = n
+		if a.err == nil && req.Provider != "" {
+			checkProvider(a, req.Provider)
+		}
 		c.bill(req, a, note)
 		if a.err == nil {
 			return c.answered(a), nil
@@ -375,6 +378,38 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{}, c.stopped(req.Model, n, last, err)
 		}
 	}
+}
+
+// checkProvider fails an answer served by another provider than the one
+// the call pinned: OpenRouter names who served it in the answer's
+// provider field, by display name ("Google AI Studio") where routing
+// takes a slug ("google-ai-studio", or "deepinfra/fp8" for one of its
+// endpoints). An answer that names none is taken as given.
+func checkProvider(a *attempt, want string) {
+	got := a.answer.Provider
+	if got == "" {
+		return
+	}
+	slug, _, _ := strings.Cut(want, "/")
+	if providerKey(got) == providerKey(slug) {
+		return
+	}
+	a.what = fmt.Sprintf("the answer was served by %q, not by the provider %q the call is pinned to", clip(got), want)
+	a.public = "the answer was served by another provider than the one the call is pinned to"
+	a.err = errors.New(a.what)
+	a.permanent = true
+}
+
+// providerKey is a provider's name or slug in lower case, letters and
+// digits only.
+func providerKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // deployment is Azure's deployment name for model.

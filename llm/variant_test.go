@@ -62,6 +62,21 @@ func TestProviderVariants(t *testing.T) {
 			},
 		},
 		{
+			name: "OpenRouter: the pinned provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
+			reply: fakeopenai.Reply{Content: "x", Provider: "Google AI Studio"}, req: func(r *Request) { r.Provider = "google-ai-studio" },
+			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, _ Response, _ []LedgerEntry, reqs []fakeopenai.Request) {
+				if !strings.Contains(string(reqs[0].Raw), `"provider":{"allow_fallbacks":false,"order":["google-ai-studio"]}`) {
+					t.Errorf("body %s", reqs[0].Raw)
+				}
+			},
+		},
+		{
+			name: "OpenRouter: another provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
+			reply: fakeopenai.Reply{Content: "x", Provider: "Together"}, req: func(r *Request) { r.Provider = "openai" },
+			wantErr: ErrPermanent, wantInErr: `served by "Together", not by the provider "openai"`, wantCalls: 1, wantOutcomes: []string{OutcomeFailed},
+		},
+		{
 			name: "vLLM 0.11+: reasoning", opts: fakeopenai.Options{Variant: fakeopenai.VLLMReasoning}, reply: reply,
 			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 		},
