@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +117,7 @@ func TestCalibrateVariants(t *testing.T) {
 				t.Errorf("%d calls, want %d", len(reqs), wantCalls)
 			}
 			// The judge contract of the registry, as sent.
-			for _, s := range []string{`"temperature":0`, `"top_p":1`, `"reasoning_effort":"medium"`, `"service_tier":"flex"`} {
+			for _, s := range []string{`"temperature":0`, `"top_p":1`, `"reasoning_effort":"medium"`, `"service_tier":"flex"`, fmt.Sprintf(`"max_tokens":%d`, contractMaxTokens(t, root))} {
 				if !strings.Contains(string(reqs[0].Raw), s) {
 					t.Errorf("the judge's body lacks %s: %s", s, reqs[0].Raw)
 				}
