@@ -158,7 +158,7 @@ func openLedger(path string) (io.Writer, func() error, error) {
 
 // ledgerHelp is the usage of --ledger, whose default is def.
 func ledgerHelp(def string) string {
-	return "cost ledger, one JSON line per billed call; \"\" for none (default: " + def + ")"
+	return "cost ledger, one JSON line per attempt that may have been billed; \"\" for none (default: " + def + ")"
 }
 
 // cacheLedgerHelp says where cacheLedger is.
