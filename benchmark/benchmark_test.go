@@ -174,7 +174,28 @@ func TestRegistry(t *testing.T) {
 {"key": "a", "file": "b.json", "judge_model": "j"}]`, []string{"error registry.duplicate-key: key \"a\" is already used by the entry on line 1"}, nil},
 		{"unclean path", `[{"key": "a", "file": "../a.json", "judge_model": "j"}]`, []string{"error registry.file: benchmark \"a\": file \"../a.json\" is not a clean path"}, nil},
 		{"unknown extraction", `[{"key": "a", "file": "a.json", "kind": "mcq", "extraction": "regex"}]`, []string{`error schema: /0/extraction: "regex" is not one of the allowed values: "flexible", "answer-line", "formationeval-v0.1"`}, nil},
-		{"unknown field", `[{"key": "a", "file": "a.json", "judge": "j"}]`, []string{`error schema: /0: unknown field "judge"`}, nil},
+		{"unknown field", `[{"key": "a", "file": "a.json", "judges": "j"}]`, []string{`error schema: /0: unknown field "judges"`}, nil},
+		{"judge contract", `[{"key": "a", "file": "a.json", "judge_model": "openai/gpt-5.5", "judge": {"temperature": 0, "top_p": 1, "max_tokens": 4096, "reasoning_effort": "medium", "service_tier": "flex", "seed": 0, "provider": "openai"}},
+			{"key": "b", "file": "b.json", "judge_model": "j"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				p := a.Judge
+				if p.Temperature == nil || *p.Temperature != 0 || p.TopP == nil || *p.TopP != 1 || p.MaxTokens != 4096 ||
+					p.ReasoningEffort != "medium" || p.ServiceTier != "flex" || p.Seed == nil || *p.Seed != 0 || p.Provider != "openai" {
+					t.Errorf("judge contract %+v", p)
+				}
+				if b, _ := r.Lookup("b"); b.Judge != (JudgeParams{}) {
+					t.Errorf("an entry without a contract has %+v", b.Judge)
+				}
+			}},
+		{"judge contract: unknown parameter", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"temprature": 0}}]`, []string{`error schema: /0/judge: unknown field "temprature"`}, nil},
+		{"judge contract: temperature out of range", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"temperature": 3}}]`, []string{"error schema: /0/judge/temperature"}, nil},
+		{"judge contract: top_p 0", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"top_p": 0}}]`, []string{"error schema: /0/judge/top_p"}, nil},
+		{"judge contract: fractional max_tokens", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"max_tokens": 10.5}}]`, []string{"error schema: /0/judge/max_tokens"}, nil},
+		{"judge contract: unknown effort", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"reasoning_effort": "max"}}]`, []string{"error schema: /0/judge/reasoning_effort"}, nil},
+		{"judge contract: unknown tier", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"service_tier": "cheap"}}]`, []string{"error schema: /0/judge/service_tier"}, nil},
+		{"judge contract: seed as a string", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"seed": "0"}}]`, []string{"error schema: /0/judge/seed"}, nil},
+		{"judge contract on mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "judge": {"temperature": 0}}]`, []string{"warning registry.judge-params: benchmark \"a\": judge applies to rubric benchmarks only"}, nil},
 		{"judge on mcq", `[{"key": "a", "file": "a.json", "kind": "mcq", "judge_model": "j"}]`, []string{"warning registry.judge"}, nil},
 		{"answer cap", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 1000}, {"key": "b", "file": "b.json", "judge_model": "j"}]`, nil,
 			func(t *testing.T, r *Registry) {

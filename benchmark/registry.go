@@ -56,11 +56,30 @@ type Entry struct {
 	// MaxAnswerBytes is the registry's max_answer_bytes (rubric kind), 0
 	// when it sets none; AnswerCap gives the cap in force.
 	MaxAnswerBytes int
-	Line           int // line of the entry in the registry file
+	// Judge is the registry's judge contract (rubric kind): the fixed
+	// judge's request parameters.
+	Judge JudgeParams
+	Line  int // line of the entry in the registry file
 
 	// Problem, when set, says why submissions to this benchmark cannot be
 	// verified (for example a rubric entry with no judge_model).
 	Problem string
+}
+
+// JudgeParams are the request parameters of a rubric benchmark's fixed
+// judge, from the registry entry's judge object. Each is sent exactly as
+// given; one left unset (nil, 0 or "") is not sent at all, so that the
+// endpoint's default applies. A judge is only the same judge under the
+// same parameters: they key its cache, and the CLI and the App send the
+// same ones.
+type JudgeParams struct {
+	Temperature     *float64 // 0 to 2
+	TopP            *float64 // above 0, at most 1
+	MaxTokens       int      // the completion's cap, reasoning included
+	ReasoningEffort string   // "none", "minimal", "low", "medium", "high" or "xhigh"
+	ServiceTier     string   // "auto", "default", "flex", "priority" or "scale"
+	Seed            *int
+	Provider        string // the OpenRouter provider that must serve the judge
 }
 
 // DefaultMaxAnswerBytes is the cap on a rubric answer of a benchmark whose
@@ -140,6 +159,7 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			Line:             doc.Line(n.Off),
 		}
 		e.MaxAnswerBytes, _ = integer(n, "max_answer_bytes") // the schema makes it a positive integer
+		e.Judge = judgeParams(n.Get("judge"))                // the schema checked every member's type and range
 		if e.Label == "" {
 			e.Label = e.Key
 		}
@@ -172,6 +192,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 				out.Warnf("registry.judge", RegistryFile, e.Line, "", "benchmark %q: judge_model is ignored for an mcq benchmark, which is scored without a judge", e.Key)
 				e.JudgeModel = ""
 			}
+			if e.Judge != (JudgeParams{}) {
+				out.Warnf("registry.judge-params", RegistryFile, e.Line, "", "benchmark %q: judge applies to rubric benchmarks only, which have a judge, and is ignored for an mcq benchmark", e.Key)
+				e.Judge = JudgeParams{}
+			}
 			if e.MaxAnswerBytes != 0 {
 				out.Warnf("registry.max-answer-bytes", RegistryFile, e.Line, "", "benchmark %q: max_answer_bytes applies to rubric benchmarks only, whose answers go to a judge, and is ignored for an mcq benchmark", e.Key)
 				e.MaxAnswerBytes = 0
@@ -181,6 +205,29 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		reg.Entries = append(reg.Entries, e)
 	}
 	return reg, out
+}
+
+// judgeParams converts an entry's judge object, which the schema has
+// checked, or nil.
+func judgeParams(n *jsondoc.Node) JudgeParams {
+	var p JudgeParams
+	if n == nil {
+		return p
+	}
+	if f, ok := n.Get("temperature").Float(); ok {
+		p.Temperature = &f
+	}
+	if f, ok := n.Get("top_p").Float(); ok {
+		p.TopP = &f
+	}
+	p.MaxTokens, _ = integer(n, "max_tokens")
+	if s, ok := integer(n, "seed"); ok {
+		p.Seed = &s
+	}
+	p.ReasoningEffort = n.GetString("reasoning_effort")
+	p.ServiceTier = n.GetString("service_tier")
+	p.Provider = n.GetString("provider")
+	return p
 }
 
 // integer returns the integral number member key of object n.

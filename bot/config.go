@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/filecache"
+	"github.com/benchgate/benchgate/llm"
 )
 
 // RerunPolicy is when the App spot-checks a submission
@@ -50,8 +51,20 @@ type Config struct {
 	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
 	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
 	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT,
-	// default 2m); a call past it is retried, then counted as a fault.
+	// default 3m, Groundtruth's); a call past it is retried, then counted
+	// as a fault.
 	JudgeTimeout time.Duration
+	// JudgeAzureAPIVersion selects Azure OpenAI for the judge
+	// (BENCHGATE_JUDGE_AZURE_API_VERSION); JudgeBaseURL is then the
+	// resource endpoint.
+	JudgeAzureAPIVersion string
+	// JudgeDeployments maps judge ids to Azure deployments
+	// (BENCHGATE_JUDGE_DEPLOYMENTS, MODEL=DEPLOYMENT,...).
+	JudgeDeployments map[string]string
+	// JudgeTokenParam is the field carrying the judge's token limit
+	// (BENCHGATE_JUDGE_TOKEN_PARAM: max_tokens or max_completion_tokens;
+	// empty chooses by the model id).
+	JudgeTokenParam string
 	// JudgePriceInput and JudgePriceOutput are the judge's USD per million
 	// prompt and completion tokens (BENCHGATE_JUDGE_PRICE_INPUT,
 	// BENCHGATE_JUDGE_PRICE_OUTPUT): the spend of an endpoint that does
@@ -138,11 +151,27 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		}
 		c.JobTimeout = d
 	}
-	c.JudgeTimeout = 2 * time.Minute
+	c.JudgeAzureAPIVersion = strings.TrimSpace(getenv("BENCHGATE_JUDGE_AZURE_API_VERSION"))
+	if s := getenv("BENCHGATE_JUDGE_DEPLOYMENTS"); s != "" {
+		m, err := llm.ParseDeployments(s)
+		switch {
+		case err != nil:
+			problems = append(problems, "BENCHGATE_JUDGE_DEPLOYMENTS: "+err.Error())
+		case c.JudgeAzureAPIVersion == "":
+			problems = append(problems, "BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too")
+		}
+		c.JudgeDeployments = m
+	}
+	switch c.JudgeTokenParam = strings.TrimSpace(getenv("BENCHGATE_JUDGE_TOKEN_PARAM")); c.JudgeTokenParam {
+	case "", llm.TokenParamMaxTokens, llm.TokenParamMaxCompletionTokens:
+	default:
+		problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TOKEN_PARAM %q is neither max_tokens nor max_completion_tokens", c.JudgeTokenParam))
+	}
+	c.JudgeTimeout = 3 * time.Minute
 	if s := getenv("BENCHGATE_JUDGE_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
-			problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TIMEOUT %q is not a duration above 0, such as 2m", s))
+			problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TIMEOUT %q is not a duration above 0, such as 3m", s))
 		}
 		c.JudgeTimeout = d
 	}

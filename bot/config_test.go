@@ -10,6 +10,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func pemKey(t *testing.T) []byte {
@@ -40,6 +41,7 @@ func TestLoadConfig(t *testing.T) {
 		want []string // fragments of the error; none for success
 	}{
 		{"valid, defaults", valid, nil},
+		{"an Azure judge", merge(valid, map[string]string{"BENCHGATE_JUDGE_AZURE_API_VERSION": "2025-04-01-preview", "BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55-judge", "BENCHGATE_JUDGE_TOKEN_PARAM": "max_completion_tokens"}), nil},
 		{"nothing set", map[string]string{}, []string{"BENCHGATE_APP_ID is required", "BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required", "BENCHGATE_WEBHOOK_SECRET is required"}},
 		{"no webhook secret, no start", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": " , "}, []string{"BENCHGATE_WEBHOOK_SECRET is required"}},
 		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{`BENCHGATE_APP_ID "abc" is not a positive number`}},
@@ -55,6 +57,9 @@ func TestLoadConfig(t *testing.T) {
 		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "ten", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
 			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY "ten" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
 		{"bad judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_TIMEOUT": "soon", "BENCHGATE_JUDGE_PRICE_INPUT": "-1"}), []string{`BENCHGATE_JUDGE_TIMEOUT "soon"`, `BENCHGATE_JUDGE_PRICE_INPUT "-1" is not a price`}},
+		{"bad Azure judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5", "BENCHGATE_JUDGE_TOKEN_PARAM": "max_output_tokens"}), []string{
+			`BENCHGATE_JUDGE_DEPLOYMENTS: deployment "openai/gpt-5.5" is not written MODEL=DEPLOYMENT`, `BENCHGATE_JUDGE_TOKEN_PARAM "max_output_tokens" is neither`}},
+		{"deployments without Azure", merge(valid, map[string]string{"BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55"}), []string{"BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too"}},
 		{"one price without the other", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_OUTPUT": "10"}), []string{"set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT"}},
 		{"a commit name without an e-mail", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}), []string{"set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"}},
 		{"a commit e-mail that is not one", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot", "BENCHGATE_COMMIT_EMAIL": "board"}), []string{`BENCHGATE_COMMIT_EMAIL "board" is not an e-mail address`}},
@@ -69,6 +74,9 @@ func TestLoadConfig(t *testing.T) {
 				}
 				if c.CloneURL("geo/board") != "https://github.com/geo/board.git" {
 					t.Errorf("clone URL %s", c.CloneURL("geo/board"))
+				}
+				if c.JudgeTimeout != 3*time.Minute {
+					t.Errorf("judge timeout %v, want Groundtruth's 3m", c.JudgeTimeout)
 				}
 				if c.Limits != DefaultLimits() {
 					t.Errorf("limits %+v, want the defaults", c.Limits)

@@ -324,9 +324,8 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out pr
 		if w.Judge == nil {
 			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no judge endpoint is configured for this App (BENCHGATE_JUDGE_BASE_URL)"}, "", nil
 		}
-		jj := *w.Judge
-		jj.Model = b.Entry.JudgeModel
-		cfg.Judge = &jj
+		// The registry's judge contract, as the CLI sends it.
+		cfg.Judge = w.Judge.For(b.Entry)
 	}
 	if w.Budget == nil {
 		rep, err := rerun.Check(ctx, v, out.Submission, cfg)

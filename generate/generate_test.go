@@ -98,7 +98,7 @@ func TestMCQRun(t *testing.T) {
 		t.Errorf("answered: %+v", r)
 	}
 	// The prompt is the UpstreamBench form the registry names.
-	if p := f.seen[0].Messages[1].Content; !strings.Contains(p, "ANSWER: <letter>") || !strings.Contains(p, "A) ") || f.seen[0].Temperature != 0 || f.seen[0].Kind != "candidate" {
+	if p := f.seen[0].Messages[1].Content; !strings.Contains(p, "ANSWER: <letter>") || !strings.Contains(p, "A) ") || f.seen[0].Temperature == nil || *f.seen[0].Temperature != 0 || f.seen[0].Kind != "candidate" {
 		t.Errorf("request: %+v", f.seen[0])
 	}
 

@@ -290,7 +290,7 @@ dispatch:
 
 // ask makes one call and records its row.
 func (r *runner) ask(ctx context.Context, i int) {
-	req := llm.Request{Model: r.cfg.Model, Temperature: r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: llm.CallCandidate}
+	req := llm.Request{Model: r.cfg.Model, Temperature: &r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: llm.CallCandidate}
 	if r.mcq != nil {
 		it := &r.b.Items[i]
 		req.Messages, req.QuestionID = MCQMessages(r.form, it), it.ID

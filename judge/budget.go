@@ -75,7 +75,7 @@ type Budget struct {
 	reserved float64 // the worst cases of the calls under way
 }
 
-// Calls returns how many calls were sent through the budget.
+// Calls returns how many attempts were sent through the budget.
 func (b *Budget) Calls() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -105,7 +105,7 @@ func (l limited) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		return llm.Response{}, err
 	}
 	resp, err := l.next.Complete(ctx, req)
-	l.b.settle(worst, resp)
+	l.b.settle(worst, resp, llm.Attempts(resp, err))
 	return resp, err
 }
 
@@ -134,8 +134,10 @@ func (b *Budget) reserve(req llm.Request) (float64, error) {
 	return worst, nil
 }
 
-// settle replaces a call's reservation by its cost.
-func (b *Budget) settle(worst float64, resp llm.Response) {
+// settle replaces a call's reservation by its cost, and counts the
+// attempts beyond the first one that reserve counted: each retry is a
+// call the endpoint saw, and may have billed.
+func (b *Budget) settle(worst float64, resp llm.Response, attempts int) {
 	cost := 0.0
 	switch {
 	case resp.CostUSD != nil:
@@ -147,4 +149,7 @@ func (b *Budget) settle(worst float64, resp llm.Response) {
 	defer b.mu.Unlock()
 	b.reserved -= worst
 	b.spent += cost
+	if attempts > 1 {
+		b.calls += attempts - 1
+	}
 }

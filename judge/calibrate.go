@@ -3,11 +3,13 @@ package judge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/llm"
 )
 
 // DefaultMinAgreement is the calibration agreement (see
@@ -57,8 +59,11 @@ type Calibration struct {
 func (c Calibration) Agreement() float64 { return c.WithinOne }
 
 // Calibrate grades every calibration fixture of every question of r and
-// compares the grades with the expected ones. The error is only for a
-// failed call; the calibration then holds the fixtures graded so far.
+// compares the grades with the expected ones. A fixture whose call fails
+// for good (llm.ErrPermanent) is unscored, with the reason; any other
+// failed call (an account error such as llm.ErrAccount, retries
+// exhausted, ctx done) stops the calibration with the error, which then
+// holds the fixtures graded so far.
 func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric) (Calibration, error) {
 	var c Calibration
 	var gateOK, within, absSum int
@@ -67,11 +72,21 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric) (Calibration
 		for _, f := range q.Calibration {
 			res, err := j.Grade(ctx, r, q, f.Response)
 			c.Usage.merge(res.Usage)
-			if err != nil {
+			if err != nil && !errors.Is(err, llm.ErrPermanent) {
+				// The endpoint or the account failed, or ctx is done:
+				// every further fixture would fail too. Grades so far
+				// are cached, so a run after the fix resumes here.
 				c.summarise(gateOK, within, absSum)
 				return c, err
 			}
 			fr := FixtureResult{QuestionID: q.ID, FixtureID: f.ID, ExpectedGate: f.GatePassed, ExpectedTotal: f.Total, Scored: res.Scored, Problems: res.Problems}
+			if err != nil {
+				// This fixture's call cannot succeed (a content filter, a
+				// parameter the model refuses): it is unscored, and the
+				// others are still graded.
+				fr.Scored, fr.Problems = false, []string{"the judge call failed: " + err.Error()}
+				res.Scored = false
+			}
 			if res.Scored {
 				c.Scored++
 				fr.GotGate, fr.GotTotal = res.Verdict.GatePassed, res.Total()

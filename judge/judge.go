@@ -32,15 +32,18 @@ type Store interface {
 // judge when Judge.Retries is 0.
 const DefaultRetries = 3
 
-// Judge grades answers with one fixed model and fixed sampling parameters.
+// Judge grades answers with one fixed model and fixed request parameters.
 // It holds no state of its own, so it is safe for concurrent use when its
-// LLM and Cache are.
+// LLM and Cache are. For a benchmark, build it with For, which takes both
+// from the registry, so that every caller sends the same judge contract.
 type Judge struct {
-	LLM       llm.Completer
-	Model     string // the judge model id, as the benchmark registry fixes it
-	Cache     Store  // optional
-	Seed      *int   // sent when set, for endpoints that honour it
-	MaxTokens int    // 0 means the endpoint's default
+	LLM   llm.Completer
+	Model string // the judge model id, as the benchmark registry fixes it
+	Cache Store  // optional
+	// Params are the judge's request parameters, the registry's judge
+	// contract: each set one is sent exactly as given, an unset one not
+	// at all.
+	Params benchmark.JudgeParams
 	// Prices, when set, are the judge model's, so that a budget can
 	// reserve a call's worst case before making it (see Budget).
 	Prices *Prices
@@ -48,6 +51,14 @@ type Judge struct {
 	// the rubric is sent back with the problems quoted: 0 means
 	// DefaultRetries, a negative value means none.
 	Retries int
+}
+
+// For returns a copy of j that is benchmark e's fixed judge: its model
+// and request parameters from the registry entry. The CLI and the App
+// both build their judges with it.
+func (j Judge) For(e benchmark.Entry) *Judge {
+	j.Model, j.Params = e.JudgeModel, e.Judge
+	return &j
 }
 
 func (j *Judge) retries() int {
@@ -60,24 +71,33 @@ func (j *Judge) retries() int {
 	return j.Retries
 }
 
-// request returns the call every grading makes: greedy decoding (a fixed
-// judge should give the same grade twice) and, for grading, JSON mode.
+// request returns the call every grading makes: the judge contract's
+// parameters and, for grading, JSON mode.
 func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMode bool) llm.Request {
-	return llm.Request{
-		Model:       j.Model,
-		Messages:    msgs,
-		Temperature: 0,
-		TopP:        1,
-		MaxTokens:   j.MaxTokens,
-		Seed:        j.Seed,
-		JSON:        jsonMode,
-		Kind:        llm.CallJudge,
-		QuestionID:  q.ID,
+	p := j.Params
+	req := llm.Request{
+		Model:           j.Model,
+		Messages:        msgs,
+		Temperature:     p.Temperature,
+		MaxTokens:       p.MaxTokens,
+		Seed:            p.Seed,
+		ReasoningEffort: p.ReasoningEffort,
+		ServiceTier:     p.ServiceTier,
+		Provider:        p.Provider,
+		JSON:            jsonMode,
+		Kind:            llm.CallJudge,
+		QuestionID:      q.ID,
 	}
+	if p.TopP != nil {
+		req.TopP = *p.TopP
+	}
+	return req
 }
 
 // Usage is what calls to the judge cost.
 type Usage struct {
+	// Calls counts attempts, failed ones included: each may have been
+	// billed, and each counts against a cap on calls.
 	Calls            int      `json:"calls"`
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
@@ -85,7 +105,7 @@ type Usage struct {
 }
 
 func (u *Usage) add(r llm.Response) {
-	u.merge(Usage{Calls: 1, PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, CostUSD: r.CostUSD})
+	u.merge(Usage{Calls: llm.Attempts(r, nil), PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, CostUSD: r.CostUSD})
 }
 
 func (u *Usage) merge(o Usage) {
@@ -149,6 +169,7 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 	for attempt := 0; ; attempt++ {
 		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, true))
 		if err != nil {
+			res.Usage.Calls += llm.Attempts(resp, err)
 			return res, fmt.Errorf("judge %s, question %s: %w", j.Model, q.ID, err)
 		}
 		res.Usage.add(resp)
@@ -224,18 +245,22 @@ func reask(problems []string) string {
 
 // CacheKey returns the key under which the grade of answer to q is
 // cached: a SHA-256 over everything the grade depends on — the prompt
-// version, the judge model, the sampling parameters, the question as the
-// prompt shows it, the global variants, the scoring model and the answer.
+// version, the judge model, its request parameters (the judge contract),
+// the question as the prompt shows it, the global variants, the scoring
+// model and the answer.
 // The random boundary is left out: it changes every call but not what is
 // asked. Calibration fixtures and source line numbers are left out too;
 // they are not in the prompt.
 func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answer string) string {
 	type params struct {
-		Temperature float64 `json:"temperature"`
-		TopP        float64 `json:"top_p"`
-		Seed        *int    `json:"seed"`
-		MaxTokens   int     `json:"max_tokens"`
-		JSON        bool    `json:"json"`
+		Temperature     *float64 `json:"temperature"`
+		TopP            *float64 `json:"top_p"`
+		Seed            *int     `json:"seed"`
+		MaxTokens       int      `json:"max_tokens"`
+		ReasoningEffort string   `json:"reasoning_effort"`
+		ServiceTier     string   `json:"service_tier"`
+		Provider        string   `json:"provider"`
+		JSON            bool     `json:"json"`
 	}
 	type question struct {
 		ID               string                `json:"id"`
@@ -262,7 +287,8 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 	}{
 		Version: PromptVersion,
 		Model:   j.Model,
-		Params:  params{Temperature: 0, TopP: 1, Seed: j.Seed, MaxTokens: j.MaxTokens, JSON: true},
+		Params: params{Temperature: j.Params.Temperature, TopP: j.Params.TopP, Seed: j.Params.Seed, MaxTokens: j.Params.MaxTokens,
+			ReasoningEffort: j.Params.ReasoningEffort, ServiceTier: j.Params.ServiceTier, Provider: j.Params.Provider, JSON: true},
 		Question: question{
 			ID: q.ID, Text: q.Text, Title: q.Title, ModelAnswer: q.ModelAnswer, Principle: q.Principle,
 			Gate: q.Gate, Components: q.Components, RequiredConcepts: q.RequiredConcepts,

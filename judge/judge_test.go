@@ -14,9 +14,10 @@ import (
 func TestGradeRequest(t *testing.T) {
 	r := testRubric()
 	q := &r.Questions[0]
-	seed := 7
+	seed, temp, topP := 7, 0.0, 1.0
 	f := script(t, verdictJSON(q, true, 4, 2))
-	j := &Judge{LLM: f, Model: "judge/m", Seed: &seed, MaxTokens: 900}
+	j := (&Judge{LLM: f}).For(benchmark.Entry{JudgeModel: "judge/m", Judge: benchmark.JudgeParams{
+		Temperature: &temp, TopP: &topP, Seed: &seed, MaxTokens: 900, ReasoningEffort: "medium", ServiceTier: "flex", Provider: "openai"}})
 	res, err := j.Grade(context.Background(), r, q, "Entry pressure.")
 	if err != nil {
 		t.Fatal(err)
@@ -25,9 +26,18 @@ func TestGradeRequest(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	req := f.reqs[0]
-	if req.Model != "judge/m" || req.Temperature != 0 || req.TopP != 1 || req.Seed == nil || *req.Seed != 7 ||
-		req.MaxTokens != 900 || !req.JSON || req.Kind != "judge" || req.QuestionID != "S1" {
+	if req.Model != "judge/m" || req.Temperature == nil || *req.Temperature != 0 || req.TopP != 1 || req.Seed == nil || *req.Seed != 7 ||
+		req.MaxTokens != 900 || req.ReasoningEffort != "medium" || req.ServiceTier != "flex" || req.Provider != "openai" ||
+		!req.JSON || req.Kind != "judge" || req.QuestionID != "S1" {
 		t.Errorf("request = %+v", req)
+	}
+	// A judge whose contract sets nothing sends nothing but JSON mode.
+	bare := script(t, verdictJSON(q, true, 4, 2))
+	if _, err := (&Judge{LLM: bare, Model: "judge/m"}).Grade(context.Background(), r, q, "Entry pressure."); err != nil {
+		t.Fatal(err)
+	}
+	if b := bare.reqs[0]; b.Temperature != nil || b.TopP != 0 || b.Seed != nil || b.MaxTokens != 0 || b.ReasoningEffort != "" || b.ServiceTier != "" || b.Provider != "" {
+		t.Errorf("a judge without a contract sent %+v", b)
 	}
 	if got := fenced(t, req); len(got) != 1 || got[0] != "Entry pressure." {
 		t.Errorf("fenced answers = %q", got)
@@ -184,10 +194,32 @@ func TestCacheKey(t *testing.T) {
 		t.Fatalf("key %q is not a stable sha256", key)
 	}
 	changes := map[string]func() string{
-		"answer":     func() string { return base.CacheKey(r, q, "answer.") },
-		"model":      func() string { return (&Judge{Model: "m2"}).CacheKey(r, q, "answer") },
-		"seed":       func() string { return (&Judge{Model: "m", Seed: &seed}).CacheKey(r, q, "answer") },
-		"max tokens": func() string { return (&Judge{Model: "m", MaxTokens: 10}).CacheKey(r, q, "answer") },
+		"answer": func() string { return base.CacheKey(r, q, "answer.") },
+		"model":  func() string { return (&Judge{Model: "m2"}).CacheKey(r, q, "answer") },
+		"seed": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{Seed: &seed}}).CacheKey(r, q, "answer")
+		},
+		"seed 0": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{Seed: new(0)}}).CacheKey(r, q, "answer")
+		},
+		"max tokens": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{MaxTokens: 10}}).CacheKey(r, q, "answer")
+		},
+		"temperature 0": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{Temperature: new(0.0)}}).CacheKey(r, q, "answer")
+		},
+		"top_p": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{TopP: new(1.0)}}).CacheKey(r, q, "answer")
+		},
+		"reasoning effort": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{ReasoningEffort: "medium"}}).CacheKey(r, q, "answer")
+		},
+		"service tier": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{ServiceTier: "flex"}}).CacheKey(r, q, "answer")
+		},
+		"provider": func() string {
+			return (&Judge{Model: "m", Params: benchmark.JudgeParams{Provider: "openai"}}).CacheKey(r, q, "answer")
+		},
 		"component": func() string {
 			r2 := testRubric()
 			r2.Questions[0].Components[1].CreditIf += "!"

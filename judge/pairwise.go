@@ -130,6 +130,7 @@ func (j *Judge) comparison(ctx context.Context, r *benchmark.Rubric, q *benchmar
 	for attempt := 0; ; attempt++ {
 		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, false))
 		if err != nil {
+			u.Calls += llm.Attempts(resp, err)
 			return run, fmt.Errorf("judge %s, question %s, pairwise: %w", j.Model, q.ID, err)
 		}
 		u.add(resp)

@@ -109,7 +109,7 @@ func TestCompare(t *testing.T) {
 				if len(got) != 2 {
 					t.Fatalf("call %d fences %d answers, want 2", n, len(got))
 				}
-				if req.JSON || req.Temperature != 0 || req.TopP != 1 {
+				if req.JSON || req.Temperature != nil || req.TopP != 0 {
 					t.Errorf("request = %+v", req)
 				}
 				return llm.Response{Content: tt.judge(t, n, got[0] == ansA), FinishReason: "stop"}, nil

@@ -74,7 +74,7 @@ func TestCompleteSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Response{Content: "ANSWER: A (Which is first? A B C D)", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1}
+	want := Response{Content: "ANSWER: A (Which is first? A B C D)", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1, UsageKnown: true}
 	got := resp
 	got.Latency = 0
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -106,10 +106,20 @@ func TestRequestBody(t *testing.T) {
 		check  func(t *testing.T, r fakeopenai.Request)
 	}{
 		{
-			name:   "temperature 0 is sent",
+			name:   "nothing optional is sent unless set",
 			change: func(*Request) {},
+			hasNot: []string{`"temperature"`, `"top_p"`, `"seed"`, `"max_tokens"`, `"max_completion_tokens"`, `"response_format"`,
+				`"reasoning"`, `"reasoning_effort"`, `"service_tier"`, `"provider"`},
+			check: func(t *testing.T, r fakeopenai.Request) {
+				if r.Temperature != nil {
+					t.Errorf("temperature %v, want none", *r.Temperature)
+				}
+			},
+		},
+		{
+			name:   "temperature 0 is sent when set",
+			change: func(r *Request) { r.Temperature = new(0.0) },
 			has:    []string{`"temperature":0`},
-			hasNot: []string{`"top_p"`, `"seed"`, `"max_tokens"`, `"max_completion_tokens"`, `"response_format"`},
 			check: func(t *testing.T, r fakeopenai.Request) {
 				if r.Temperature == nil || *r.Temperature != 0 {
 					t.Errorf("temperature %v, want 0", r.Temperature)
@@ -118,13 +128,24 @@ func TestRequestBody(t *testing.T) {
 		},
 		{
 			name:   "temperature 0.7 keeps its decimal form",
-			change: func(r *Request) { r.Temperature = 0.7 },
+			change: func(r *Request) { r.Temperature = new(0.7) },
 			has:    []string{`"temperature":0.7`},
 		},
 		{
 			name:   "top_p when set",
 			change: func(r *Request) { r.TopP = 0.95 },
-			has:    []string{`"top_p":0.95`, `"temperature":0`},
+			has:    []string{`"top_p":0.95`},
+		},
+		{
+			name:   "reasoning effort as OpenAI's top-level field away from OpenRouter",
+			change: func(r *Request) { r.ReasoningEffort = "medium" },
+			has:    []string{`"reasoning_effort":"medium"`},
+			hasNot: []string{`"reasoning":`},
+		},
+		{
+			name:   "service tier and provider",
+			change: func(r *Request) { r.ServiceTier, r.Provider = "flex", "openai" },
+			has:    []string{`"service_tier":"flex"`, `"provider":{"allow_fallbacks":false,"order":["openai"]}`},
 		},
 		{
 			name:   "seed 0 is sent",
@@ -166,7 +187,7 @@ func TestRequestBody(t *testing.T) {
 		{
 			name: "everything at once, seed 0 and temperature 0",
 			change: func(r *Request) {
-				r.Seed, r.JSON, r.MaxTokens, r.TopP = &seed0, true, 64, 1
+				r.Seed, r.JSON, r.MaxTokens, r.TopP, r.Temperature = &seed0, true, 64, 1, new(0.0)
 			},
 			has: []string{`"temperature":0`, `"seed":0`, `"top_p":1`, `"max_tokens":64`, `"response_format":{"type":"json_object"}`},
 		},
@@ -433,12 +454,12 @@ func TestUnauthorized(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v; a 401 must fail at once", d)
 	}
-	const want = `llm: model "test/model-1": the endpoint rejected the API key (HTTP 401); check the variable named by --api-key-env (attempt 1, not retried)`
+	const want = `llm: model "test/model-1": the endpoint rejected the API key (HTTP 401); check the variable named by --api-key-env (attempt 1; an account error: the run stops, and resumes once it is fixed)`
 	if err.Error() != want {
 		t.Errorf("error\n got %s\nwant %s", err, want)
 	}
-	if !errors.Is(err, ErrPermanent) {
-		t.Errorf("a 401 is not permanent: %v", err)
+	if !errors.Is(err, ErrAccount) || errors.Is(err, ErrPermanent) {
+		t.Errorf("a 401 is not an account error, which every further call would meet: %v", err)
 	}
 	if calls, _ := srv.Stats(); calls != 1 {
 		t.Errorf("%d calls, want 1", calls)
@@ -536,8 +557,8 @@ func TestCost(t *testing.T) {
 				if resp.CostUSD != nil {
 					t.Errorf("cost %v, want unknown", *resp.CostUSD)
 				}
-				if inLedger {
-					t.Errorf("ledger has cost_usd %v for an unknown cost", cost)
+				if !inLedger || cost != nil {
+					t.Errorf("ledger has cost_usd %v (present %v) for an unknown cost, want null", cost, inLedger)
 				}
 			case resp.CostUSD == nil:
 				t.Errorf("cost unknown, want %v", *tt.want)
@@ -602,9 +623,9 @@ func TestLedger(t *testing.T) {
 
 	lines := strings.Split(strings.TrimSuffix(ledger.String(), "\n"), "\n")
 	if len(lines) != 6 {
-		t.Fatalf("%d ledger lines, want 6 (one per answered call):\n%s", len(lines), ledger.String())
+		t.Fatalf("%d ledger lines, want 6 (one per answered call; a 503 or a 400 is not billed):\n%s", len(lines), ledger.String())
 	}
-	wantKeys := "attempts completion_tokens cost_usd kind latency_ms model prompt_tokens question_id run_id time"
+	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id time"
 	seen := map[string]LedgerEntry{}
 	for _, line := range lines {
 		var raw map[string]any
@@ -626,8 +647,9 @@ func TestLedger(t *testing.T) {
 		if ts, err := time.Parse(time.RFC3339, e.Time); err != nil || !strings.HasSuffix(e.Time, "Z") || time.Since(ts) > time.Minute {
 			t.Errorf("time %q is not a recent RFC 3339 UTC time", e.Time)
 		}
-		if e.RunID != "2026-12-01-a" || e.Model != "test/model-1" || e.PromptTokens != 50 || e.CompletionTokens != 5 ||
-			e.CostUSD == nil || *e.CostUSD != 0.0001 || e.LatencyMS < 0 {
+		if e.RunID != "2026-12-01-a" || e.Model != "test/model-1" || e.PromptTokens == nil || *e.PromptTokens != 50 ||
+			e.CompletionTokens == nil || *e.CompletionTokens != 5 || e.CostUSD == nil || *e.CostUSD != 0.0001 || e.LatencyMS < 0 ||
+			e.Outcome != OutcomeAnswered || e.FinishReason != "stop" {
 			t.Errorf("ledger entry %+v", e)
 		}
 		if _, dup := seen[e.QuestionID]; dup {
@@ -649,8 +671,8 @@ func TestLedger(t *testing.T) {
 		if id == "q-003" {
 			wantAttempts = 2
 		}
-		if e.Kind != wantKind || e.Attempts != wantAttempts {
-			t.Errorf("%s: kind %q attempts %d, want %q %d", id, e.Kind, e.Attempts, wantKind, wantAttempts)
+		if e.Kind != wantKind || e.Attempt != wantAttempts {
+			t.Errorf("%s: kind %q attempt %d, want %q %d", id, e.Kind, e.Attempt, wantKind, wantAttempts)
 		}
 	}
 	if strings.Contains(ledger.String(), testKey) {
@@ -866,7 +888,7 @@ func TestBadRequestNotSent(t *testing.T) {
 	for _, req := range []Request{
 		{Messages: question().Messages},
 		{Model: "m"},
-		{Model: "m", Messages: question().Messages, Temperature: -1},
+		{Model: "m", Messages: question().Messages, Temperature: new(-1.0)},
 	} {
 		if _, err := c.Complete(context.Background(), req); !errors.Is(err, ErrPermanent) {
 			t.Errorf("%+v: error %v, want a permanent one", req, err)
@@ -892,8 +914,8 @@ func TestAzure(t *testing.T) {
 	if r.Path != "/openai/deployments/gpt-4o.benchmark/chat/completions" || r.Query != "api-version=2024-06-01" {
 		t.Errorf("Azure request went to %s?%s", r.Path, r.Query)
 	}
-	if !strings.Contains(string(r.Raw), `"temperature":0`) {
-		t.Errorf("Azure body lacks temperature 0: %s", r.Raw)
+	if strings.Contains(string(r.Raw), `"temperature"`) {
+		t.Errorf("Azure body has a temperature none was asked for: %s", r.Raw)
 	}
 }
 
@@ -983,7 +1005,7 @@ func TestPublicError(t *testing.T) {
 		{name: "not found", srv: failing(fakeopenai.Failure{Status: 404, Body: `{"error": {"message": "no model at ` + inside + `"}}`}),
 			wantPublic: `model "test/model-1": the endpoint or the model was not found (HTTP 404) (attempt 1, not retried)`, wantInErr: inside},
 		{name: "upstream error in a 200", srv: failing(fakeopenai.Failure{Status: 200, Body: `{"error": {"message": "provider ` + inside + ` failed", "code": 503}}`}),
-			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint reported an upstream HTTP 503 Service Unavailable`, wantInErr: inside},
+			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint reported an error inside its answer: HTTP 503 Service Unavailable`, wantInErr: inside},
 		{name: "timeout", srv: failing(fakeopenai.Failure{Hang: true}), timeout: 50 * time.Millisecond,
 			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: no complete answer within the 50ms timeout`, wantInErr: "50ms"},
 		{name: "cancelled", srv: failing(fakeopenai.Failure{Hang: true}), cause: errors.New("shutting down " + inside),

@@ -6,6 +6,9 @@ package llm
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -19,11 +22,23 @@ type Message struct {
 type Request struct {
 	Model       string
 	Messages    []Message
-	Temperature float64 // 0 by default: benchmarks want the model's most likely answer
-	TopP        float64 // 0 means the endpoint's default (1)
-	MaxTokens   int     // 0 means the endpoint's default
-	Seed        *int    // sent where the endpoint takes one
-	JSON        bool    // ask for a JSON object (response_format json_object)
+	Temperature *float64 // sent only when set: GPT-5-class reasoning models reject any, 0 included
+	TopP        float64  // 0 means the endpoint's default (1)
+	MaxTokens   int      // 0 means the endpoint's default
+	Seed        *int     // sent where the endpoint takes one
+	JSON        bool     // ask for a JSON object (response_format json_object)
+
+	// ReasoningEffort, when set ("low", "medium", "high", ...), asks a
+	// reasoning model for that much thinking; Config.ReasoningParam says
+	// how it is sent.
+	ReasoningEffort string
+	// ServiceTier, when set, is sent as service_tier (OpenAI's "flex",
+	// "priority", ...).
+	ServiceTier string
+	// Provider, when set, pins OpenRouter's routing to that provider,
+	// without fallbacks, so that a fixed judge is not served by another
+	// host's build of the model.
+	Provider string
 
 	// For the cost ledger: what the call is for.
 	Kind       CallKind
@@ -49,10 +64,57 @@ type Response struct {
 	CostUSD          *float64 // when the endpoint reports it, or prices were given
 	Latency          time.Duration
 	Attempts         int // 1 when the first try succeeded
+
+	// The token breakdown, as OpenAI and OpenRouter report it in
+	// usage.prompt_tokens_details and usage.completion_tokens_details.
+	CachedTokens    int
+	ReasoningTokens int
+	// UsageKnown reports that the answer carried usage; without it the
+	// token counts are unknown rather than 0, and no cost is computed.
+	UsageKnown bool
+	// Provider is who served the call, as OpenRouter reports it.
+	Provider string
 }
 
 // Completer makes chat completions. Client is the real one; tests use
 // their own.
 type Completer interface {
 	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// ParseDeployments reads Azure deployment mappings written
+// MODEL=DEPLOYMENT, several separated by commas, such as
+// "openai/gpt-5.5=gpt55-judge", into a map for Config.Deployments.
+func ParseDeployments(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		model, dep, ok := strings.Cut(item, "=")
+		model, dep = strings.TrimSpace(model), strings.TrimSpace(dep)
+		if !ok || model == "" || dep == "" {
+			return nil, fmt.Errorf("deployment %q is not written MODEL=DEPLOYMENT, such as openai/gpt-5.5=gpt55-judge", item)
+		}
+		if prev, dup := out[model]; dup && prev != dep {
+			return nil, fmt.Errorf("model %q is mapped to two deployments, %q and %q", model, prev, dep)
+		}
+		out[model] = dep
+	}
+	return out, nil
+}
+
+// Attempts returns how many attempts a call made, from its response or,
+// when it failed, from the *Error in err: a call that failed after three
+// attempts made three, all of which count against a cap on calls.
+func Attempts(resp Response, err error) int {
+	var e *Error
+	if err != nil && errors.As(err, &e) {
+		return e.Attempts
+	}
+	if err == nil && resp.Attempts == 0 {
+		return 1 // a Completer that does not count its attempts made one
+	}
+	return resp.Attempts
 }

@@ -230,8 +230,8 @@ const DefaultJudgeMaxTokens = 16384
 func budgeted(cfg Config) *judge.Judge {
 	j := *cfg.Judge
 	bud := &judge.Budget{MaxCalls: cfg.MaxCalls, MaxUSD: cfg.MaxUSD, Prices: j.Prices}
-	if cfg.MaxUSD > 0 && j.Prices != nil && j.MaxTokens == 0 {
-		j.MaxTokens = DefaultJudgeMaxTokens
+	if cfg.MaxUSD > 0 && j.Prices != nil && j.Params.MaxTokens == 0 {
+		j.Params.MaxTokens = DefaultJudgeMaxTokens
 	}
 	j.LLM = bud.Limit(j.LLM)
 	return &j
@@ -316,6 +316,13 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			// not checked.
 			rep.Sample = rep.Sample[:len(rep.Sample)-1]
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
+		case errors.Is(err, llm.ErrAccount):
+			// No judge call can succeed until the account is fixed: stop
+			// at once, without evidence either way.
+			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
+			rep.JudgeFaults++
+			rep.Questions = append(rep.Questions, qc)
+			stop = "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed"
 		case err != nil:
 			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
 			rep.JudgeFaults++
@@ -434,8 +441,9 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 			continue
 		}
 		rep.Sample = append(rep.Sample, it.ID)
-		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it), Kind: llm.CallCandidate, QuestionID: it.ID})
-		rep.Calls += resp.Attempts
+		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it),
+			Temperature: new(0.0), Kind: llm.CallCandidate, QuestionID: it.ID})
+		rep.Calls += llm.Attempts(resp, err)
 		if resp.CostUSD != nil {
 			rep.SpendUSD += *resp.CostUSD
 		}
@@ -445,6 +453,13 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 				return rep, ctx.Err()
 			}
 			qc.Fault, qc.Err = "the candidate call failed: "+llm.Public(err), err
+			if errors.Is(err, llm.ErrAccount) {
+				// Every further call would fail: the re-asking stops,
+				// and the letters' check stands alone.
+				rep.Questions = append(rep.Questions, qc)
+				rep.Reason += "; the re-asking stopped: the candidate's account was refused (" + llm.Public(err) + ")"
+				return rep, nil
+			}
 		} else {
 			asked++
 			qc.ReAsked = policy.Extract(resp.Content).Letter

@@ -290,7 +290,7 @@ func TestBudgetReservesWorstCase(t *testing.T) {
 	}
 	const n = 6
 	j := bd.judgeAt(t, fakeopenai.Options{Reply: billWorst})
-	j.Prices, j.MaxTokens = &prices, DefaultJudgeMaxTokens
+	j.Prices, j.Params.MaxTokens = &prices, DefaultJudgeMaxTokens
 	bd.check(t, j, Config{Secret: secret, MaxCalls: n + 1}) // the calls a budget would see, in order
 	if len(costs) != n+1 || costs[0] == 0 {
 		t.Fatalf("recorded %d calls: %v", len(costs), costs)
@@ -313,7 +313,7 @@ func TestBudgetReservesWorstCase(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			costs, maxTokens = nil, nil
 			j := bd.judgeAt(t, fakeopenai.Options{Reply: billWorst})
-			j.Prices, j.MaxTokens = tt.prices, tt.maxTokens
+			j.Prices, j.Params.MaxTokens = tt.prices, tt.maxTokens
 			rep := bd.check(t, j, Config{Secret: secret, MaxUSD: budget})
 			if len(costs) != tt.calls || rep.Calls != tt.calls || rep.Verdict != VerdictInconclusive || !strings.Contains(rep.Reason, "budget ran out") {
 				t.Errorf("%d calls (report: %d), %s: %s; want %d", len(costs), rep.Calls, rep.Verdict, rep.Reason, tt.calls)

@@ -16,7 +16,6 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	key := fl.String("rubric", "", "the rubric benchmark's key")
 	minAgree := fl.Float64("min-agreement", judge.DefaultMinAgreement, "least share of fixtures the judge must grade within ±1 point of the expected total")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
-	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	format := fl.String("format", "text", "output format: text or json")
 	var ep endpointFlags
 	ep.register(fl, "judge-", "judge")
@@ -28,7 +27,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, judge.CalibrationFormats); err != nil {
 		return err
 	}
-	b, j, closeLedger, err := rubricJudge(*root, *key, "it has no judge to calibrate", &ep, ledgerPath(fl, cacheLedger()), *seed)
+	b, j, closeLedger, err := rubricJudge(*root, *key, "it has no judge to calibrate", &ep, ledgerPath(fl, cacheLedger()))
 	if err != nil {
 		return err
 	}

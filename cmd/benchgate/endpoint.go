@@ -7,9 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -28,15 +31,47 @@ type endpointFlags struct {
 	attempts                int
 	priceInput, priceOutput optionalFloat
 	azureVersion            string
-	key                     string // read by check
+	deployments             deploymentsFlag
+	tokenParam              string
+	key                     string    // read by check
+	stderr                  io.Writer // where the client's notices go: the flag set's output
+}
+
+// deploymentsFlag is --deployment, given once per model: MODEL=DEPLOYMENT.
+type deploymentsFlag struct{ m map[string]string }
+
+func (d *deploymentsFlag) String() string {
+	parts := make([]string, 0, len(d.m))
+	for k, v := range d.m {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (d *deploymentsFlag) Set(s string) error {
+	m, err := llm.ParseDeployments(s)
+	if err != nil {
+		return err
+	}
+	if d.m == nil {
+		d.m = map[string]string{}
+	}
+	for k, v := range m {
+		if prev, dup := d.m[k]; dup && prev != v {
+			return fmt.Errorf("model %q is mapped to two deployments, %q and %q", k, prev, v)
+		}
+		d.m[k] = v
+	}
+	return nil
 }
 
 func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 	e.registerEndpoint(fl, prefix, what)
 	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
 	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
-	fl.DurationVar(&e.timeout, "timeout", 120*time.Second, "time limit of each attempt")
-	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429 and 5xx are retried with backoff, honouring Retry-After)")
+	fl.DurationVar(&e.timeout, "timeout", 180*time.Second, "time limit of each attempt (a timed-out attempt is retried, and written to the ledger: it may have been billed)")
+	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429, 5xx and errors inside an answer are retried with backoff, honouring Retry-After; account errors such as no credits stop the run)")
 	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
 	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
 }
@@ -44,9 +79,12 @@ func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 // registerEndpoint registers only the flags that name the endpoint, for a
 // second endpoint sharing the first one's limits.
 func (e *endpointFlags) registerEndpoint(fl *flag.FlagSet, prefix, what string) {
+	e.stderr = fl.Output()
 	fl.StringVar(&e.baseURL, prefix+"base-url", "", "base URL of the "+what+"'s OpenAI-compatible endpoint (empty: OpenAI), e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
 	fl.StringVar(&e.keyEnv, prefix+"api-key-env", "OPENAI_API_KEY", "environment variable holding the "+what+"'s API key")
 	fl.StringVar(&e.azureVersion, prefix+"azure-api-version", "", "Azure OpenAI API version; the base URL is then the Azure resource's endpoint")
+	fl.Var(&e.deployments, prefix+"deployment", "Azure OpenAI: the deployment serving a model, MODEL=DEPLOYMENT (e.g. openai/gpt-5.5=gpt55-judge); repeat for more models")
+	fl.StringVar(&e.tokenParam, prefix+"token-param", "", "the field carrying the token limit: max_tokens or max_completion_tokens (empty: by the model id; a 400 naming the field switches once)")
 }
 
 // check reads the key before anything is written: a local endpoint may
@@ -56,6 +94,9 @@ func (e *endpointFlags) check() error {
 	key, err := llm.KeyFromEnv(e.keyEnv)
 	if err != nil && !isLocal(e.baseURL) {
 		return err
+	}
+	if len(e.deployments.m) > 0 && e.azureVersion == "" {
+		return errors.New("--deployment is for Azure OpenAI: give --azure-api-version too")
 	}
 	if e.workers < 1 {
 		return errors.New("--workers must be at least 1")
@@ -69,7 +110,19 @@ func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, err
 	return llm.New(llm.Config{
 		BaseURL: e.baseURL, APIKey: e.key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
 		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
+		Deployments: e.deployments.m, TokenParam: e.tokenParam, Log: noticeLog(e.stderr),
 	})
+}
+
+// noticeLog writes the client's notices to w as plain lines, without the
+// time, as the CLI's other messages are.
+func noticeLog(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
 }
 
 func isLocal(base string) bool {
@@ -105,7 +158,7 @@ func openLedger(path string) (io.Writer, func() error, error) {
 
 // ledgerHelp is the usage of --ledger, whose default is def.
 func ledgerHelp(def string) string {
-	return "cost ledger, one JSON line per billed call; \"\" for none (default: " + def + ")"
+	return "cost ledger, one JSON line per attempt that may have been billed; \"\" for none (default: " + def + ")"
 }
 
 // cacheLedgerHelp says where cacheLedger is.
@@ -153,7 +206,7 @@ func judgeCache(dir string) judge.Store {
 // and its fixed judge at the endpoint ep names, with the cost ledger at
 // ledger; notRubric says why an mcq benchmark will not do. The returned
 // function closes the ledger.
-func rubricJudge(root, key, notRubric string, ep *endpointFlags, ledger string, seed int) (*benchmark.Benchmark, *judge.Judge, func() error, error) {
+func rubricJudge(root, key, notRubric string, ep *endpointFlags, ledger string) (*benchmark.Benchmark, *judge.Judge, func() error, error) {
 	b, err := openBenchmark(root, key)
 	if err == nil && b.Rubric == nil {
 		err = fmt.Errorf("benchmark %q is multiple choice: %s", key, notRubric)
@@ -168,7 +221,7 @@ func rubricJudge(root, key, notRubric string, ep *endpointFlags, ledger string, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	j, err := newJudge(b, ep, w, seed)
+	j, err := newJudge(b, ep, w)
 	if err != nil {
 		closeLedger()
 		return nil, nil, nil, err
@@ -176,16 +229,16 @@ func rubricJudge(root, key, notRubric string, ep *endpointFlags, ledger string, 
 	return b, j, closeLedger, nil
 }
 
-func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer, seed int) (*judge.Judge, error) {
+// newJudge is benchmark b's fixed judge at the endpoint ep names, with
+// the request parameters of the registry's judge contract: the same judge
+// the App calls (see judge.Judge.For).
+func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer) (*judge.Judge, error) {
 	client, err := ep.client(ledger, newRunID())
 	if err != nil {
 		return nil, err
 	}
-	j := &judge.Judge{LLM: client, Model: b.Entry.JudgeModel, Cache: judgeCache(filecache.DefaultDir(os.Getenv)), Prices: judgePrices(ep.priceInput.v, ep.priceOutput.v)}
-	if seed >= 0 {
-		j.Seed = &seed
-	}
-	return j, nil
+	j := judge.Judge{LLM: client, Cache: judgeCache(filecache.DefaultDir(os.Getenv)), Prices: judgePrices(ep.priceInput.v, ep.priceOutput.v)}
+	return j.For(b.Entry), nil
 }
 
 // judgePrices are the judge's prices when both are given, which lets a

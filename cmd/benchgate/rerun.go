@@ -18,7 +18,6 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	maxUSD := fl.Float64("max-usd", 0, "stop once this much has been spent (0: no limit)")
 	format := fl.String("format", "text", "output format: text, json or markdown (what the App posts)")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
-	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	sample := fl.Int("sample", 20, "mcq: questions re-asked of the candidate when --candidate-base-url is set")
 	candModel := fl.String("candidate-model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
 	var judgeEP, candEP endpointFlags
@@ -58,7 +57,7 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 		if err := judgeEP.check(); err != nil {
 			return err
 		}
-		if cfg.Judge, err = newJudge(b, &judgeEP, ledger, *seed); err != nil {
+		if cfg.Judge, err = newJudge(b, &judgeEP, ledger); err != nil {
 			return err
 		}
 	} else if candEP.baseURL != "" {

@@ -16,7 +16,6 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	output := fl.String("output", "scores.json", "the scores.json to write")
 	pair := fl.String("pair", "", "another answers file: compare the two pairwise instead of scoring")
 	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added; with --pair, "+cacheLedgerHelp))
-	seed := fl.Int("seed", 0, "seed sent to judges that take one (-1: none)")
 	format := fl.String("format", "text", "pairwise report format: text or json")
 	var ep endpointFlags
 	ep.register(fl, "judge-", "judge")
@@ -45,7 +44,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if *pair != "" {
 		defLedger = cacheLedger()
 	}
-	b, j, closeLedger, err := rubricJudge(*root, *key, "its answers are scored by `benchgate generate` itself", &ep, ledgerPath(fl, defLedger), *seed)
+	b, j, closeLedger, err := rubricJudge(*root, *key, "its answers are scored by `benchgate generate` itself", &ep, ledgerPath(fl, defLedger))
 	if err != nil {
 		return err
 	}

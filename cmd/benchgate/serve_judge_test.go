@@ -18,11 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
-	"github.com/benchgate/benchgate/rerun"
 )
 
 // TestServeJudgeFaultsAndBudget runs the App's spot-checks against a judge
@@ -43,8 +43,15 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	var faulty *fakeopenai.Server
 	var good *fakeopenai.Server
 	var badCalls atomic.Int32
+	// A call's worst case at the test's prices: nothing for the prompt,
+	// and 4 USD per million tokens of a completion as long as the judge
+	// contract's limit.
+	var maxTokens int
+	var worstCall float64
 	a := startAppWith(t, appOptions{edit: func(a *app, cfg *bot.Config) {
 		good = fakeEndpoint(t, a.root)
+		maxTokens = contractMaxTokens(t, a.root)
+		worstCall = float64(maxTokens) * 4.0 / 1e6
 		faulty = fakeopenai.New(t, fakeopenai.Options{
 			Key: testKey,
 			Fail: func(call int, req fakeopenai.Request) *fakeopenai.Failure {
@@ -70,7 +77,7 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 			proxy := httputil.NewSingleHostReverseProxy(u)
 			proxy.ErrorLog = log.New(io.Discard, "", 0) // the hung call's cancellation
 			if !broken.Load() {
-				proxy.ModifyResponse = billCompletionLimit
+				proxy.ModifyResponse = billCompletionLimit(maxTokens)
 			}
 			proxy.ServeHTTP(w, r)
 		}))
@@ -115,10 +122,25 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	if r.Conclusion == "failure" || r.Conclusion == "neutral" {
 		t.Errorf("with a good judge: %s\n%s", r.Conclusion, r.Output.Summary)
 	}
+	// The App sends the registry's judge contract, as the CLI does, and
+	// no seed the contract does not set.
+	for _, r := range good.Requests() {
+		raw := string(r.Raw)
+		for _, want := range []string{`"temperature":0`, `"top_p":1`, `"reasoning_effort":"medium"`, `"service_tier":"flex"`, fmt.Sprintf(`"max_tokens":%d`, maxTokens)} {
+			if !strings.Contains(raw, want) {
+				t.Errorf("the App's judge call lacks %s: %s", want, raw)
+			}
+		}
+		if strings.Contains(raw, `"seed"`) {
+			t.Errorf("the App's judge call has a seed: %s", raw)
+		}
+	}
 	if spent := a.metric("benchgate_judge_spend_today_usd"); spent != 2*worstCall {
 		t.Errorf("spend today %v USD, want the day's budget of %v spent and not overshot", spent, 2*worstCall)
 	}
-	if !strings.Contains(r.Output.Summary, "the budget ran out after 2 calls") {
+	// Two answers graded: four calls, since the endpoint's first two
+	// attempts were 429s, and every attempt counts.
+	if !strings.Contains(r.Output.Summary, "the budget ran out after 4 calls") || strings.Count(r.Output.Summary, "| `Q") != 2 {
 		t.Errorf("the good judge's spot-check does not stop at its budget:\n%s", r.Output.Summary)
 	}
 	r = spotCheck(42)
@@ -130,14 +152,25 @@ func TestServeJudgeFaultsAndBudget(t *testing.T) {
 	}
 }
 
-// worstCall is a judge call's worst case at the test's prices: nothing for
-// the prompt, and 4 USD per million tokens of a completion as long as the
-// spot-check's limit.
-const worstCall = rerun.DefaultJudgeMaxTokens * 4.0 / 1e6
+// contractMaxTokens is the max_tokens of the basin-analysis judge
+// contract in the registry of the board at root.
+func contractMaxTokens(t *testing.T, root string) int {
+	t.Helper()
+	reg, _ := benchmark.LoadRegistry(os.DirFS(root))
+	e, _ := reg.Lookup("basin-analysis")
+	if e.Judge.MaxTokens == 0 {
+		t.Fatal("the example registry's judge contract sets no max_tokens")
+	}
+	return e.Judge.MaxTokens
+}
 
-// billCompletionLimit makes a judge reply bill its whole completion limit
-// and no prompt, as the worst case a budget must reserve.
-func billCompletionLimit(resp *http.Response) error {
+// billCompletionLimit makes a judge reply bill its whole completion limit,
+// maxTokens, and no prompt, as the worst case a budget must reserve.
+func billCompletionLimit(maxTokens int) func(*http.Response) error {
+	return func(resp *http.Response) error { return billTokens(resp, maxTokens) }
+}
+
+func billTokens(resp *http.Response, maxTokens int) error {
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
@@ -145,7 +178,7 @@ func billCompletionLimit(resp *http.Response) error {
 	}
 	var reply map[string]any
 	if resp.StatusCode == http.StatusOK && json.Unmarshal(body, &reply) == nil {
-		reply["usage"] = map[string]any{"prompt_tokens": 0, "completion_tokens": rerun.DefaultJudgeMaxTokens, "total_tokens": rerun.DefaultJudgeMaxTokens}
+		reply["usage"] = map[string]any{"prompt_tokens": 0, "completion_tokens": maxTokens, "total_tokens": maxTokens}
 		if body, err = json.Marshal(reply); err != nil {
 			return err
 		}

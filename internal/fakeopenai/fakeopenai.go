@@ -18,9 +18,15 @@
 //   - the non-streaming response object: id, object "chat.completion",
 //     created, model, choices[{index, message{role, content}, logprobs,
 //     finish_reason}] and usage{prompt_tokens, completion_tokens,
-//     total_tokens}, with OpenRouter's usage.cost when the reply gives one;
+//     total_tokens, prompt_tokens_details, completion_tokens_details},
+//     with OpenRouter's usage.cost when the reply gives one;
 //   - errors as {"error": {"message", "type", "param", "code"}}, and 429
 //     with a Retry-After header in seconds when a rate limit is exceeded.
+//
+// Where providers differ from OpenAI (where the reasoning text is, the
+// token breakdown, errors inside a 200, content filters, billing errors,
+// parameters a model refuses), Options.Variant answers as one documented
+// provider does; see Variant.
 //
 // Streaming, tools, n > 1, logprobs and every other endpoint are not
 // modelled. Replies, latency and failures are scripted by Options;
@@ -74,6 +80,14 @@ type Options struct {
 	// and this server reading, as real providers' limits do, while the
 	// long-run rate stays capped at RateLimit.
 	RateBurst int
+
+	// Variant answers as one provider documents it; the zero value is
+	// OpenAI's shape. See Variant.
+	Variant Variant
+
+	// VariantCalls is how many calls, from the first, a failure variant
+	// answers with its failure; 0 means every call.
+	VariantCalls int
 }
 
 // Reply is what the server answers a successful call with.
@@ -83,6 +97,10 @@ type Reply struct {
 	PromptTokens     int
 	CompletionTokens int
 	Cost             *float64 // usage.cost in USD, as OpenRouter reports it; omitted when nil
+	Reasoning        string   // the reasoning text, placed as the Variant's provider places it
+	CachedTokens     int      // usage.prompt_tokens_details.cached_tokens, in the variants that report it
+	ReasoningTokens  int      // usage.completion_tokens_details.reasoning_tokens, likewise
+	Provider         string   // OpenRouter's provider field; "OpenAI" when empty
 }
 
 // Failure is an injected failure. Hang and CloseConn take precedence over
@@ -171,6 +189,12 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.RateBurst < 0 {
 		return nil, fmt.Errorf("rate burst %d is negative", opts.RateBurst)
+	}
+	if !opts.Variant.valid() {
+		return nil, fmt.Errorf("unknown variant %q", opts.Variant)
+	}
+	if opts.VariantCalls < 0 {
+		return nil, fmt.Errorf("variant calls %d is negative", opts.VariantCalls)
 	}
 	if opts.RateBurst == 0 {
 		opts.RateBurst = 2
@@ -278,6 +302,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req Request, in
 		return writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
 			fmt.Sprintf("Rate limit reached for requests: limit %g per second. Please try again in %ds.", s.opts.RateLimit, wait))
 	}
+	if status, ok := s.variantFailure(w, req); ok {
+		return status
+	}
 	if s.opts.Fail != nil {
 		if f := s.opts.Fail(req.Call, req); f != nil {
 			return s.fail(w, r, f)
@@ -298,7 +325,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req Request, in
 	if s.opts.Reply != nil {
 		reply = s.opts.Reply(req)
 	}
-	return writeReply(w, req, reply)
+	return writeJSON(w, http.StatusOK, s.replyBody(req, reply))
 }
 
 func (s *Server) authorized(r *http.Request) bool {
@@ -466,55 +493,6 @@ func promptWords(req Request) int {
 		n += len(strings.Fields(m.Content)) + 4
 	}
 	return n
-}
-
-func writeReply(w http.ResponseWriter, req Request, r Reply) int {
-	finish := r.FinishReason
-	if finish == "" {
-		finish = "stop"
-	}
-	type message struct {
-		Role    string  `json:"role"`
-		Content string  `json:"content"`
-		Refusal *string `json:"refusal"`
-	}
-	type choice struct {
-		Index        int             `json:"index"`
-		Message      message         `json:"message"`
-		Logprobs     json.RawMessage `json:"logprobs"`
-		FinishReason string          `json:"finish_reason"`
-	}
-	type usage struct {
-		PromptTokens     int      `json:"prompt_tokens"`
-		CompletionTokens int      `json:"completion_tokens"`
-		TotalTokens      int      `json:"total_tokens"`
-		Cost             *float64 `json:"cost,omitempty"`
-	}
-	body := struct {
-		ID      string   `json:"id"`
-		Object  string   `json:"object"`
-		Created int64    `json:"created"`
-		Model   string   `json:"model"`
-		Choices []choice `json:"choices"`
-		Usage   usage    `json:"usage"`
-	}{
-		ID:      fmt.Sprintf("chatcmpl-fake%06d", req.Call),
-		Object:  "chat.completion",
-		Created: time.Now().Unix(),
-		Model:   req.Model,
-		Choices: []choice{{
-			Message:      message{Role: "assistant", Content: r.Content},
-			Logprobs:     json.RawMessage("null"),
-			FinishReason: finish,
-		}},
-		Usage: usage{
-			PromptTokens:     r.PromptTokens,
-			CompletionTokens: r.CompletionTokens,
-			TotalTokens:      r.PromptTokens + r.CompletionTokens,
-			Cost:             r.Cost,
-		},
-	}
-	return writeJSON(w, http.StatusOK, body)
 }
 
 // writeError writes an error object shaped like OpenAI's. code is a string

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/llm"
+)
+
+// fixtures counts the calibration fixtures of the board's rubric.
+func fixtures(t *testing.T, root string) int {
+	t.Helper()
+	reg, _ := benchmark.LoadRegistry(os.DirFS(root))
+	e, _ := reg.Lookup("basin-analysis")
+	b, fs := benchmark.Load(os.DirFS(root), e)
+	if b == nil {
+		t.Fatal(fs)
+	}
+	n := 0
+	for _, q := range b.Rubric.Questions {
+		n += len(q.Calibration)
+	}
+	return n
+}
+
+func readLedger(t *testing.T, path string) []llm.LedgerEntry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var out []llm.LedgerEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var e llm.LedgerEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("ledger line %q: %v", line, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestCalibrateVariants runs `benchgate calibrate` against a judge
+// endpoint answering as each provider documents it: the exit, the
+// message, the calls made and the ledger.
+func TestCalibrateVariants(t *testing.T) {
+	root := copyBoard(t)
+	n := fixtures(t, root)
+	tests := []struct {
+		name    string
+		opts    fakeopenai.Options
+		flags   []string
+		code    int
+		calls   int      // 0 means one per fixture
+		out     []string // in stdout
+		stderr  []string
+		ledger  int // lines; 0 means one per fixture
+		failed  int // ledger lines with outcome failed
+		noteSet bool
+	}{
+		{name: "OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
+			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "an error inside a 200 is retried, not graded", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 1},
+			code: exitFail, calls: n + 1, ledger: n + 1, failed: 1, out: []string{"within ±1 point 33%"}},
+		{name: "402 without Retry-After stops the run", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits},
+			code: exitFail, calls: 1, ledger: -1, stderr: []string{"not enough credits (HTTP 402)", "an account error: the run stops"}},
+		{name: "429 insufficient_quota stops the run", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIInsufficientQuota},
+			code: exitFail, calls: 1, ledger: -1, stderr: []string{"quota is spent (HTTP 429 insufficient_quota)"}},
+		{name: "402 with Retry-After is waited out", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterBudgetRetryAfter, VariantCalls: 1},
+			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
+		{name: "a prompt Azure's filter refuses leaves its fixture unscored", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
+			code: exitFail, ledger: -1, out: []string{"within ±1 point 0%", "unscored"}},
+		{name: "GPT-5 refusing the contract's temperature: each fixture unscored", opts: fakeopenai.Options{Variant: fakeopenai.GPT5Temperature},
+			code: exitFail, ledger: -1, out: []string{"within ±1 point 0%"}},
+		{name: "o-series refusing max_tokens: switched once", opts: fakeopenai.Options{Variant: fakeopenai.OSeriesMaxTokens},
+			code: exitFail, calls: n + 1, ledger: n, noteSet: true, out: []string{"within ±1 point 33%"}, stderr: []string{"rejected the token limit's field"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("BENCHGATE_TEST_KEY", testKey)
+			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+			opts := tt.opts
+			opts.Key, opts.Reply = testKey, boardReplies(t, root)
+			srv := fakeopenai.New(t, opts)
+			ledger := filepath.Join(t.TempDir(), "ledger.jsonl")
+			args := append([]string{"calibrate", "--root", root, "--rubric", "basin-analysis", "--judge-base-url", srv.URL,
+				"--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ledger}, tt.flags...)
+			code, out, stderr := runCLI(t, args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, stderr)
+			}
+			for _, s := range tt.out {
+				if !strings.Contains(out, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+			wantCalls := tt.calls
+			if wantCalls == 0 {
+				wantCalls = n
+			}
+			reqs := srv.Requests()
+			if len(reqs) != wantCalls {
+				t.Errorf("%d calls, want %d", len(reqs), wantCalls)
+			}
+			// The judge contract of the registry, as sent.
+			for _, s := range []string{`"temperature":0`, `"top_p":1`, `"reasoning_effort":"medium"`, `"service_tier":"flex"`, fmt.Sprintf(`"max_tokens":%d`, contractMaxTokens(t, root))} {
+				if !strings.Contains(string(reqs[0].Raw), s) {
+					t.Errorf("the judge's body lacks %s: %s", s, reqs[0].Raw)
+				}
+			}
+			if strings.Contains(string(reqs[0].Raw), `"seed"`) {
+				t.Errorf("a seed the contract does not set was sent: %s", reqs[0].Raw)
+			}
+			lines := readLedger(t, ledger)
+			wantLines := tt.ledger
+			switch wantLines {
+			case 0:
+				wantLines = wantCalls
+			case -1:
+				wantLines = 0 // refused calls are not billed
+			}
+			failed, noted := 0, false
+			for _, l := range lines {
+				if l.Outcome == llm.OutcomeFailed {
+					failed++
+				}
+				if l.Note != "" {
+					noted = true
+				}
+				if l.Kind != llm.CallJudge || l.Model != "openai/gpt-5.5" {
+					t.Errorf("ledger line %+v", l)
+				}
+			}
+			if len(lines) != wantLines || failed != tt.failed || noted != tt.noteSet {
+				t.Errorf("ledger: %d lines (%d failed, noted %v), want %d (%d, %v)", len(lines), failed, noted, wantLines, tt.failed, tt.noteSet)
+			}
+		})
+	}
+}
+
+// TestRerunVariants runs `benchgate rerun` on the board's rubric
+// submission against judges answering in the documented variants.
+func TestRerunVariants(t *testing.T) {
+	root := copyBoard(t)
+	sub := root + "/submissions/model-benchmark/qwen3-32b-basin"
+	tests := []struct {
+		name   string
+		opts   fakeopenai.Options
+		flags  []string
+		code   int
+		calls  int // the server's, and the report's
+		reason string
+		faults int
+		failed int // failed ledger lines
+	}{
+		{name: "an OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
+			code: exitInconclusive, calls: 5, reason: "every question was checked without a decision"},
+		{name: "an error inside a 200 counts as a call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 1},
+			code: exitInconclusive, calls: 6, failed: 1, reason: "every question was checked without a decision"},
+		{name: "failed attempts count against the call cap", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 2},
+			flags: []string{"--max-calls", "4"}, code: exitInconclusive, calls: 4, failed: 2, reason: "the budget ran out after 4 calls"},
+		{name: "402 stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits},
+			code: exitInconclusive, calls: 1, faults: 1, reason: "the judge's account was refused"},
+		{name: "429 insufficient_quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIInsufficientQuota},
+			code: exitInconclusive, calls: 1, faults: 1, reason: "the judge's account was refused"},
+		{name: "Azure's prompt filter is a judge fault, not evidence", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
+			code: exitInconclusive, calls: 5, faults: 5, reason: "every question was checked without a decision"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("BENCHGATE_TEST_KEY", testKey)
+			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+			t.Setenv("BENCHGATE_RERUN_SECRET", "s3cret")
+			opts := tt.opts
+			opts.Key, opts.Reply = testKey, boardReplies(t, root)
+			srv := fakeopenai.New(t, opts)
+			ledger := filepath.Join(t.TempDir(), "ledger.jsonl")
+			args := append([]string{"rerun", sub, "--root", root, "--format", "json", "--judge-base-url", srv.URL,
+				"--judge-api-key-env", "BENCHGATE_TEST_KEY", "--attempts", "3", "--ledger", ledger}, tt.flags...)
+			code, out, stderr := runCLI(t, args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tt.code, out, stderr)
+			}
+			var rep struct {
+				Calls  int    `json:"calls"`
+				Reason string `json:"reason"`
+				Faults int    `json:"judge_faults"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			calls, _ := srv.Stats()
+			if calls != tt.calls || rep.Calls != tt.calls {
+				t.Errorf("server saw %d calls, the report counts %d, want %d", calls, rep.Calls, tt.calls)
+			}
+			if rep.Faults != tt.faults {
+				t.Errorf("%d judge faults, want %d", rep.Faults, tt.faults)
+			}
+			if !strings.Contains(rep.Reason, tt.reason) {
+				t.Errorf("reason %q lacks %q", rep.Reason, tt.reason)
+			}
+			failed := 0
+			for _, l := range readLedger(t, ledger) {
+				if l.Outcome == llm.OutcomeFailed {
+					failed++
+				}
+			}
+			if failed != tt.failed {
+				t.Errorf("%d failed ledger lines, want %d", failed, tt.failed)
+			}
+		})
+	}
+}

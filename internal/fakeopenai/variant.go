@@ -1,0 +1,243 @@
+package fakeopenai
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Variant makes the server answer as one provider documents it, where
+// providers differ from OpenAI's chat completions reference
+// (https://platform.openai.com/docs/api-reference/chat/object). A reply
+// variant shapes every successful answer; a failure variant answers the
+// first Options.VariantCalls calls (every call when 0) with its failure,
+// after the key, the body and the rate limit have been checked, and
+// before Options.Fail is consulted.
+type Variant string
+
+// The variants. Reply variants:
+const (
+	// OpenAI is OpenAI's own shape: no reasoning text, the token
+	// breakdown in usage.prompt_tokens_details.cached_tokens and
+	// usage.completion_tokens_details.reasoning_tokens
+	// (https://platform.openai.com/docs/api-reference/chat/object).
+	OpenAI Variant = ""
+
+	// OpenRouterReasoning carries the reasoning text in
+	// message.reasoning, who served the call in the top-level provider,
+	// and the cost in usage.cost beside OpenAI's token breakdown
+	// (https://openrouter.ai/docs/guides/best-practices/reasoning-tokens,
+	// https://openrouter.ai/docs/guides/guides/usage-accounting).
+	OpenRouterReasoning Variant = "openrouter-reasoning"
+
+	// VLLMReasoning is vLLM 0.11 and later with a --reasoning-parser: the
+	// reasoning in message.reasoning, usage without a breakdown
+	// (https://docs.vllm.ai/en/stable/features/reasoning_outputs/).
+	VLLMReasoning Variant = "vllm-reasoning"
+
+	// VLLMReasoningContent is vLLM before 0.11 with a --reasoning-parser,
+	// and DeepSeek's API: the reasoning in message.reasoning_content
+	// (https://docs.vllm.ai/en/v0.10.0/features/reasoning_outputs.html).
+	VLLMReasoningContent Variant = "vllm-reasoning-content"
+
+	// VLLMNoParser is vLLM serving a reasoning model without a
+	// --reasoning-parser: the thinking stays in the content, between
+	// <think> and </think>.
+	VLLMNoParser Variant = "vllm-no-parser"
+
+	// Ollama is Ollama's OpenAI compatibility layer: the reasoning of a
+	// thinking model in message.reasoning, usage with the two counts only,
+	// system_fingerprint "fp_ollama"
+	// (https://docs.ollama.com/api/openai-compatibility).
+	Ollama Variant = "ollama"
+
+	// NoUsage answers without a usage object, as some self-hosted
+	// servers and proxies do.
+	NoUsage Variant = "no-usage"
+
+	// AzureContentFilterCompletion is Azure OpenAI's answer whose
+	// completion its content filter cut: a 200 with finish_reason
+	// "content_filter" and the choice's content_filter_results
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
+	AzureContentFilterCompletion Variant = "azure-content-filter-completion"
+)
+
+// Failure variants:
+const (
+	// OpenRouterErrorInChoice is OpenRouter's 200 for a provider that
+	// failed after it began: the partial text, finish_reason "error" and
+	// choices[0].error with the status as a number
+	// (https://openrouter.ai/docs/api/reference/errors-and-debugging).
+	OpenRouterErrorInChoice Variant = "openrouter-error-in-choice"
+
+	// OpenRouterErrorTopLevel is the same failure reported as a
+	// top-level error object beside the partial choice.
+	OpenRouterErrorTopLevel Variant = "openrouter-error-top-level"
+
+	// AzureContentFilterPrompt is Azure OpenAI's 400 for a prompt its
+	// content filter refused: code "content_filter"
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
+	AzureContentFilterPrompt Variant = "azure-content-filter-prompt"
+
+	// OpenRouterNoCredits is OpenRouter's 402 for an account or key out
+	// of credits, without Retry-After
+	// (https://openrouter.ai/docs/api/reference/errors-and-debugging).
+	OpenRouterNoCredits Variant = "openrouter-402"
+
+	// OpenRouterBudgetRetryAfter is OpenRouter's 402 with Retry-After:
+	// the key's budget is held by calls in flight, and frees when they end
+	// (https://openrouter.ai/docs/api/reference/limits).
+	OpenRouterBudgetRetryAfter Variant = "openrouter-402-retry-after"
+
+	// OpenAIInsufficientQuota is OpenAI's 429 for a spent quota, a
+	// billing error that no wait cures: code "insufficient_quota"
+	// (https://platform.openai.com/docs/guides/error-codes).
+	OpenAIInsufficientQuota Variant = "openai-insufficient-quota"
+
+	// OSeriesMaxTokens is OpenAI's and Azure's 400 for max_tokens sent to
+	// an o-series or GPT-5 model, which takes only max_completion_tokens
+	// (https://platform.openai.com/docs/api-reference/chat/create).
+	// Requests without max_tokens are answered.
+	OSeriesMaxTokens Variant = "o-series-max-tokens"
+
+	// GPT5Temperature is OpenAI's 400 for a temperature other than the
+	// default 1 sent to a GPT-5-class reasoning model. Requests without
+	// one are answered.
+	GPT5Temperature Variant = "gpt5-temperature"
+)
+
+// variantFailure answers req with the variant's failure and returns the
+// status, or returns ok false to let the call through.
+func (s *Server) variantFailure(w http.ResponseWriter, req Request) (status int, ok bool) {
+	if s.opts.VariantCalls > 0 && req.Call > s.opts.VariantCalls {
+		return 0, false
+	}
+	partial := func(topLevel bool) int {
+		e := map[string]any{"code": 502, "message": "Upstream provider error: the connection was reset", "metadata": map[string]any{"provider_name": "Example"}}
+		ch := map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": "The burial history sugg"}, "finish_reason": "error", "native_finish_reason": "error"}
+		body := map[string]any{"id": fmt.Sprintf("gen-fake%06d", req.Call), "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model, "provider": "Example",
+			"usage": map[string]any{"prompt_tokens": promptWords(req), "completion_tokens": 6, "total_tokens": promptWords(req) + 6, "cost": 0.00002}}
+		if topLevel {
+			body["error"] = e
+		} else {
+			ch["error"] = e
+		}
+		body["choices"] = []any{ch}
+		return writeJSON(w, http.StatusOK, body)
+	}
+	switch s.opts.Variant {
+	case OpenRouterErrorInChoice:
+		return partial(false), true
+	case OpenRouterErrorTopLevel:
+		return partial(true), true
+	case AzureContentFilterPrompt:
+		return writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+			"message": "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry.",
+			"type":    nil, "param": "prompt", "code": "content_filter", "status": 400,
+			"innererror": map[string]any{"code": "ResponsibleAIPolicyViolation", "content_filter_result": map[string]any{
+				"violence": map[string]any{"filtered": true, "severity": "medium"}}},
+		}}), true
+	case OpenRouterNoCredits:
+		return writeJSON(w, http.StatusPaymentRequired, map[string]any{"error": map[string]any{
+			"code": 402, "message": "Insufficient credits. Add more using https://openrouter.ai/settings/credits",
+			"metadata": map[string]any{"limit_source": "openrouter_credits"}}}), true
+	case OpenRouterBudgetRetryAfter:
+		w.Header().Set("Retry-After", "3")
+		return writeJSON(w, http.StatusPaymentRequired, map[string]any{"error": map[string]any{
+			"code": 402, "message": "This request requires more credits than remain while other requests are in flight; retry when they finish."}}), true
+	case OpenAIInsufficientQuota:
+		return writeError(w, http.StatusTooManyRequests, "insufficient_quota", "insufficient_quota",
+			"You exceeded your current quota, please check your plan and billing details."), true
+	case OSeriesMaxTokens:
+		if req.MaxTokens != nil {
+			return writeParamError(w, "max_tokens", "unsupported_parameter",
+				"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."), true
+		}
+	case GPT5Temperature:
+		if req.Temperature != nil && *req.Temperature != 1 {
+			return writeParamError(w, "temperature", "unsupported_value",
+				fmt.Sprintf("Unsupported value: 'temperature' does not support %g with this model. Only the default (1) value is supported.", *req.Temperature)), true
+		}
+	}
+	return 0, false
+}
+
+func writeParamError(w http.ResponseWriter, param, code, msg string) int {
+	return writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+		"message": msg, "type": "invalid_request_error", "param": param, "code": code}})
+}
+
+// replyBody is the body of a successful answer in the server's variant.
+func (s *Server) replyBody(req Request, r Reply) any {
+	finish := r.FinishReason
+	if finish == "" {
+		finish = "stop"
+	}
+	v := s.opts.Variant
+	msg := map[string]any{"role": "assistant", "content": r.Content}
+	switch v {
+	case OpenAI, NoUsage, AzureContentFilterCompletion:
+		msg["refusal"] = nil
+	case OpenRouterReasoning, VLLMReasoning, Ollama:
+		if r.Reasoning != "" {
+			msg["reasoning"] = r.Reasoning
+		}
+	case VLLMReasoningContent:
+		msg["reasoning_content"] = nil
+		if r.Reasoning != "" {
+			msg["reasoning_content"] = r.Reasoning
+		}
+	case VLLMNoParser:
+		if r.Reasoning != "" {
+			msg["content"] = "<think>\n" + r.Reasoning + "\n</think>\n\n" + r.Content
+		}
+	}
+	ch := map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}
+	if v == AzureContentFilterCompletion {
+		ch["finish_reason"] = "content_filter"
+		ch["content_filter_results"] = map[string]any{"violence": map[string]any{"filtered": true, "severity": "medium"}}
+	}
+	body := map[string]any{
+		"id":      fmt.Sprintf("chatcmpl-fake%06d", req.Call),
+		"object":  "chat.completion",
+		"created": time.Now().Unix(),
+		"model":   req.Model,
+		"choices": []any{ch},
+	}
+	u := map[string]any{"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens, "total_tokens": r.PromptTokens + r.CompletionTokens}
+	if r.Cost != nil {
+		u["cost"] = *r.Cost
+	}
+	switch v {
+	case OpenAI, OpenRouterReasoning, AzureContentFilterCompletion:
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": r.CachedTokens}
+		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": r.ReasoningTokens}
+	case Ollama:
+		body["system_fingerprint"] = "fp_ollama"
+	}
+	if v == OpenRouterReasoning {
+		body["provider"] = "OpenAI"
+		if r.Provider != "" {
+			body["provider"] = r.Provider
+		}
+	}
+	if v != NoUsage {
+		body["usage"] = u
+	}
+	return body
+}
+
+// Variants are every variant, for tests that go through them all.
+var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoningContent, VLLMNoParser, Ollama, NoUsage,
+	AzureContentFilterCompletion, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
+	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature}
+
+// valid reports whether v is one of Variants.
+func (v Variant) valid() bool {
+	for _, k := range Variants {
+		if v == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package fakeopenai
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestVariants checks each variant's answer against the shape its
+// provider documents: the status, the Retry-After header, and the JSON
+// members that tell the variants apart.
+func TestVariants(t *testing.T) {
+	reply := Reply{Content: "C", Reasoning: "because", PromptTokens: 10, CompletionTokens: 4, CachedTokens: 6, ReasoningTokens: 3}
+	tests := []struct {
+		v          Variant
+		body       string // the request
+		status     int
+		retryAfter string
+		has        []string // substrings of the answer
+		hasNot     []string
+	}{
+		{v: OpenAI, status: 200, has: []string{`"content":"C"`, `"refusal":null`, `"prompt_tokens_details":{"cached_tokens":6}`, `"completion_tokens_details":{"reasoning_tokens":3}`}, hasNot: []string{`"reasoning"`}},
+		{v: OpenRouterReasoning, status: 200, has: []string{`"reasoning":"because"`, `"provider":"OpenAI"`, `"cached_tokens":6`}, hasNot: []string{`"reasoning_content"`}},
+		{v: VLLMReasoning, status: 200, has: []string{`"reasoning":"because"`}, hasNot: []string{`"reasoning_content"`, `"prompt_tokens_details"`}},
+		{v: VLLMReasoningContent, status: 200, has: []string{`"reasoning_content":"because"`}, hasNot: []string{`"reasoning":`}},
+		{v: VLLMNoParser, status: 200, has: []string{`"content":"\u003cthink\u003e\nbecause\n\u003c/think\u003e\n\nC"`}, hasNot: []string{`"reasoning`}},
+		{v: Ollama, status: 200, has: []string{`"reasoning":"because"`, `"system_fingerprint":"fp_ollama"`}, hasNot: []string{`"prompt_tokens_details"`}},
+		{v: NoUsage, status: 200, has: []string{`"content":"C"`}, hasNot: []string{`"usage"`}},
+		{v: AzureContentFilterCompletion, status: 200, has: []string{`"finish_reason":"content_filter"`, `"content_filter_results"`}},
+		{v: OpenRouterErrorInChoice, status: 200, has: []string{`"finish_reason":"error"`, `"error":{"code":502`, `"content":"The burial history sugg"`}},
+		{v: OpenRouterErrorTopLevel, status: 200, has: []string{`"finish_reason":"error"`, `"choices":[`}},
+		{v: AzureContentFilterPrompt, status: 400, has: []string{`"code":"content_filter"`, `"innererror"`}},
+		{v: OpenRouterNoCredits, status: 402, has: []string{`"code":402`, `Insufficient credits`}},
+		{v: OpenRouterBudgetRetryAfter, status: 402, retryAfter: "3", has: []string{`"code":402`}},
+		{v: OpenAIInsufficientQuota, status: 429, has: []string{`"code":"insufficient_quota"`, `"type":"insufficient_quota"`}},
+		{v: OSeriesMaxTokens, status: 400, body: `{"model":"o3","messages":[{"role":"user","content":"q"}],"max_tokens":5}`, has: []string{`"param":"max_tokens"`, `"code":"unsupported_parameter"`}},
+		{v: OSeriesMaxTokens, status: 200, body: `{"model":"o3","messages":[{"role":"user","content":"q"}],"max_completion_tokens":5}`},
+		{v: GPT5Temperature, status: 400, body: `{"model":"gpt-5","messages":[{"role":"user","content":"q"}],"temperature":0}`, has: []string{`"param":"temperature"`, `does not support 0`}},
+		{v: GPT5Temperature, status: 200, body: `{"model":"gpt-5","messages":[{"role":"user","content":"q"}],"temperature":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.v)+" "+tt.body, func(t *testing.T) {
+			s := New(t, Options{Variant: tt.v, Reply: func(Request) Reply { return reply }})
+			body := tt.body
+			if body == "" {
+				body = `{"model":"m","messages":[{"role":"user","content":"q"}]}`
+			}
+			resp, got := post(t, s.URL+"/chat/completions", "", body)
+			if resp.StatusCode != tt.status || resp.Header.Get("Retry-After") != tt.retryAfter {
+				t.Errorf("status %d Retry-After %q, want %d %q: %s", resp.StatusCode, resp.Header.Get("Retry-After"), tt.status, tt.retryAfter, got)
+			}
+			if !json.Valid(got) {
+				t.Fatalf("not JSON: %s", got)
+			}
+			for _, h := range tt.has {
+				if !strings.Contains(string(got), h) {
+					t.Errorf("answer lacks %s: %s", h, got)
+				}
+			}
+			for _, h := range tt.hasNot {
+				if strings.Contains(string(got), h) {
+					t.Errorf("answer has %s: %s", h, got)
+				}
+			}
+		})
+	}
+	// A failure variant limited to the first call lets the second through.
+	s := New(t, Options{Variant: OpenRouterNoCredits, VariantCalls: 1})
+	for i, want := range []int{402, 200} {
+		if resp, _ := post(t, s.URL+"/chat/completions", "", `{"model":"m","messages":[{"role":"user","content":"q"}]}`); resp.StatusCode != want {
+			t.Errorf("call %d: status %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
+	if _, err := NewServer(Options{Variant: "openrouter"}); err == nil {
+		t.Error("an unknown variant was accepted")
+	}
+}
