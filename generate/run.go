@@ -158,9 +158,8 @@ type runner struct {
 
 // errAccount is matched with errors.Is to tell a failure of the account
 // at the endpoint (billing, quota), which every later call would meet
-// too, from a failure of one call. It is to be llm.ErrAccount, which the
-// client is to return for those.
-var errAccount = errors.New("account failure")
+// too, from a failure of one call.
+var errAccount = llm.ErrAccount
 
 // resume loads the rows of an earlier run of the same output.
 func (r *runner) resume() error {

@@ -51,9 +51,8 @@ func (c Config) rule() submission.AnswerRule {
 
 // errAccount is matched with errors.Is to tell a failure of the judge's
 // account (billing, quota), which every later call would meet too, from a
-// failure of one call. It is to be llm.ErrAccount, which the client is to
-// return for those.
-var errAccount = errors.New("account failure")
+// failure of one call.
+var errAccount = llm.ErrAccount
 
 // Summary says what a scoring run did.
 type Summary struct {

@@ -192,11 +192,16 @@ func TestEndpointErrors(t *testing.T) {
 	t.Setenv("BENCHGATE_WRONG_KEY", "sk-wrong-key-value")
 	out := filepath.Join(t.TempDir(), "o.json")
 	code, stdout, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", srv.URL, "--api-key-env", "BENCHGATE_WRONG_KEY", "--output", out)
-	if code != exitFail || !strings.Contains(stdout, "40 failed") || strings.Contains(stdout+stderr, "sk-wrong-key-value") {
+	// A rejected key is the account's failure, which every call would
+	// meet: the run stops at once, saying what to fix, and resumes later.
+	if code != exitFail || !strings.Contains(stderr, "rejected the API key (HTTP 401)") || !strings.Contains(stderr, "run the same command again") || strings.Contains(stdout+stderr, "sk-wrong-key-value") {
 		t.Errorf("wrong key: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if data, _ := os.ReadFile(out); strings.Contains(string(data), "sk-wrong-key-value") || !strings.Contains(string(data), "401") {
-		t.Errorf("rows of a rejected key: %.300s", data)
+	if calls, _ := srv.Stats(); calls > 4 {
+		t.Errorf("a rejected key was tried %d times; once per worker (4) at most", calls)
+	}
+	if data, _ := os.ReadFile(out); strings.Contains(string(data), "sk-wrong-key-value") {
+		t.Errorf("the rows of a rejected key hold the key: %.300s", data)
 	}
 }
 

@@ -80,6 +80,10 @@ func TestGenerateCutBeforeAnswer(t *testing.T) {
 		{"Ollama: content empty, reasoning, finish length", map[string]any{"content": "", "reasoning": "Burial history first, then"}, "length", true},
 		{"content cut at the token limit is an answer", map[string]any{"content": "Deeper burial, and"}, "length", false},
 		{"content, finish stop", map[string]any{"content": "**Deeper** burial."}, "stop", false},
+		// A reasoning parser that put the whole reply in the reasoning
+		// field: the rubric benchmark's rule grades that text.
+		{"vLLM reasoning parser: content null, reasoning_content, finish stop", map[string]any{"content": nil, "reasoning_content": "**Deeper** burial."}, "stop", false},
+		{"OpenRouter: content empty, reasoning, finish stop", map[string]any{"content": "", "reasoning": "**Deeper** burial."}, "stop", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ep := newProviderEndpoint(t, tt.message, tt.finish)
@@ -92,7 +96,16 @@ func TestGenerateCutBeforeAnswer(t *testing.T) {
 			}
 			rows := readAnswersFile(t, out)
 			if !tt.failed {
-				if code != exitOK || len(rows) != 5 || rows[0].Answer != tt.message["content"] || rows[0].AnswerClean != submission.CleanAnswer(rows[0].Answer) || !strings.Contains(stdout, "5 answered now, 0 failed") {
+				content, _ := tt.message["content"].(string)
+				reasoning, _ := tt.message["reasoning"].(string)
+				if r, ok := tt.message["reasoning_content"].(string); ok {
+					reasoning = r
+				}
+				graded, source := submission.CleanAnswer(content), ""
+				if graded == "" {
+					graded, source = submission.CleanAnswer(reasoning), submission.SourceReasoning
+				}
+				if code != exitOK || len(rows) != 5 || rows[0].Answer != content || rows[0].Reasoning != reasoning || rows[0].AnswerClean != graded || rows[0].AnswerSource != source || !strings.Contains(stdout, "5 answered now, 0 failed") {
 					t.Fatalf("exit %d, rows %+v\n%s%s", code, rows, stdout, stderr)
 				}
 				return
@@ -207,7 +220,7 @@ func TestScoreLeavesRowsUnscored(t *testing.T) {
 		"5 answers, 3 scored, 2 unscored",
 		"1 answers are empty (no content, and no reasoning text the benchmark's rule grades): they are unscored and were not sent to the judge",
 		"the judge call failed for 1 answers: they are unscored and marked for adjudication; the rest are written.",
-		"1 would fail again (a person must grade them): Q3 (judge openai/gpt-5.5, question Q3: llm: model \"openai/gpt-5.5\": the endpoint rejected the request (HTTP 400): The response was filtered due to the prompt triggering Azure OpenAI's content management policy. (attempt 1, not retried))",
+		"1 would fail again (a person must grade them): Q3 (judge openai/gpt-5.5, question Q3: llm: model \"openai/gpt-5.5\": the endpoint's content filter refused the prompt (HTTP 400): The response was filtered due to the prompt triggering Azure OpenAI's content management policy. (attempt 1, not retried))",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
@@ -224,7 +237,7 @@ func TestScoreLeavesRowsUnscored(t *testing.T) {
 	if err := json.Unmarshal(data, &rows); err != nil || len(rows) != 5 {
 		t.Fatalf("%v, %d rows", err, len(rows))
 	}
-	if r := rows[2]; r.Score != nil || r.Reason != "unscored: the judge call failed: model \"openai/gpt-5.5\": the endpoint rejected the request (HTTP 400) (attempt 1, not retried)" || !r.AdjudicationRequired || strings.Contains(r.Reason, "content management policy") {
+	if r := rows[2]; r.Score != nil || r.Reason != "unscored: the judge call failed: model \"openai/gpt-5.5\": the endpoint's content filter refused the prompt (HTTP 400) (attempt 1, not retried)" || !r.AdjudicationRequired || strings.Contains(r.Reason, "content management policy") {
 		t.Errorf("Q3: %+v", r)
 	}
 	if r := rows[3]; r.Score == nil || r.AnswerSource != submission.SourceReasoning || r.Reasoning != "**Reasoned** answer to Q4." || r.AnswerClean != "Reasoned answer to Q4." {
