@@ -69,6 +69,7 @@ var commands = []command{
 	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
+	{"import", "turn published results (FormationEval CSV, inspect_ai logs) into verified submissions", runImport},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 }
 

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/importer"
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
+)
+
+const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+
+// importFormats are the formats `benchgate import` reads.
+var importFormats = []struct {
+	name, synopsis, summary string
+	run                     func(args []string, stdout, stderr io.Writer) error
+}{
+	{"formationeval", formationEvalSynopsis, "FormationEval's per-question results CSV", runImportFormationEval},
+}
+
+func runImport(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions, verifying each as it is written. Formats:")
+		for _, f := range importFormats {
+			fmt.Fprintf(stderr, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
+		}
+		if len(args) == 0 {
+			return exitWith(exitUsage)
+		}
+		return nil
+	}
+	for _, f := range importFormats {
+		if f.name == args[0] {
+			return f.run(args[1:], stdout, stderr)
+		}
+	}
+	names := make([]string, len(importFormats))
+	for i, f := range importFormats {
+		names[i] = f.name
+	}
+	return fmt.Errorf("unknown format %q (want %s)", args[0], strings.Join(names, ", "))
+}
+
+// importFlags are the flags every format takes.
+type importFlags struct {
+	root, key string
+	dryRun    bool
+	opts      importer.Options
+}
+
+func newImportFlags(fl *flag.FlagSet) *importFlags {
+	f := &importFlags{}
+	fl.StringVar(&f.root, "root", ".", "the leaderboard repository (a clone of it)")
+	fl.StringVar(&f.key, "benchmark", "", "the benchmark's key in rubrics/rubrics.json")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "write nothing; print what would be written, verified")
+	fl.StringVar(&f.opts.Submitter, "submitter", "", "meta.json submitter: the GitHub login of who submits the results (default: a placeholder to fill in)")
+	fl.StringVar(&f.opts.Contact, "contact", "", "meta.json contact_or_repo: a repository URL or contact address (default: a placeholder to fill in)")
+	fl.StringVar(&f.opts.Date, "date", "", "meta.json date: the day of the run, YYYY-MM-DD (default: what the source says, else today)")
+	return f
+}
+
+// check validates the common flags and opens the benchmark.
+func (f *importFlags) check(fl *flag.FlagSet, missing []string) (*benchmark.Benchmark, error) {
+	if f.key == "" {
+		missing = append([]string{"--benchmark"}, missing...)
+	}
+	if len(missing) > 0 {
+		return nil, usageError(fl, fmt.Errorf("missing %s", strings.Join(missing, ", ")))
+	}
+	if f.opts.Date != "" {
+		if _, err := time.Parse(time.DateOnly, f.opts.Date); err != nil {
+			return nil, usageError(fl, fmt.Errorf("--date %q is not a date YYYY-MM-DD", f.opts.Date))
+		}
+	}
+	f.opts.Today = time.Now().UTC().Format(time.DateOnly)
+	return openBenchmark(f.root, f.key)
+}
+
+func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("import formationeval", formationEvalSynopsis, stderr)
+	f := newImportFlags(fl)
+	csvPath := fl.String("csv", "", "FormationEval's per-question results CSV (eval/results/questions.csv)")
+	models := fl.String("models", "", "the models to import, comma-separated, as the CSV's column prefixes name them (default: all)")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 {
+		return usageError(fl, fmt.Errorf("unexpected argument %q", pos[0]))
+	}
+	var missing []string
+	if *csvPath == "" {
+		missing = append(missing, "--csv")
+	}
+	b, err := f.check(fl, missing)
+	if err != nil {
+		return err
+	}
+	if *models != "" {
+		for _, m := range strings.Split(*models, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				f.opts.Models = append(f.opts.Models, m)
+			}
+		}
+	}
+	file, err := os.Open(*csvPath)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	runs, err := importer.FormationEval(*csvPath, file, b, f.opts)
+	if err != nil {
+		return err
+	}
+	return writeImported(stdout, f, b, runs)
+}
+
+// writeImported writes each run as a submission of the model track (or,
+// with --dry-run, in a scratch copy of the registry and benchmark),
+// verifies it with the verifier of `benchgate verify`, and prints the
+// disputes, what meta.json still needs and a summary. Nothing is written
+// when any folder exists already. It fails when a submission does not
+// pass.
+func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, runs []*importer.Run) error {
+	folders := make([]submission.Folder, len(runs))
+	for i, r := range runs {
+		slug := r.Slug()
+		if !submission.ValidSlug(slug) {
+			return fmt.Errorf("model %q gives no valid folder name (%q): a slug needs %s", r.Model, slug, submission.SlugRule)
+		}
+		folders[i] = submission.NewFolder(submission.ModelTrack, slug)
+		for j := range i {
+			if folders[j] == folders[i] {
+				return fmt.Errorf("models %q and %q would both be written to %s", runs[j].Model, r.Model, folders[i])
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(f.root, filepath.FromSlash(folders[i].String()))); err == nil {
+			return fmt.Errorf("%s already exists: remove it to import %s again, or leave it out with --models; nothing was written", filepath.Join(f.root, folders[i].String()), r.Model)
+		}
+	}
+	root := f.root
+	if f.dryRun {
+		scratch, err := os.MkdirTemp("", "benchgate-import-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(scratch)
+		if err := copyBenchmark(f.root, scratch, b.Entry.File); err != nil {
+			return err
+		}
+		root = scratch
+	}
+	v, err := verify.New(os.DirFS(root), verify.Options{})
+	if err != nil {
+		return err
+	}
+	results := make([]verify.Result, len(runs))
+	for i, r := range runs {
+		scores, err := encodeRecords(r.Records)
+		if err != nil {
+			return err
+		}
+		if _, err := submission.Create(root, folders[i], &r.Meta, scores); err != nil {
+			return err
+		}
+		results[i] = v.Verify(folders[i].String())
+		if f.dryRun {
+			meta, _ := json.MarshalIndent(&r.Meta, "", "  ")
+			fmt.Fprintf(stdout, "would write %s/%s:\n%s\n", folders[i], submission.MetaFile, meta)
+			fmt.Fprintf(stdout, "would write %s/%s: %d rows, %d bytes\n\n", folders[i], submission.ScoresFile, len(r.Records), len(scores))
+		} else {
+			fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(f.root, folders[i].String()))
+		}
+	}
+	if !f.dryRun {
+		fmt.Fprintln(stdout)
+	}
+	report := verify.NewReport(results)
+	verify.Render(stdout, "text", report)
+
+	for _, r := range runs {
+		if len(r.Disputes) == 0 {
+			continue
+		}
+		fmt.Fprintf(stdout, "\n%s: %d dispute(s): the %s policy reads another letter or verdict than the source published:\n", r.Model, len(r.Disputes), policyName(b))
+		for _, d := range r.Disputes {
+			fmt.Fprintf(stdout, "  %s\n", d)
+		}
+	}
+	if len(runs) > 0 && len(runs[0].Missing) > 0 {
+		fmt.Fprintf(stdout, "\nmeta.json: the source does not say, so a maintainer must fill in:\n")
+		for _, m := range runs[0].Missing {
+			fmt.Fprintf(stdout, "  - %s\n", m)
+		}
+	}
+	fmt.Fprintln(stdout)
+	writeImportSummary(stdout, runs, folders, results, f.dryRun)
+	if report.Failed > 0 {
+		return failed(fmt.Errorf("%d of %d imported submission(s) do not pass verification (see above)", report.Failed, len(runs)))
+	}
+	return nil
+}
+
+func policyName(b *benchmark.Benchmark) string {
+	if b.Entry.Extraction == "" {
+		return "flexible"
+	}
+	return b.Entry.Extraction
+}
+
+// writeImportSummary prints one line per run: rows, correct (and the
+// source's own count), disputes, truncated responses (and how many of them
+// the stored text cannot decide), the verdict and the folder.
+func writeImportSummary(w io.Writer, runs []*importer.Run, folders []submission.Folder, results []verify.Result, dryRun bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	folderHead := "folder written"
+	if dryRun {
+		folderHead = "folder (dry run: not written)"
+	}
+	fmt.Fprintf(tw, "model\trows\tcorrect\tpublished\tdisputes\ttruncated\tundecidable\tverify\t%s\n", folderHead)
+	for i, r := range runs {
+		pub := "-"
+		if r.PublishedCorrect >= 0 {
+			pub = fmt.Sprint(r.PublishedCorrect)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n", r.Model, len(r.Records), r.Correct, pub, len(r.Disputes), r.Truncated, r.Undecidable, results[i].Status, folders[i])
+	}
+	tw.Flush()
+}
+
+// encodeRecords writes scores.json: indented, with <, > and & as they are,
+// since responses quote markup (<think>) that escaping would hide.
+func encodeRecords(recs []importer.Record) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if recs == nil {
+		recs = []importer.Record{}
+	}
+	if err := enc.Encode(recs); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// copyBenchmark copies the registry and one benchmark file of the
+// leaderboard in from to the folder to, where a dry run verifies.
+func copyBenchmark(from, to, file string) error {
+	for _, name := range []string{benchmark.RegistryFile, file} {
+		data, err := fs.ReadFile(os.DirFS(from), name)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

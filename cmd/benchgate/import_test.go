@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchgate/benchgate/internal/fixtures"
+	"github.com/benchgate/benchgate/internal/golden"
+)
+
+// formationEvalBoard is a copy of the example board with the real
+// FormationEval v0.1 benchmark registered under the key formationeval with
+// the given extraction policy (the example registry does not hold it), and
+// the path of the published three-model CSV. It skips when the shared
+// fixtures are absent.
+func formationEvalBoard(t *testing.T, policy string) (root, csvPath string) {
+	t.Helper()
+	bench := fixtures.Path(t, "formationeval", "formationeval_v0.1.json")
+	csvPath = fixtures.Path(t, "formationeval", "responses_3_models.csv")
+	root = copyBoard(t)
+	data, err := os.ReadFile(bench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "rubrics", "formationeval_v0.1.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	registerBenchmark(t, root, map[string]any{"key": "formationeval", "label": "FormationEval v0.1", "file": "rubrics/formationeval_v0.1.json", "kind": "mcq", "extraction": policy})
+	return root, csvPath
+}
+
+// registerBenchmark appends an entry to the registry of the board in root.
+func registerBenchmark(t *testing.T, root string, entry map[string]any) {
+	t.Helper()
+	p := filepath.Join(root, "rubrics", "rubrics.json")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg []map[string]any
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range reg {
+		if e["key"] == entry["key"] {
+			t.Fatalf("the example registry already holds %v", entry["key"])
+		}
+	}
+	data, _ = json.MarshalIndent(append(reg, entry), "", "  ")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// summaryRows reads the summary table at the end of an import's output:
+// model -> its columns.
+func summaryRows(t *testing.T, out string) map[string][]string {
+	t.Helper()
+	rows := map[string][]string{}
+	in := false
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) > 0 && f[0] == "model" && len(f) > 2 && f[1] == "rows" {
+			in = true
+			continue
+		}
+		if in && len(f) >= 9 {
+			rows[f[0]] = f[1:]
+		}
+	}
+	if !in {
+		t.Fatalf("no summary in the output:\n%s", out)
+	}
+	return rows
+}
+
+// TestImportFormationEvalPublished imports the published responses of
+// three models with FormationEval's own extraction policy: every
+// submission is written, passes `benchgate verify`, and reproduces the
+// published correct counts with no dispute; claude-3.5-haiku's one
+// truncated response is marked so and decided from the stored text.
+func TestImportFormationEvalPublished(t *testing.T) {
+	root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--date", "2025-12-01", "--submitter", "maintainer", "--contact", "https://github.com/AlmazErmilov/FormationEval-an-Open-Benchmark-for-Oil-Gas-Geoscience-MCQ-Evaluation")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	golden.Check(t, "import-formationeval.txt", []byte(strings.ReplaceAll(out, root, "ROOT")))
+
+	rows := summaryRows(t, out)
+	for model, want := range fixtures.FormationEvalModels {
+		r, ok := rows[model]
+		if !ok {
+			t.Errorf("%s: not in the summary", model)
+			continue
+		}
+		// rows correct published disputes truncated undecidable verify folder
+		if r[0] != "505" || r[1] != strconv.Itoa(want) || r[2] != strconv.Itoa(want) || r[3] != "0" || r[7] != "submissions/model-benchmark/"+model+"-formationeval" {
+			t.Errorf("%s: summary %v, want 505 rows, %d correct as published, no dispute", model, r, want)
+		}
+	}
+	if r := rows["claude-3.5-haiku"]; r == nil || r[4] != "1" || r[5] != "0" {
+		t.Errorf("claude-3.5-haiku: summary %v, want 1 truncated response, decidable", r)
+	}
+
+	code, vout, stderr := runCLI(t, "verify", "--root", root, filepath.Join(root, "submissions/model-benchmark"))
+	if code != exitOK || !strings.Contains(vout, "7 submission(s): 7 passed") {
+		t.Errorf("verify after import: exit %d\n%s%s", code, vout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/claude-3.5-haiku-formationeval/scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	if err := json.Unmarshal(data, &recs); err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for _, r := range recs {
+		if r["response_truncated"] == true {
+			cut++
+		}
+	}
+	if len(recs) != 505 || cut != 1 {
+		t.Errorf("claude-3.5-haiku scores.json: %d rows, %d marked response_truncated; want 505 and 1", len(recs), cut)
+	}
+}
+
+// TestImportFormationEvalDisputes imports the same responses into a
+// benchmark whose policy is flexible, which reads 100 of them otherwise
+// than FormationEval's extractor did: each is reported as a dispute, the
+// letters written are flexible's (so the submissions still verify), and
+// the correct counts differ from the published ones where it matters.
+func TestImportFormationEvalDisputes(t *testing.T) {
+	root, csvPath := formationEvalBoard(t, "flexible")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--models", "gpt-oss-120b,nemotron-3-nano-30b-a3b", "--date", "2025-12-01")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	rows := summaryRows(t, out)
+	if len(rows) != 2 || rows["claude-3.5-haiku"] != nil {
+		t.Errorf("--models: summary holds %v, want gpt-oss-120b and nemotron-3-nano-30b-a3b only", rows)
+	}
+	for model, disputes := range map[string]string{"gpt-oss-120b": "12", "nemotron-3-nano-30b-a3b": "88"} {
+		if r := rows[model]; r == nil || r[3] != disputes || r[2] != strconv.Itoa(fixtures.FormationEvalModels[model]) {
+			t.Errorf("%s: summary %v, want %s disputes against %d published", model, r, disputes, fixtures.FormationEvalModels[model])
+		}
+	}
+	for _, want := range []string{
+		"nemotron-3-nano-30b-a3b: 88 dispute(s): the flexible policy reads another letter or verdict than the source published:",
+		"question formationeval_v0.1_petrophysics_resistivity_principles_003: published letter C (correct ",
+		"meta.json: the source does not say, so a maintainer must fill in:\n  - model_name",
+		"  - submitter (or give --submitter)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestImportFormationEvalDryRun checks that --dry-run verifies and
+// reports but leaves the board as it was.
+func TestImportFormationEvalDryRun(t *testing.T) {
+	root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--models", "gpt-oss-120b", "--dry-run")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	for _, want := range []string{"would write submissions/model-benchmark/gpt-oss-120b-formationeval/meta.json:\n{\n  \"model_name\": \"gpt-oss-120b\"", "would write submissions/model-benchmark/gpt-oss-120b-formationeval/scores.json: 505 rows", "PASS   submissions/model-benchmark/gpt-oss-120b-formationeval", "folder (dry run: not written)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "submissions/model-benchmark/gpt-oss-120b-formationeval")); !os.IsNotExist(err) {
+		t.Errorf("--dry-run wrote the folder (stat: %v)", err)
+	}
+}
+
+// smallCSV writes, for the example board's reservoir-mcq benchmark (policy
+// answer-line), a FormationEval-format CSV in which model m1 answers every
+// question right with "ANSWER: <key>", after edit has changed the cells
+// (rows[0] is the header) or cut them; it returns the file's path.
+func smallCSV(t *testing.T, root string, edit func(rows [][]string) [][]string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, "rubrics", "reservoir-mcq.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := [][]string{{"question_id", "question_text", "correct_answer", "m1_answer", "m1_correct", "m1_pattern", "m1_raw"}}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var q struct{ ID, Question, AnswerKey string }
+		var raw map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
+			t.Fatal(err)
+		}
+		q.ID, q.Question, q.AnswerKey = raw["id"].(string), raw["question"].(string), raw["answer_key"].(string)
+		rows = append(rows, []string{q.ID, q.Question, q.AnswerKey, q.AnswerKey, "True", "answer_statement", "ANSWER: " + q.AnswerKey})
+	}
+	if edit != nil {
+		rows = edit(rows)
+	}
+	p := filepath.Join(t.TempDir(), "results.csv")
+	out, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(out)
+	w.WriteAll(rows)
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestImportFormationEvalErrors runs the importer on hand-made CSVs over
+// the example reservoir-mcq benchmark: bad input fails naming the file,
+// line and column, and nothing is written.
+func TestImportFormationEvalErrors(t *testing.T) {
+	root := copyBoard(t)
+	drop := func(col int) func([][]string) [][]string {
+		return func(rows [][]string) [][]string {
+			for i := range rows {
+				rows[i] = append(rows[i][:col:col], rows[i][col+1:]...)
+			}
+			return rows
+		}
+	}
+	set := func(row, col int, v string) func([][]string) [][]string {
+		return func(rows [][]string) [][]string { rows[row][col] = v; return rows }
+	}
+	tests := []struct {
+		name string
+		edit func(rows [][]string) [][]string
+		args []string
+		code int
+		want string // stderr after "benchgate import: ", with FILE for the CSV's path
+	}{
+		{"missing column", drop(6), nil, exitUsage,
+			`FILE:1: column m1_raw: missing from the header: model "m1" has m1_answer but each model needs m1_answer, m1_correct, m1_pattern, m1_raw`},
+		{"no question_id", drop(0), nil, exitUsage,
+			"FILE:1: column question_id: missing from the header; this is not FormationEval's per-question results CSV (question_id, ..., then <model>_answer, <model>_correct, <model>_pattern, <model>_raw per model)"},
+		{"bad letter", set(2, 3, "E"), nil, exitUsage,
+			`FILE:3: column m1_answer: question rq-002: "E" is not a letter; want A, B, C, D, or empty when no letter was extracted`},
+		{"bad verdict", set(5, 4, "yes"), nil, exitUsage,
+			`FILE:6: column m1_correct: question rq-005: "yes" is not True or False`},
+		{"unknown question", set(4, 0, "rq-999"), nil, exitUsage,
+			`FILE:5: column question_id: question "rq-999" is not in benchmark "reservoir-mcq" (rubrics/reservoir-mcq.jsonl); the results were made for another benchmark or version`},
+		{"duplicate question", set(4, 0, "rq-003"), nil, exitUsage,
+			`FILE:5: column question_id: question "rq-003" appears again (first on line 4); each question must have one row`},
+		{"other key", set(1, 2, "A"), nil, exitUsage,
+			`FILE:2: column correct_answer: question rq-001: the CSV's key is "A" but benchmark "reservoir-mcq"'s is D; the results were made for another version of the benchmark`},
+		{"missing questions", func(r [][]string) [][]string { return append(r[:1], r[5:]...) }, nil, exitUsage,
+			`FILE: 4 of the 40 questions of benchmark "reservoir-mcq" have no result (rq-001, rq-002, rq-003 and 1 more); a submission must answer every question, so import the complete results`},
+		{"unknown model", nil, []string{"--models", "m1,m2"}, exitUsage,
+			`FILE: no results for model "m2"; the file holds m1`},
+		{"not csv", func(r [][]string) [][]string { r[3] = r[3][:2]; return r }, nil, exitUsage,
+			"FILE:4: column 1: wrong number of fields; the file is not valid CSV"},
+		{"rubric benchmark", nil, []string{"--benchmark", "basin-analysis"}, exitUsage,
+			`benchmark "basin-analysis" is a rubric benchmark; only multiple-choice (mcq) benchmarks can be imported into`},
+		{"missing flags", nil, []string{"--benchmark", ""}, exitUsage, "missing --benchmark"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := smallCSV(t, root, tt.edit)
+			args := append([]string{"import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq"}, tt.args...)
+			code, out, stderr := runCLI(t, args...)
+			want := "benchgate import: " + strings.ReplaceAll(tt.want, "FILE", p) + "\n"
+			if code != tt.code || !strings.HasPrefix(stderr, want) {
+				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, tt.code, stderr, want, out)
+			}
+		})
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "submissions", "model-benchmark"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 4 {
+		t.Errorf("failed imports left folders behind: %d in submissions/model-benchmark, want the 4 examples", len(entries))
+	}
+}
+
+// TestImportFormationEvalTruncatedAndDisputed imports a hand-made CSV whose
+// rows exercise the re-reading: a published letter the policy does not
+// read (a dispute, on its line), a published verdict that contradicts the
+// letter (a dispute), and a response cut to 497 characters and "..." that
+// answer-line cannot decide (truncated and undecidable: the published
+// letter is kept and verify reports it unverifiable, not disputed). It
+// then imports again, which must refuse to replace the folder.
+func TestImportFormationEvalTruncatedAndDisputed(t *testing.T) {
+	root := copyBoard(t)
+	p := smallCSV(t, root, func(r [][]string) [][]string {
+		r[2][6] = "I think it is A." // rq-002, key C: published C, answer-line reads none
+		r[3][4] = "False"            // rq-003: published letter right, verdict False
+		r[4][6] = strings.Repeat("x", 497) + "..."
+		return r
+	})
+	args := []string{"import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq", "--date", "2025-12-01"}
+	code, out, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	for _, want := range []string{
+		"m1: 2 dispute(s): the answer-line policy reads another letter or verdict than the source published:\n" +
+			"  " + p + ":3: question rq-002: published letter C (correct true), re-read none (no rule matched, correct false)\n" +
+			"  " + p + ":4: question rq-003: published letter C (correct false), re-read C (rule answer_statement, correct true)\n",
+		"1 of 40 responses were truncated before storing and their letter cannot be decided from the stored text",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// rows correct published disputes truncated undecidable verify folder
+	if r := summaryRows(t, out)["m1"]; strings.Join(r, " ") != "40 39 39 2 1 1 pass submissions/model-benchmark/m1-reservoir-mcq" {
+		t.Errorf("summary %v", r)
+	}
+	code, _, stderr = runCLI(t, args...)
+	if want := "benchgate import: " + filepath.Join(root, "submissions/model-benchmark/m1-reservoir-mcq") + " already exists: remove it to import m1 again, or leave it out with --models; nothing was written\n"; code != exitUsage || stderr != want {
+		t.Errorf("second import: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
