@@ -31,7 +31,7 @@ var importFormats = []struct {
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions, verifying each as it is written. Formats:")
+		fmt.Fprintln(stderr, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions of the model track, each verified as it is written. Formats:")
 		for _, f := range importFormats {
 			fmt.Fprintf(stderr, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
 		}
