@@ -248,8 +248,9 @@ const (
 )
 
 // newRun starts the run of one model with the meta.json its source and
-// opts can fill; source says where the results come from, for the notes.
-func newRun(model string, b *benchmark.Benchmark, policy extract.Policy, source string, opts Options) *Run {
+// opts can fill; source says where the results come from, for the notes,
+// and idKnown whether model is the provider's model id.
+func newRun(model string, idKnown bool, b *benchmark.Benchmark, policy extract.Policy, source string, opts Options) *Run {
 	r := &Run{Model: model, PublishedCorrect: -1}
 	r.Meta = submission.Meta{
 		ModelName:        model,
@@ -260,7 +261,10 @@ func newRun(model string, b *benchmark.Benchmark, policy extract.Policy, source 
 		Date:             opts.Date,
 		Notes:            fmt.Sprintf("Imported from %s; letters re-read with the %s policy.", source, policy.Name()),
 	}
-	r.Missing = append(r.Missing, "model_name (a display name; the source's model name stands in)", "candidate_model_id (the provider's model id; the source's model name stands in)")
+	r.Missing = append(r.Missing, "model_name (a display name; the source's model name stands in)")
+	if !idKnown {
+		r.Missing = append(r.Missing, "candidate_model_id (the provider's model id; the source's model name stands in)")
+	}
 	if r.Meta.Submitter == "" {
 		r.Meta.Submitter = SubmitterPlaceholder
 		r.Missing = append(r.Missing, "submitter (or give --submitter)")

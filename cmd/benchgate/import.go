@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,12 +22,15 @@ import (
 
 const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
+const inspectSynopsis = "--log FILE... --benchmark KEY [--scorer NAME] [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+
 // importFormats are the formats `benchgate import` reads.
 var importFormats = []struct {
 	name, synopsis, summary string
 	run                     func(args []string, stdout, stderr io.Writer) error
 }{
 	{"formationeval", formationEvalSynopsis, "FormationEval's per-question results CSV", runImportFormationEval},
+	{"inspect", inspectSynopsis, "inspect_ai evaluation logs (.json or .eval) of a multiple-choice task", runImportInspect},
 }
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -105,13 +109,7 @@ func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *models != "" {
-		for _, m := range strings.Split(*models, ",") {
-			if m = strings.TrimSpace(m); m != "" {
-				f.opts.Models = append(f.opts.Models, m)
-			}
-		}
-	}
+	f.opts.Models = splitList(*models)
 	file, err := os.Open(*csvPath)
 	if err != nil {
 		return err
@@ -122,6 +120,74 @@ func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return writeImported(stdout, f, b, runs)
+}
+
+func runImportInspect(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("import inspect", inspectSynopsis, stderr)
+	f := newImportFlags(fl)
+	var logs []string
+	fl.Func("log", "an inspect_ai log, .json or .eval (repeat the flag, or list more logs after it; logs of one model are joined)", func(s string) error {
+		logs = append(logs, s)
+		return nil
+	})
+	scorer := fl.String("scorer", "", "the multiple-choice scorer whose answer and value to read, when the samples have several scores")
+	models := fl.String("models", "", "the models to import, comma-separated, as the logs' eval.model names them (default: all)")
+	pos, err := parseInterleaved(fl, args)
+	if err != nil {
+		return flagError(err)
+	}
+	logs = append(logs, pos...)
+	var missing []string
+	if len(logs) == 0 {
+		missing = append(missing, "--log")
+	}
+	b, err := f.check(fl, missing)
+	if err != nil {
+		return err
+	}
+	f.opts.Models = splitList(*models)
+	data := make([][]byte, len(logs))
+	for i, p := range logs {
+		if data[i], err = readLimited(p, importMaxLogBytes); err != nil {
+			return err
+		}
+	}
+	runs, err := importer.Inspect(logs, data, b, *scorer, f.opts)
+	if err != nil {
+		return err
+	}
+	return writeImported(stdout, f, b, runs)
+}
+
+// importMaxLogBytes bounds a log read whole: inspect_ai logs of thousands
+// of samples, with their event transcripts, run to hundreds of megabytes.
+const importMaxLogBytes = 1 << 30
+
+func readLimited(p string, limit int64) ([]byte, error) {
+	file, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB; split the run into several logs", p, limit>>20)
+	}
+	return data, nil
+}
+
+// splitList reads a comma-separated flag.
+func splitList(s string) []string {
+	var out []string
+	for _, m := range strings.Split(s, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // writeImported writes each run as a submission of the model track (or,
@@ -196,18 +262,38 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 			fmt.Fprintf(stdout, "  %s\n", d)
 		}
 	}
-	if len(runs) > 0 && len(runs[0].Missing) > 0 {
-		fmt.Fprintf(stdout, "\nmeta.json: the source does not say, so a maintainer must fill in:\n")
-		for _, m := range runs[0].Missing {
-			fmt.Fprintf(stdout, "  - %s\n", m)
-		}
-	}
+	writeMissing(stdout, runs)
 	fmt.Fprintln(stdout)
 	writeImportSummary(stdout, runs, folders, results, f.dryRun)
 	if report.Failed > 0 {
 		return failed(fmt.Errorf("%d of %d imported submission(s) do not pass verification (see above)", report.Failed, len(runs)))
 	}
 	return nil
+}
+
+// writeMissing lists the meta.json fields a maintainer must fill in: once
+// when every run lacks the same, else run by run.
+func writeMissing(w io.Writer, runs []*importer.Run) {
+	if len(runs) == 0 {
+		return
+	}
+	same := true
+	for _, r := range runs[1:] {
+		same = same && slices.Equal(r.Missing, runs[0].Missing)
+	}
+	for i, r := range runs {
+		if len(r.Missing) == 0 || (same && i > 0) {
+			continue
+		}
+		whose := ""
+		if !same {
+			whose = " of " + r.Model
+		}
+		fmt.Fprintf(w, "\nmeta.json%s: the source does not say, so a maintainer must fill in:\n", whose)
+		for _, m := range r.Missing {
+			fmt.Fprintf(w, "  - %s\n", m)
+		}
+	}
 }
 
 func policyName(b *benchmark.Benchmark) string {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -326,5 +329,202 @@ func TestImportFormationEvalTruncatedAndDisputed(t *testing.T) {
 	code, _, stderr = runCLI(t, args...)
 	if want := "benchgate import: " + filepath.Join(root, "submissions/model-benchmark/m1-reservoir-mcq") + " already exists: remove it to import m1 again, or leave it out with --models; nothing was written\n"; code != exitUsage || stderr != want {
 		t.Errorf("second import: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// threeMCQBoard is a copy of the example board with the hand-written
+// three-question benchmark testdata/import/three-mcq.jsonl registered as
+// three-mcq (policy answer-line).
+func threeMCQBoard(t *testing.T) string {
+	t.Helper()
+	root := copyBoard(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "import", "three-mcq.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "rubrics", "three-mcq.jsonl"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	registerBenchmark(t, root, map[string]any{"key": "three-mcq", "label": "Three questions", "file": "rubrics/three-mcq.jsonl", "kind": "mcq", "extraction": "answer-line"})
+	return root
+}
+
+// zipEval builds an inspect_ai .eval log from the entries in dir
+// (testdata/import/inspect-eval: header.json, samples/*.json,
+// summaries.json; see testdata/import/README.md), after edit has changed
+// them (name -> content; nil leaves them as they are), and returns its path.
+func zipEval(t *testing.T, dir string, edit func(entries map[string]string)) string {
+	t.Helper()
+	entries := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		entries[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(entries)
+	}
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	p := filepath.Join(t.TempDir(), "three.eval")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, entries[n])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestImportInspect imports a .json log (openai/gpt-4o-mini) and a .eval
+// log (anthropic/claude-3-5-haiku-latest) of the three-question task: one
+// submission per model, each verified; the scorer's letter that the
+// answer-line policy does not read in the response is a dispute, on the
+// sample's line; meta.json takes the model id from eval.model and the day
+// from eval.created (in its own time zone), and scores.json the tokens from
+// output.usage, the text parts of the content (not the reasoning) and the
+// stop reason.
+func TestImportInspect(t *testing.T) {
+	root := threeMCQBoard(t)
+	jsonLog := filepath.Join("testdata", "import", "inspect-log.json")
+	evalLog := zipEval(t, filepath.Join("testdata", "import", "inspect-eval"), nil)
+	code, out, stderr := runCLI(t, "import", "inspect", "--root", root, "--benchmark", "three-mcq", "--log", jsonLog, evalLog, "--submitter", "lab")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	golden.Check(t, "import-inspect.txt", []byte(strings.NewReplacer(root, "ROOT", evalLog, "THREE.EVAL").Replace(out)))
+
+	// rows correct published disputes truncated undecidable verify folder
+	rows := summaryRows(t, out)
+	if r := strings.Join(rows["openai/gpt-4o-mini"], " "); r != "3 2 1 1 0 0 pass submissions/model-benchmark/openai-gpt-4o-mini-three-mcq" {
+		t.Errorf("gpt-4o-mini: summary %s", r)
+	}
+	if r := strings.Join(rows["anthropic/claude-3-5-haiku-latest"], " "); r != "3 3 3 0 0 0 pass submissions/model-benchmark/anthropic-claude-3-5-haiku-latest-three-mcq" {
+		t.Errorf("claude: summary %s", r)
+	}
+	if want := "  " + jsonLog + ":77: question q-3: published letter B (correct false), re-read A (rule answer_statement, correct true)\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q", want)
+	}
+
+	var meta map[string]any
+	data, _ := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/anthropic-claude-3-5-haiku-latest-three-mcq/meta.json"))
+	if err := json.Unmarshal(data, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta["candidate_model_id"] != "anthropic/claude-3-5-haiku-latest" || meta["date"] != "2025-06-03" || meta["submitter"] != "lab" || meta["contact_or_repo"] != "FILL IN: a repository URL or a contact address" {
+		t.Errorf("meta.json: %s", data)
+	}
+	var recs []map[string]any
+	data, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/openai-gpt-4o-mini-three-mcq/scores.json"))
+	if err := json.Unmarshal(data, &recs); err != nil {
+		t.Fatal(err)
+	}
+	q2 := recs[1]
+	if len(recs) != 3 || q2["id"] != "q-2" || q2["response"] != "A salt seal is the strongest, so the weakest is...\n\nANSWER: C" || q2["answer"] != "C" || q2["correct"] != false || q2["finish_reason"] != "length" || q2["prompt_tokens"] != 124.0 || q2["completion_tokens"] != 40.0 {
+		t.Errorf("scores.json row q-2: %v", q2)
+	}
+	code, vout, _ := runCLI(t, "verify", "--root", root, filepath.Join(root, "submissions/model-benchmark"))
+	if code != exitOK || !strings.Contains(vout, "6 submission(s): 6 passed") {
+		t.Errorf("verify after import: exit %d\n%s", code, vout)
+	}
+}
+
+// TestImportInspectErrors runs the importer on logs edited into bad input:
+// each fails naming the file (and the zip entry), the line of the sample in
+// a .json log, and the field.
+func TestImportInspectErrors(t *testing.T) {
+	root := threeMCQBoard(t)
+	orig, err := os.ReadFile(filepath.Join("testdata", "import", "inspect-log.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonLog := func(old, new string) string {
+		if !strings.Contains(string(orig), old) {
+			t.Fatalf("the log lacks %q", old)
+		}
+		p := filepath.Join(t.TempDir(), "log.json")
+		if err := os.WriteFile(p, []byte(strings.Replace(string(orig), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	evalDir := filepath.Join("testdata", "import", "inspect-eval")
+	tests := []struct {
+		name string
+		log  func() string
+		args []string
+		want string // after "benchgate import: ", LOG standing for the log's path
+	}{
+		{"unknown question", func() string { return jsonLog(`"id": "q-2"`, `"id": "q-9"`) }, nil,
+			`LOG:51: id: sample "q-9" is not a question of benchmark "three-mcq" (rubrics/three-mcq.jsonl); the task's samples must carry the benchmark's question ids (Sample(id=...))`},
+		{"bad letter", func() string { return jsonLog(`"value": "I", "answer": "B"`, `"value": "I", "answer": "E"`) }, nil,
+			`LOG:77: scores.choice.answer: sample q-3: "E" is not a letter; want A, B, C or D (a multiple-choice scorer's answer) or none`},
+		{"bad verdict", func() string { return jsonLog(`"value": "C", "answer": "B"`, `"value": "P", "answer": "B"`) }, nil,
+			`LOG:32: scores.choice.value: sample q-1: "P" is not a verdict; want "C" or "I" (a multiple-choice scorer's value), true or false, 1 or 0`},
+		{"missing model", func() string { return jsonLog(`"model": "openai/gpt-4o-mini",`, ``) }, nil,
+			`LOG: eval.model: missing: the log does not say which model was evaluated`},
+		{"unfinished", func() string { return jsonLog(`"status": "success"`, `"status": "error"`) }, nil,
+			`LOG: status: is "error", not "success": the evaluation did not finish; import the log of a finished run`},
+		{"two scorers", func() string {
+			return jsonLog(`"scores": {"choice": {"value": "C", "answer": "B",`, `"scores": {"match": {"value": "C"}, "choice": {"value": "C", "answer": "B",`)
+		}, nil, `LOG:32: scores: sample q-1: several scorers (choice, match); name the multiple-choice one with --scorer`},
+		{"no such scorer", func() string { return jsonLog("", "") }, []string{"--scorer", "match"},
+			`LOG:32: scores: sample q-1: no score of scorer "match"; the sample has choice`},
+		{"second epoch", func() string {
+			return jsonLog(`"id": "q-3",
+      "epoch": 1,`, `"id": "q-3",
+      "epoch": 2,`)
+		}, nil, `LOG:77: epoch: sample q-3 is of epoch 2; a submission holds one answer per question, so import a run of one epoch`},
+		{"wrong type", func() string { return jsonLog(`"output_tokens": 40,`, `"output_tokens": "forty",`) }, nil,
+			`LOG:72: output.usage.output_tokens: holds a JSON string where the format has an integer`},
+		{"not json", func() string { return jsonLog(`"version": 2,`, `"version": 2,,`) }, nil,
+			`LOG:2: invalid character ',' looking for beginning of object key string; the file is not valid JSON`},
+		{"missing question", func() string {
+			return zipEval(t, evalDir, func(e map[string]string) { delete(e, "samples/q-2_epoch_1.json") })
+		}, nil, `three.eval: 1 of the 3 questions of benchmark "three-mcq" have no result (q-2); a submission must answer every question, so import the complete results`},
+		{"no header", func() string { return zipEval(t, evalDir, func(e map[string]string) { delete(e, "header.json") }) }, nil,
+			`LOG: header.json: missing from the archive: inspect_ai writes it when an evaluation ends, so this run did not finish; import the log of a finished run`},
+		{"lost attachment", func() string {
+			return zipEval(t, evalDir, func(e map[string]string) {
+				e["samples/q-3_epoch_1.json"] = strings.Replace(e["samples/q-3_epoch_1.json"], `"9a8b7c6d5e4f30211203948576afbecd": `, `"0000": `, 1)
+			})
+		}, nil, `LOG/samples/q-3_epoch_1.json: output.choices[0].message.content: sample q-3: refers to attachment 9a8b7c6d5e4f30211203948576afbecd, which the sample's attachments lack`},
+		{"missing flags", func() string { return "" }, []string{"--benchmark", ""}, "missing --benchmark, --log"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.log()
+			args := []string{"import", "inspect", "--root", root, "--benchmark", "three-mcq"}
+			if p != "" {
+				args = append(args, "--log", p)
+			}
+			code, out, stderr := runCLI(t, append(args, tt.args...)...)
+			want := "benchgate import: " + strings.ReplaceAll(tt.want, "LOG", p) + "\n"
+			if code != exitUsage || !strings.HasPrefix(stderr, want) {
+				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, exitUsage, stderr, want, out)
+			}
+		})
 	}
 }
