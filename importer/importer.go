@@ -100,7 +100,10 @@ type Run struct {
 func (r *Run) Slug() string {
 	s := strings.ToLower(r.Model + "-" + r.Meta.RubricKey)
 	s = slugBad.ReplaceAllString(s, "-")
-	s = strings.Trim(strings.ReplaceAll(s, "..", "."), "-._")
+	for strings.Contains(s, "..") {
+		s = strings.ReplaceAll(s, "..", ".")
+	}
+	s = strings.Trim(s, "-._")
 	if len(s) > 64 {
 		s = strings.TrimRight(s[:64], "-._")
 	}

@@ -528,3 +528,23 @@ func TestImportInspectErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestImportFormationEvalVerifyFails imports results whose model name holds
+// a bidirectional override: the folder is written, verify fails it
+// (meta.text), and the import exits 1 saying so.
+func TestImportFormationEvalVerifyFails(t *testing.T) {
+	root := copyBoard(t)
+	p := smallCSV(t, root, func(r [][]string) [][]string {
+		for c := 3; c <= 6; c++ {
+			r[0][c] = strings.Replace(r[0][c], "m1", "m\u202e1", 1)
+		}
+		return r
+	})
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq", "--date", "2025-12-01")
+	if code != exitFail || stderr != "benchgate import: 1 of 1 imported submission(s) do not pass verification (see above)\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(out, "FAIL   submissions/model-benchmark/m-1-reservoir-mcq") || !strings.Contains(out, "(meta.text)") {
+		t.Errorf("output lacks the failure:\n%s", out)
+	}
+}
