@@ -134,7 +134,7 @@ func FormationEval(file string, r io.Reader, b *benchmark.Benchmark, opts Option
 	source := fmt.Sprintf("FormationEval's published per-question results (%s)", filepath.Base(file))
 	runs := make([]*Run, len(models))
 	for m, model := range models {
-		run := newRun(model, false, b, policy, source, opts)
+		run := newRun(model, false, b.Entry.Key, importNotes(source, policy), opts)
 		run.PublishedCorrect = 0
 		for qi := range rows[m] {
 			run.add(file, &b.Items[qi], policy, rows[m][qi])

@@ -81,8 +81,12 @@ type Run struct {
 	Model   string // the model as the source names it
 	Meta    submission.Meta
 	Missing []string // meta.json fields the source cannot fill, for the maintainer
-	Records []Record // in benchmark order
-	Correct int      // rows whose written answer is the key
+	Records []Record // mcq: the rows, in benchmark order
+	Correct int      // mcq: rows whose written answer is the key
+	// Rubric are a rubric benchmark's rows, in benchmark order, and Scored
+	// counts those with a score.
+	Rubric []GroundtruthRecord
+	Scored int
 	// PublishedCorrect counts the source's own correct verdicts; -1 when
 	// it gives none.
 	PublishedCorrect int
@@ -92,6 +96,11 @@ type Run struct {
 	// decide, where the published letter is kept (the source read the
 	// whole response) and verify reports the row as unverifiable.
 	Truncated, Undecidable int
+}
+
+// importNotes is meta.json's notes for a multiple-choice import.
+func importNotes(source string, policy extract.Policy) string {
+	return fmt.Sprintf("Imported from %s; letters re-read with the %s policy.", source, policy.Name())
 }
 
 // Slug is the submission folder's name for the run: the model and the
@@ -250,19 +259,19 @@ const (
 	ContactPlaceholder   = "FILL IN: a repository URL or a contact address"
 )
 
-// newRun starts the run of one model with the meta.json its source and
-// opts can fill; source says where the results come from, for the notes,
-// and idKnown whether model is the provider's model id.
-func newRun(model string, idKnown bool, b *benchmark.Benchmark, policy extract.Policy, source string, opts Options) *Run {
+// newRun starts the run of one model on the benchmark key with the
+// meta.json its source and opts can fill; notes say where the results come
+// from, and idKnown whether model is the provider's model id.
+func newRun(model string, idKnown bool, key, notes string, opts Options) *Run {
 	r := &Run{Model: model, PublishedCorrect: -1}
 	r.Meta = submission.Meta{
 		ModelName:        model,
 		CandidateModelID: model,
 		Submitter:        opts.Submitter,
 		ContactOrRepo:    opts.Contact,
-		RubricKey:        b.Entry.Key,
+		RubricKey:        key,
 		Date:             opts.Date,
-		Notes:            fmt.Sprintf("Imported from %s; letters re-read with the %s policy.", source, policy.Name()),
+		Notes:            notes,
 	}
 	r.Missing = append(r.Missing, "model_name (a display name; the source's model name stands in)")
 	if !idKnown {

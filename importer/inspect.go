@@ -308,7 +308,7 @@ func Inspect(files []string, data [][]byte, b *benchmark.Benchmark, scorer strin
 			o.Date = date
 		}
 		// eval.model is the provider's model id, as candidate_model_id wants it.
-		run := newRun(model, true, b, policy, fmt.Sprintf("the inspect_ai log %s", strings.Join(names, ", ")), o)
+		run := newRun(model, true, b.Entry.Key, importNotes("the inspect_ai log "+strings.Join(names, ", "), policy), o)
 		run.PublishedCorrect = 0
 		for qi := range rows {
 			run.add(rows[qi].file, &b.Items[qi], policy, rows[qi].published)

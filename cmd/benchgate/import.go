@@ -22,6 +22,8 @@ import (
 
 const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
+const groundtruthSynopsis = "--scores FILE --benchmark KEY --judge ID [--model-a ID] [--model-b ID] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+
 const inspectSynopsis = "--log FILE... --benchmark KEY [--scorer NAME] [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
 // importFormats are the formats `benchgate import` reads.
@@ -30,6 +32,7 @@ var importFormats = []struct {
 	run                     func(args []string, stdout, stderr io.Writer) error
 }{
 	{"formationeval", formationEvalSynopsis, "FormationEval's per-question results CSV", runImportFormationEval},
+	{"groundtruth", groundtruthSynopsis, "a Groundtruth scores file (main.py --score), one side or both", runImportGroundtruth},
 	{"inspect", inspectSynopsis, "inspect_ai evaluation logs (.json or .eval) of a multiple-choice task", runImportInspect},
 }
 
@@ -159,6 +162,50 @@ func runImportInspect(args []string, stdout, stderr io.Writer) error {
 	return writeImported(stdout, f, b, runs)
 }
 
+func runImportGroundtruth(args []string, stdout, stderr io.Writer) error {
+	fl := newFlagSet("import groundtruth", groundtruthSynopsis, stderr)
+	f := newImportFlags(fl)
+	scores := fl.String("scores", "", "the scores file of Groundtruth's main.py --score A.json B.json")
+	judge := fl.String("judge", "", "the judge that graded the file (Groundtruth's main.py SCORE_MODEL; the file does not record it); it must be the benchmark's judge_model")
+	modelA := fl.String("model-a", "", "import side A (main.py's first answers file) as this model, by its provider id")
+	modelB := fl.String("model-b", "", "import side B (main.py's second answers file) as this model, by its provider id")
+	if pos, err := parseInterleaved(fl, args); err != nil {
+		return flagError(err)
+	} else if len(pos) > 0 {
+		return usageError(fl, fmt.Errorf("unexpected argument %q", pos[0]))
+	}
+	var missing []string
+	if *scores == "" {
+		missing = append(missing, "--scores")
+	}
+	if *judge == "" {
+		missing = append(missing, "--judge")
+	}
+	if *modelA == "" && *modelB == "" {
+		missing = append(missing, "--model-a or --model-b")
+	}
+	b, err := f.check(fl, missing)
+	if err != nil {
+		return err
+	}
+	var sides []importer.GroundtruthSide
+	if *modelA != "" {
+		sides = append(sides, importer.GroundtruthSide{Side: "a", Model: *modelA})
+	}
+	if *modelB != "" {
+		sides = append(sides, importer.GroundtruthSide{Side: "b", Model: *modelB})
+	}
+	data, err := readLimited(*scores, importMaxLogBytes)
+	if err != nil {
+		return err
+	}
+	runs, err := importer.Groundtruth(*scores, data, b, sides, *judge, f.opts)
+	if err != nil {
+		return err
+	}
+	return writeImported(stdout, f, b, runs)
+}
+
 // importMaxLogBytes bounds a log read whole: inspect_ai logs of thousands
 // of samples, with their event transcripts, run to hundreds of megabytes.
 const importMaxLogBytes = 1 << 30
@@ -231,7 +278,7 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 	}
 	results := make([]verify.Result, len(runs))
 	for i, r := range runs {
-		scores, err := encodeRecords(r.Records)
+		scores, err := encodeRows(r)
 		if err != nil {
 			return err
 		}
@@ -242,7 +289,7 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 		if f.dryRun {
 			meta, _ := json.MarshalIndent(&r.Meta, "", "  ")
 			fmt.Fprintf(stdout, "would write %s/%s:\n%s\n", folders[i], submission.MetaFile, meta)
-			fmt.Fprintf(stdout, "would write %s/%s: %d rows, %d bytes\n\n", folders[i], submission.ScoresFile, len(r.Records), len(scores))
+			fmt.Fprintf(stdout, "would write %s/%s: %d rows, %d bytes\n\n", folders[i], submission.ScoresFile, len(r.Records)+len(r.Rubric), len(scores))
 		} else {
 			fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(f.root, folders[i].String()))
 		}
@@ -264,7 +311,7 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 	}
 	writeMissing(stdout, runs)
 	fmt.Fprintln(stdout)
-	writeImportSummary(stdout, runs, folders, results, f.dryRun)
+	writeImportSummary(stdout, b, runs, folders, results, f.dryRun)
 	if report.Failed > 0 {
 		return failed(fmt.Errorf("%d of %d imported submission(s) do not pass verification (see above)", report.Failed, len(runs)))
 	}
@@ -303,14 +350,28 @@ func policyName(b *benchmark.Benchmark) string {
 	return b.Entry.Extraction
 }
 
-// writeImportSummary prints one line per run: rows, correct (and the
-// source's own count), disputes, truncated responses (and how many of them
-// the stored text cannot decide), the verdict and the folder.
-func writeImportSummary(w io.Writer, runs []*importer.Run, folders []submission.Folder, results []verify.Result, dryRun bool) {
+// writeImportSummary prints one line per run: rows, then for a
+// multiple-choice benchmark correct answers (and the source's own count),
+// disputes and truncated responses (and how many of them the stored text
+// cannot decide), for a rubric benchmark the scored rows and the mean,
+// then the verdict and the folder.
+func writeImportSummary(w io.Writer, b *benchmark.Benchmark, runs []*importer.Run, folders []submission.Folder, results []verify.Result, dryRun bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	folderHead := "folder written"
 	if dryRun {
 		folderHead = "folder (dry run: not written)"
+	}
+	if b.Entry.Kind == benchmark.KindRubric {
+		fmt.Fprintf(tw, "model\trows\tscored\tmean\tverify\t%s\n", folderHead)
+		for i, r := range runs {
+			mean := "-"
+			if m := results[i].Summary.Mean; m != nil {
+				mean = fmt.Sprintf("%.2f", *m)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", r.Model, len(r.Rubric), r.Scored, mean, results[i].Status, folders[i])
+		}
+		tw.Flush()
+		return
 	}
 	fmt.Fprintf(tw, "model\trows\tcorrect\tpublished\tdisputes\ttruncated\tundecidable\tverify\t%s\n", folderHead)
 	for i, r := range runs {
@@ -323,17 +384,21 @@ func writeImportSummary(w io.Writer, runs []*importer.Run, folders []submission.
 	tw.Flush()
 }
 
-// encodeRecords writes scores.json: indented, with <, > and & as they are,
-// since responses quote markup (<think>) that escaping would hide.
-func encodeRecords(recs []importer.Record) ([]byte, error) {
+// encodeRows writes a run's scores.json: indented, with <, > and & as
+// they are, since responses quote markup (<think>) that escaping would
+// hide.
+func encodeRows(r *importer.Run) ([]byte, error) {
+	var rows any = r.Records
+	if r.Rubric != nil {
+		rows = r.Rubric
+	} else if r.Records == nil {
+		rows = []importer.Record{}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if recs == nil {
-		recs = []importer.Record{}
-	}
-	if err := enc.Encode(recs); err != nil {
+	if err := enc.Encode(rows); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -548,3 +548,110 @@ func TestImportFormationEvalVerifyFails(t *testing.T) {
 		t.Errorf("output lacks the failure:\n%s", out)
 	}
 }
+
+// groundtruthScores is a Groundtruth scores file (main.py --score A.json
+// B.json) for the example basin-analysis rubric, built from the example
+// submissions: side A llama-3.3-70b's answers and grades, side B qwen3-32b's.
+var groundtruthScores = filepath.Join("testdata", "import", "groundtruth-scores.json")
+
+// TestImportGroundtruth imports both sides of a Groundtruth scores file:
+// two rubric submissions, each verified, with the judge named in meta.json
+// and on every row, and the grades copied unchanged; answer_b_clean, which
+// Groundtruth cleans otherwise than benchgate, is left out.
+func TestImportGroundtruth(t *testing.T) {
+	root := copyBoard(t)
+	code, out, stderr := runCLI(t, "import", "groundtruth", "--root", root, "--scores", groundtruthScores, "--benchmark", "basin-analysis", "--judge", "openai/gpt-5.5",
+		"--model-a", "meta-llama/llama-3.3-70b-instruct", "--model-b", "qwen/qwen3-32b", "--date", "2025-11-20", "--submitter", "lab", "--contact", "https://example.org")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	golden.Check(t, "import-groundtruth.txt", []byte(strings.ReplaceAll(out, root, "ROOT")))
+
+	for side, dir := range map[string]string{"a": "meta-llama-llama-3.3-70b-instruct-basin-analysis", "b": "qwen-qwen3-32b-basin-analysis"} {
+		var src, got []map[string]any
+		data, _ := os.ReadFile(groundtruthScores)
+		json.Unmarshal(data, &src)
+		data, err := os.ReadFile(filepath.Join(root, "submissions/model-benchmark", dir, "scores.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &got); err != nil || len(got) != len(src) {
+			t.Fatalf("%s: %d rows (%v), want %d", dir, len(got), err, len(src))
+		}
+		for i, row := range got {
+			for _, k := range []string{"", "_reason", "_gate_passed", "_adjudication_required", "_adjudication_note"} {
+				if g, w := jsonText(row["score_b"+k]), jsonText(src[i]["score_"+side+k]); g != w {
+					t.Errorf("%s %s: score_b%s is %s, the source's score_%s%s %s", dir, row["id"], k, g, side, k, w)
+				}
+			}
+			if jsonText(row["score_b_components"]) != jsonText(src[i]["score_"+side+"_components"]) || row["answer_b"] != src[i]["answer_"+side] {
+				t.Errorf("%s %s: components or answer changed", dir, row["id"])
+			}
+			if _, ok := row["answer_b_clean"]; ok || row["judge_model"] != "openai/gpt-5.5" {
+				t.Errorf("%s %s: answer_b_clean present (%t) or judge_model %v", dir, row["id"], ok, row["judge_model"])
+			}
+		}
+	}
+}
+
+func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestImportGroundtruthErrors runs the importer on edited Groundtruth
+// files: bad input fails naming the file, the row's line and the field;
+// grades that break the rubric's arithmetic are written but fail
+// verification, and the import exits 1.
+func TestImportGroundtruthErrors(t *testing.T) {
+	root := copyBoard(t)
+	orig, err := os.ReadFile(groundtruthScores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := func(old, new string) string {
+		if !strings.Contains(string(orig), old) {
+			t.Fatalf("the file lacks %q", old)
+		}
+		p := filepath.Join(t.TempDir(), "scores.json")
+		if err := os.WriteFile(p, []byte(strings.Replace(string(orig), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := []string{"import", "groundtruth", "--root", root, "--benchmark", "basin-analysis", "--judge", "openai/gpt-5.5", "--model-b", "qwen/qwen3-32b", "--date", "2025-11-20"}
+	tests := []struct {
+		name string
+		file string
+		args []string
+		code int
+		want string // after "benchgate import: ", FILE standing for the file's path
+	}{
+		{"other judge", groundtruthScores, []string{"--judge", "openai/gpt-4o"}, exitUsage,
+			`the scores were graded by "openai/gpt-4o", but benchmark "basin-analysis" is graded only by "openai/gpt-5.5": scores from another judge cannot be a submission to it`},
+		{"unknown question", edited(`"id": "Q2"`, `"id": "Q9"`), nil, exitUsage,
+			`FILE:81: id: question "Q9" is not in benchmark "basin-analysis" (rubrics/basin-analysis.json); the scores were made for another rubric`},
+		{"other question text", edited(`"question": "A marine Type II`, `"question": "A lacustrine Type I`), nil, exitUsage,
+			`FILE:2: question: question Q1: the text is not benchmark "basin-analysis"'s; the answers were made for another version of the rubric`},
+		{"answers file", edited(`"score_b": 8,`, ``), nil, exitUsage,
+			`FILE:2: score_b: question Q1: missing; this is not a Groundtruth scores file (main.py --score writes score_a and score_b), or side b was not graded`},
+		{"wrong type", edited(`"score_a_gate_passed": true,`, `"score_a_gate_passed": "yes",`), []string{"--model-a", "m"}, exitUsage,
+			`FILE:2: score_a_gate_passed: question Q1: holds string, want boolean or null`},
+		{"mcq benchmark", groundtruthScores, []string{"--benchmark", "reservoir-mcq"}, exitUsage,
+			`benchmark "reservoir-mcq" is a mcq benchmark; Groundtruth's scores grade a rubric benchmark`},
+		{"not json", edited(`"id": "Q1",`, `"id": "Q1",,`), nil, exitUsage,
+			`FILE:3: invalid JSON at column 16: expected a quoted member name, found ','; the file is not valid JSON`},
+		{"missing flags", groundtruthScores, []string{"--judge", ""}, exitUsage, "missing --judge"},
+		{"arithmetic", edited(`"score_b": 8,`, `"score_b": 9,`), nil, exitFail,
+			"1 of 1 imported submission(s) do not pass verification (see above)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append(append(append([]string{}, base...), "--scores", tt.file), tt.args...)...)
+			want := "benchgate import: " + strings.ReplaceAll(tt.want, "FILE", tt.file)
+			if code != tt.code || !strings.HasPrefix(stderr, want) {
+				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, tt.code, stderr, want, out)
+			}
+			if tt.code == exitFail && !strings.Contains(out, "(arith.sum)") {
+				t.Errorf("the output does not name the arithmetic error:\n%s", out)
+			}
+		})
+	}
+}
