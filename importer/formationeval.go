@@ -47,6 +47,8 @@ func FormationEval(file string, r io.Reader, b *benchmark.Benchmark, opts Option
 	if err != nil {
 		return nil, csvError(file, err)
 	}
+	// A CSV saved by a spreadsheet may start with a byte order mark.
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	col := map[string]int{}
 	for i, name := range header {
 		if j, dup := col[name]; dup {

@@ -1,15 +1,18 @@
 // Package importer turns results that other projects publish into
 // benchgate submissions: one Run per model, its scores.json rows in
-// benchmark order and what its meta.json can say, with every letter
-// re-read by the benchmark's extraction policy and every disagreement with
-// the published letter or verdict kept as a Dispute.
+// benchmark order and what its meta.json can say. For a multiple-choice
+// benchmark every letter is re-read by the benchmark's extraction policy,
+// and every disagreement with the published letter or verdict is kept as a
+// Dispute; a rubric benchmark's grades are copied as they are, for the
+// verifier to check.
 //
-// Each format has its reader (FormationEval's per-question CSV in
-// formationeval.go, inspect_ai's evaluation logs in inspect.go). A reader
-// parses strictly: a missing column or field, an unknown question, a
-// duplicate or an impossible value is an *InputError naming the file, the
-// line or entry, and the field. Writing and verifying the submissions is
-// the command's job.
+// Each format has its reader: FormationEval's per-question CSV
+// (formationeval.go), inspect_ai's evaluation logs (inspect.go) and
+// Groundtruth's scores file (groundtruth.go). A reader parses strictly: a
+// missing column or field, an unknown question, a duplicate or an
+// impossible value is an *InputError naming the file, the line or entry,
+// and the field. Writing and verifying the submissions is the command's
+// job.
 package importer
 
 import (

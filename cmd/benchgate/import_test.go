@@ -217,6 +217,11 @@ func smallCSV(t *testing.T, root string, edit func(rows [][]string) [][]string) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As a spreadsheet saves it: a byte order mark first.
+	_, err = out.WriteString("\ufeff")
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := csv.NewWriter(out)
 	w.WriteAll(rows)
 	if err := out.Close(); err != nil {
