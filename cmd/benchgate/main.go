@@ -17,6 +17,8 @@
 //		spot-check a submission's reported scores against the benchmark's fixed judge
 //	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes
+//	benchgate import FORMAT [flags]
+//		turn published results into submissions, each verified as it is written
 //	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate version (also: benchgate --version)
@@ -71,6 +73,7 @@ var commands = []command{
 	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
+	{"import", "turn published results into submissions, each verified as it is written", runImport},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 	{"version", "print the version, the commit it was built from and the Go version", runVersion},
 }
