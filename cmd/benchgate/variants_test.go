@@ -13,8 +13,8 @@ import (
 	"github.com/benchgate/benchgate/llm"
 )
 
-// fixtures counts the calibration fixtures of the board's rubric.
-func fixtures(t *testing.T, root string) int {
+// calibrationFixtures counts the calibration fixtures of the board's rubric.
+func calibrationFixtures(t *testing.T, root string) int {
 	t.Helper()
 	reg, _ := benchmark.LoadRegistry(os.DirFS(root))
 	e, _ := reg.Lookup("basin-analysis")
@@ -54,7 +54,7 @@ func readLedger(t *testing.T, path string) []llm.LedgerEntry {
 // message, the calls made and the ledger.
 func TestCalibrateVariants(t *testing.T) {
 	root := copyBoard(t)
-	n := fixtures(t, root)
+	n := calibrationFixtures(t, root)
 	tests := []struct {
 		name    string
 		opts    fakeopenai.Options
