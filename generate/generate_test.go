@@ -70,7 +70,7 @@ func TestMCQRun(t *testing.T) {
 		qi, _ := b.Index(req.QuestionID)
 		return llm.Response{Content: "Reasoning.\nANSWER: " + b.Items[qi].Key(), FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: new(0.001), Latency: 120 * time.Millisecond}, nil
 	}}
-	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Workers: 8, Output: out})
+	sum, err := Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Workers: 8, Output: out, Temperature: new(0.0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,6 +260,10 @@ func TestSummaryText(t *testing.T) {
 		want string
 	}{
 		{s, rubric, "1 calls failed; run the same command again to retry them."},
+		{Summary{Failed: 5, Causes: []Cause{{Text: "model \"m\": HTTP 400: no temperature", Calls: 4, Again: true}, {Text: "model \"m\": HTTP 502", Calls: 1}}}, rubric,
+			"5 calls failed; run the same command again to retry them.\n  4 × model \"m\": HTTP 400: no temperature (would fail again as it is: change what it names first)\n  1 × model \"m\": HTTP 502 (may pass when asked again)"},
+		{Summary{Failed: 4, Causes: []Cause{{Text: "a", Calls: 1}, {Text: "b", Calls: 1}, {Text: "c", Calls: 1}, {Text: "d", Calls: 1}}}, rubric,
+			"4 calls failed; run the same command again to retry them.\n  1 × a (may pass when asked again)\n  1 × b (may pass when asked again)\n  1 × c (may pass when asked again)\n  and 1 other causes"},
 		{Summary{}, rubric, "next: benchgate score out.json --rubric basin"},
 		{Summary{}, mcq, "next: benchgate submit --rubric mcq --scores out.json --slug ... (see benchgate submit -h)"},
 	} {

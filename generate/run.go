@@ -1,12 +1,15 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,10 +27,10 @@ type Config struct {
 	Bench       *benchmark.Benchmark
 	LLM         llm.Completer
 	Model       string
-	Workers     int     // concurrent calls; 0 means 4
-	Temperature float64 // 0 by default
-	MaxTokens   int     // 0 means the endpoint's default
-	Output      string  // the file written (and resumed from)
+	Workers     int      // concurrent calls; 0 means 4
+	Temperature *float64 // nil sends none (reasoning models take none)
+	MaxTokens   int      // 0 means the endpoint's default
+	Output      string   // the file written (and resumed from)
 	// AnswerRule is the benchmark's rule for a reply whose text is in its
 	// reasoning; "" means submission.DefaultAnswerRule for its kind. A
 	// multiple-choice run takes only RuleContent: its letter is read from
@@ -55,7 +58,21 @@ type Summary struct {
 	Fallback  int     // answered now by the reasoning text, the content being empty
 	SpendUSD  float64 // reported or computed cost of this run's calls
 	Unpriced  int     // calls whose cost is unknown
+	// Causes are why the failed calls failed, the most frequent first.
+	Causes []Cause
 }
+
+// Cause is one reason calls failed, and how many.
+type Cause struct {
+	Text  string // the error, for the person who ran the command
+	Calls int
+	// Again: asking again as it is would fail again (the endpoint refused
+	// the request itself), so what the text says must change first.
+	Again bool
+}
+
+// maxCauses is how many causes Next lists.
+const maxCauses = 3
 
 // Line is the run's account in one line, for the person who ran it; output
 // is the file it wrote.
@@ -82,7 +99,19 @@ func (s Summary) Next(output string, b *benchmark.Benchmark) string {
 	case s.NoAnswer > 0:
 		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before any answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer)
 	case s.Failed > 0:
-		return fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
+		next := fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
+		for i, c := range s.Causes {
+			if i == maxCauses {
+				next += fmt.Sprintf("\n  and %d other causes", len(s.Causes)-maxCauses)
+				break
+			}
+			again := "may pass when asked again"
+			if c.Again {
+				again = "would fail again as it is: change what it names first"
+			}
+			next += fmt.Sprintf("\n  %d × %s (%s)", c.Calls, c.Text, again)
+		}
+		return next
 	case b.Rubric != nil:
 		return fmt.Sprintf("next: benchgate score %s --rubric %s", output, b.Entry.Key)
 	}
@@ -147,14 +176,37 @@ type runner struct {
 	policy extract.Policy
 	form   string
 
-	mu    sync.Mutex
-	mcq   []*submission.MCQRecord // mcq kind, by question
-	ans   []*submission.AnswerRow // rubric kind, by question
-	sum   Summary
-	dirty bool
-	track *progress.Tracker
-	stop  context.CancelCauseFunc // ends the run early, with the cause
+	mu     sync.Mutex
+	mcq    []*submission.MCQRecord // mcq kind, by question
+	ans    []*submission.AnswerRow // rubric kind, by question
+	sum    Summary
+	causes map[string]*Cause // of the failed calls, by text
+	dirty  bool
+	track  *progress.Tracker
+	stop   context.CancelCauseFunc // ends the run early, with the cause
 }
+
+// cause counts a failed call's error; the attempt count and the question
+// are left out, so that one cause of many calls is told once. The caller
+// holds r.mu.
+func (r *runner) cause(err error) {
+	text := attemptNote.ReplaceAllString(err.Error(), "")
+	text = questionNote.ReplaceAllString(text, "")
+	if r.causes == nil {
+		r.causes = map[string]*Cause{}
+	}
+	c := r.causes[text]
+	if c == nil {
+		c = &Cause{Text: text, Again: errors.Is(err, llm.ErrPermanent)}
+		r.causes[text] = c
+	}
+	c.Calls++
+}
+
+var (
+	attemptNote  = regexp.MustCompile(` \(attempt \d+[^)]*\)`)
+	questionNote = regexp.MustCompile(`^question [^:]+: `)
+)
 
 // errAccount is matched with errors.Is to tell a failure of the account
 // at the endpoint (billing, quota), which every later call would meet
@@ -284,12 +336,16 @@ dispatch:
 	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
+	for _, c := range r.causes {
+		r.sum.Causes = append(r.sum.Causes, *c)
+	}
+	slices.SortFunc(r.sum.Causes, func(a, b Cause) int { return cmp.Or(b.Calls-a.Calls, strings.Compare(a.Text, b.Text)) })
 	return r.sum, err
 }
 
 // ask makes one call and records its row.
 func (r *runner) ask(ctx context.Context, i int) {
-	req := llm.Request{Model: r.cfg.Model, Temperature: &r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: llm.CallCandidate}
+	req := llm.Request{Model: r.cfg.Model, Temperature: r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: llm.CallCandidate}
 	if r.mcq != nil {
 		it := &r.b.Items[i]
 		req.Messages, req.QuestionID = MCQMessages(r.form, it), it.ID
@@ -330,6 +386,7 @@ func (r *runner) ask(ctx context.Context, i int) {
 		if noAnswer {
 			r.sum.NoAnswer++
 		}
+		r.cause(err)
 	} else {
 		r.sum.Done++
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 
 	"github.com/benchgate/benchgate/generate"
 )
@@ -22,13 +23,17 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	output := fl.String("output", "", "the file to write and resume (default: KEY.MODEL.json; an mcq run writes scores.json rows, a rubric run the answers to score)")
 	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added"))
 	maxTokens := fl.Int("max-tokens", 0, "max tokens per answer (0: the endpoint's default)")
-	temperature := fl.Float64("temperature", 0, "sampling temperature")
+	temperature := fl.String("temperature", "0", "sampling temperature, or none to send none (reasoning models such as OpenAI's gpt-5 and o-series refuse one)")
 	var ep endpointFlags
 	ep.register(fl, "", "candidate model")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 || *key == "" || *model == "" {
 		return usageError(fl, errors.New("--rubric and --model are required, and nothing else"))
+	}
+	temp, err := parseTemperature(*temperature)
+	if err != nil {
+		return usageError(fl, err)
 	}
 	b, err := openBenchmark(*root, *key)
 	if err != nil {
@@ -52,7 +57,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sum, err := generate.Run(ctx, generate.Config{
-		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: *temperature, MaxTokens: *maxTokens,
+		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: temp, MaxTokens: *maxTokens,
 		Output: *output, Progress: stderr, Terminal: isTerminal(stderr),
 	})
 	fmt.Fprintln(stdout, sum.Line(*output))
@@ -64,4 +69,16 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		return exitWith(exitFail)
 	}
 	return nil
+}
+
+// parseTemperature reads --temperature: a number from 0 to 2, or none.
+func parseTemperature(s string) (*float64, error) {
+	if s == "none" {
+		return nil, nil
+	}
+	t, err := strconv.ParseFloat(s, 64)
+	if err != nil || t < 0 || t > 2 {
+		return nil, fmt.Errorf("--temperature %q is not a number from 0 to 2, nor none", s)
+	}
+	return &t, nil
 }

@@ -225,3 +225,106 @@ func TestRerunVariants(t *testing.T) {
 		})
 	}
 }
+
+// TestGenerateVariants runs `benchgate generate` on the multiple-choice
+// board against a candidate endpoint answering as each provider documents
+// it (internal/fakeopenai's variants cite the pages): the rows written,
+// the exit and message, the calls made and the ledger.
+func TestGenerateVariants(t *testing.T) {
+	root := copyBoard(t)
+	const questions = 40
+	tests := []struct {
+		name      string
+		variant   fakeopenai.Variant
+		failFirst bool // the variant answers only the first call
+		flags     []string
+		code      int
+		calls     int    // at most, when maxCalls; else exactly
+		maxCalls  bool   // a run stopped early: calls is a bound (one per worker)
+		answered  int    // rows with a letter
+		reasoning string // every answered row's reasoning field
+		out       string // in stdout or stderr
+		ledger    int    // lines; -1: not checked
+	}{
+		{name: "OpenRouter: reasoning beside the content", variant: fakeopenai.OpenRouterReasoning,
+			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
+		{name: "vLLM before 0.11: reasoning_content", variant: fakeopenai.VLLMReasoningContent,
+			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
+		{name: "Ollama: reasoning", variant: fakeopenai.Ollama,
+			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
+		{name: "vLLM without a reasoning parser: the think block stays in the response", variant: fakeopenai.VLLMNoParser,
+			calls: questions, answered: questions, ledger: questions},
+		{name: "no usage: the cost is unknown, not zero", variant: fakeopenai.NoUsage,
+			calls: questions, answered: questions, out: "+40 calls of unknown cost", ledger: questions},
+		{name: "an error inside a 200 is retried, never kept as the answer", variant: fakeopenai.OpenRouterErrorInChoice, failFirst: true,
+			calls: questions + 1, answered: questions, ledger: questions + 1},
+		{name: "a top-level error inside a 200 likewise", variant: fakeopenai.OpenRouterErrorTopLevel, failFirst: true,
+			calls: questions + 1, answered: questions, ledger: questions + 1},
+		{name: "402 with Retry-After is waited out", variant: fakeopenai.OpenRouterBudgetRetryAfter, failFirst: true,
+			calls: questions + 1, answered: questions, ledger: -1},
+		{name: "402 without Retry-After stops the run", variant: fakeopenai.OpenRouterNoCredits,
+			code: exitFail, calls: 4, maxCalls: true, out: "not enough credits (HTTP 402)", ledger: -1},
+		{name: "429 insufficient_quota stops the run", variant: fakeopenai.OpenAIInsufficientQuota,
+			code: exitFail, calls: 4, maxCalls: true, out: "quota is spent (HTTP 429 insufficient_quota)", ledger: -1},
+		{name: "Azure's filter refusing a prompt fails that question only", variant: fakeopenai.AzureContentFilterPrompt, failFirst: true,
+			code: exitFail, calls: questions, answered: questions - 1, out: "content filter refused the prompt", ledger: -1},
+		{name: "o-series refusing max_tokens: the field is switched once", variant: fakeopenai.OSeriesMaxTokens, failFirst: true,
+			calls: questions + 1, answered: questions, ledger: -1},
+		{name: "gpt-5 refusing a temperature: --temperature 0 fails", variant: fakeopenai.GPT5Temperature,
+			code: exitFail, calls: questions, answered: 0, out: "the model takes no temperature", ledger: -1},
+		{name: "gpt-5 with --temperature none answers", variant: fakeopenai.GPT5Temperature, flags: []string{"--temperature", "none"},
+			calls: questions, answered: questions, ledger: questions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("BENCHGATE_TEST_KEY", testKey)
+			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: func(fakeopenai.Request) fakeopenai.Reply {
+				return fakeopenai.Reply{Content: "The answer is B.", Reasoning: "Porosity first.", PromptTokens: 10, CompletionTokens: 5}
+			}}
+			if tt.failFirst {
+				opts.VariantCalls = 1
+			}
+			srv := fakeopenai.New(t, opts)
+			out := filepath.Join(t.TempDir(), "answers.json")
+			args := append([]string{"generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", srv.URL,
+				"--api-key-env", "BENCHGATE_TEST_KEY", "--output", out, "--max-tokens", "256"}, tt.flags...)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, stdout, stderr)
+			}
+			if tt.out != "" && !strings.Contains(stdout+stderr, tt.out) {
+				t.Errorf("output lacks %q:\n%s%s", tt.out, stdout, stderr)
+			}
+			calls, _ := srv.Stats()
+			if tt.maxCalls && calls > tt.calls || !tt.maxCalls && calls != tt.calls {
+				t.Errorf("%d calls, want %d (at most: %v)", calls, tt.calls, tt.maxCalls)
+			}
+			var rows []map[string]any
+			if data, err := os.ReadFile(out); err == nil {
+				if err := json.Unmarshal(data, &rows); err != nil {
+					t.Fatal(err)
+				}
+			}
+			answered := 0
+			for _, r := range rows {
+				if r["answer"] == "B" {
+					answered++
+					if got, _ := r["reasoning"].(string); got != tt.reasoning {
+						t.Errorf("row %v: reasoning %q, want %q", r["id"], got, tt.reasoning)
+					}
+					if r["response"] == "" || strings.Contains(fmt.Sprint(r["response"]), "error") {
+						t.Errorf("row %v kept %q as its response", r["id"], r["response"])
+					}
+				}
+			}
+			if answered != tt.answered && !tt.maxCalls {
+				t.Errorf("%d rows answered, want %d", answered, tt.answered)
+			}
+			if tt.ledger >= 0 {
+				if n := len(readLedger(t, out+".ledger.jsonl")); n != tt.ledger {
+					t.Errorf("%d ledger lines, want %d", n, tt.ledger)
+				}
+			}
+		})
+	}
+}
