@@ -233,6 +233,11 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 	results := make([]judge.Result, len(answers))
 	errs := make([]error, len(answers))
 	track := progress.Start(cfg.Progress, cfg.Terminal, len(answers))
+	// An account failure (billing, quota) stops the run at once: every
+	// other call would meet it too.
+	parent := ctx
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
@@ -247,6 +252,9 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 				q := &b.Rubric.Questions[idx[i]]
 				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, texts[i])
 				results[i], errs[i] = res, err
+				if errors.Is(err, errAccount) {
+					stop(fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err))
+				}
 				c := 0.0
 				if res.Usage.CostUSD != nil {
 					c = *res.Usage.CostUSD
@@ -267,13 +275,11 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 	close(work)
 	wg.Wait()
 	track.Stop()
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return nil, Summary{}, fmt.Errorf("interrupted; graded answers are cached, so running the same command again is cheap: %w", err)
 	}
-	for i, err := range errs {
-		if errors.Is(err, errAccount) {
-			return nil, Summary{}, fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err)
-		}
+	if cause := context.Cause(ctx); cause != nil {
+		return nil, Summary{}, cause
 	}
 	var sum Summary
 	sum.Answers = len(answers)

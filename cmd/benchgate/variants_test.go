@@ -11,6 +11,7 @@ import (
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
 	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // calibrationFixtures counts the calibration fixtures of the board's rubric.
@@ -324,6 +325,100 @@ func TestGenerateVariants(t *testing.T) {
 				if n := len(readLedger(t, out+".ledger.jsonl")); n != tt.ledger {
 					t.Errorf("%d ledger lines, want %d", n, tt.ledger)
 				}
+			}
+		})
+	}
+}
+
+// TestScoreVariants runs `benchgate score` on the rubric board's answers
+// against a judge endpoint answering as each provider documents it: what
+// scores.json holds, the exit and message, the calls made.
+func TestScoreVariants(t *testing.T) {
+	root := copyBoard(t)
+	fsys := os.DirFS(root)
+	reg, _ := benchmark.LoadRegistry(fsys)
+	e, _ := reg.Lookup("basin-analysis")
+	rub, fs := benchmark.Load(fsys, e)
+	if rub == nil {
+		t.Fatal(fs)
+	}
+	n := len(rub.Rubric.Questions)
+	var answers []submission.AnswerRow
+	for _, q := range rub.Rubric.Questions {
+		a := submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: "An answer to " + q.ID + "."}
+		a.AnswerClean, _ = submission.DefaultAnswerRule(true).Graded(a.Answer, a.Reasoning)
+		answers = append(answers, a)
+	}
+	data, _ := json.MarshalIndent(answers, "", "  ")
+	answersFile := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answersFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		variant   fakeopenai.Variant
+		failFirst bool
+		code      int
+		calls     int // exactly; with stopped, at most
+		stopped   bool
+		scored    int // rows with a score; -1: no scores.json
+		out       string
+	}{
+		{name: "OpenRouter: a reasoning judge's verdict is its content", variant: fakeopenai.OpenRouterReasoning, calls: n, scored: n},
+		{name: "an error inside a 200 is retried, never graded", variant: fakeopenai.OpenRouterErrorInChoice, failFirst: true, calls: n + 1, scored: n},
+		{name: "402 with Retry-After is waited out", variant: fakeopenai.OpenRouterBudgetRetryAfter, failFirst: true, calls: n + 1, scored: n},
+		{name: "o-series refusing max_tokens: switched once", variant: fakeopenai.OSeriesMaxTokens, failFirst: true, calls: n + 1, scored: n},
+		{name: "Azure's filter refusing one prompt: that row unscored, the rest written", variant: fakeopenai.AzureContentFilterPrompt, failFirst: true,
+			code: exitFail, calls: n, scored: n - 1, out: "content filter refused the prompt"},
+		{name: "402 without Retry-After stops the run, writing nothing", variant: fakeopenai.OpenRouterNoCredits,
+			code: exitFail, calls: 2, stopped: true, scored: -1, out: "not enough credits (HTTP 402)"},
+		{name: "429 insufficient_quota stops the run, writing nothing", variant: fakeopenai.OpenAIInsufficientQuota,
+			code: exitFail, calls: 2, stopped: true, scored: -1, out: "quota is spent"},
+		{name: "GPT-5 refusing the contract's temperature: every row unscored, saying why", variant: fakeopenai.GPT5Temperature,
+			code: exitFail, calls: n, scored: 0, out: "the model takes no temperature"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("BENCHGATE_TEST_KEY", testKey)
+			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: boardReplies(t, root)}
+			if tt.failFirst {
+				opts.VariantCalls = 1
+			}
+			srv := fakeopenai.New(t, opts)
+			scores := filepath.Join(t.TempDir(), "scores.json")
+			code, stdout, stderr := runCLI(t, "score", answersFile, "--root", root, "--output", scores, "--judge-base-url", srv.URL,
+				"--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--workers", "2")
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, stdout, stderr)
+			}
+			if tt.out != "" && !strings.Contains(stdout+stderr, tt.out) {
+				t.Errorf("output lacks %q:\n%s%s", tt.out, stdout, stderr)
+			}
+			if calls, _ := srv.Stats(); tt.stopped && calls > tt.calls || !tt.stopped && calls != tt.calls {
+				t.Errorf("%d calls, want %d (at most: %v)", calls, tt.calls, tt.stopped)
+			}
+			data, err := os.ReadFile(scores)
+			if tt.scored < 0 {
+				if err == nil {
+					t.Errorf("a stopped run wrote scores.json:\n%.300s", data)
+				}
+				return
+			}
+			var rows []submission.RubricRecord
+			if err := json.Unmarshal(data, &rows); err != nil || len(rows) != n {
+				t.Fatalf("scores.json: %v, %d rows", err, len(rows))
+			}
+			scored := 0
+			for _, r := range rows {
+				if r.Score != nil {
+					scored++
+				} else if !strings.HasPrefix(r.Reason, "unscored:") || !r.AdjudicationRequired {
+					t.Errorf("unscored row %s without its reason: %+v", r.ID, r)
+				}
+			}
+			if scored != tt.scored {
+				t.Errorf("%d rows scored, want %d", scored, tt.scored)
 			}
 		})
 	}
