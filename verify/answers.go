@@ -101,20 +101,8 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 
 // cleanDifference says where answer_b_clean parts from the clean form.
 func cleanDifference(got, want string) string {
-	g, w := []rune(got), []rune(want)
-	i := 0
-	for i < len(g) && i < len(w) && g[i] == w[i] {
-		i++
-	}
-	excerpt := func(r []rune) string {
-		end := min(len(r), i+30)
-		s := string(r[i:end])
-		if end < len(r) {
-			s += "…"
-		}
-		return fmt.Sprintf("%q", s)
-	}
-	return fmt.Sprintf("from character %d answer_b_clean has %s where the clean form of answer_b has %s", i+1, excerpt(g), excerpt(w))
+	at, g, w := parting(got, want)
+	return fmt.Sprintf("from character %d answer_b_clean has %s where the clean form of answer_b has %s", at, g, w)
 }
 
 func union(a, b []string) []string {

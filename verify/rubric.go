@@ -160,9 +160,16 @@ func short(s string) string {
 // firstDifference describes where two texts part, for a person comparing
 // them by eye.
 func firstDifference(got, want string) string {
-	g, w := []rune(strings.TrimSpace(got)), []rune(strings.TrimSpace(want))
+	at, g, w := parting(strings.TrimSpace(got), strings.TrimSpace(want))
+	return fmt.Sprintf("from character %d the submission has %s where the rubric has %s", at, g, w)
+}
+
+// parting finds where two texts part: the 1-based character, and up to 30
+// characters of each from there, quoted.
+func parting(got, want string) (at int, g, w string) {
+	gr, wr := []rune(got), []rune(want)
 	i := 0
-	for i < len(g) && i < len(w) && g[i] == w[i] {
+	for i < len(gr) && i < len(wr) && gr[i] == wr[i] {
 		i++
 	}
 	excerpt := func(r []rune) string {
@@ -173,7 +180,7 @@ func firstDifference(got, want string) string {
 		}
 		return fmt.Sprintf("%q", s)
 	}
-	return fmt.Sprintf("from character %d the submission has %s where the rubric has %s", i+1, excerpt(g), excerpt(w))
+	return i + 1, excerpt(gr), excerpt(wr)
 }
 
 // ids checks that the rows cover every benchmark question exactly once. It

@@ -37,21 +37,7 @@ func fakeEndpoint(t *testing.T, root string) *fakeopenai.Server {
 // rubric answers of which one tells the judge to award full marks.
 func boardReplies(t *testing.T, root string) func(fakeopenai.Request) fakeopenai.Reply {
 	t.Helper()
-	fsys := os.DirFS(root)
-	reg, _ := benchmark.LoadRegistry(fsys)
-	var mcq, rub *benchmark.Benchmark
-	for _, key := range []string{"reservoir-mcq", "basin-analysis"} {
-		e, _ := reg.Lookup(key)
-		b, fs := benchmark.Load(fsys, e)
-		if b == nil {
-			t.Fatal(fs)
-		}
-		if b.Rubric != nil {
-			rub = b
-		} else {
-			mcq = b
-		}
-	}
+	mcq, rub := boardBenchmark(t, root, "reservoir-mcq"), boardBenchmark(t, root, "basin-analysis")
 	return func(req fakeopenai.Request) fakeopenai.Reply {
 		user := req.Messages[len(req.Messages)-1].Content
 		if req.ResponseFormat == "json_object" { // the judge
@@ -211,10 +197,7 @@ func TestMisbehavingEndpoints(t *testing.T) {
 	root := copyBoard(t)
 	t.Setenv("BENCHGATE_TEST_KEY", testKey)
 	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
-	fsys := os.DirFS(root)
-	reg, _ := benchmark.LoadRegistry(fsys)
-	e, _ := reg.Lookup("basin-analysis")
-	rub, _ := benchmark.Load(fsys, e)
+	rub := boardBenchmark(t, root, "basin-analysis")
 	var q1Calls atomic.Int32
 	srv := fakeopenai.New(t, fakeopenai.Options{
 		Key: testKey,

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
 	"github.com/benchgate/benchgate/submission"
 )
@@ -151,13 +150,7 @@ func TestScoreLeavesRowsUnscored(t *testing.T) {
 	root := copyBoard(t)
 	t.Setenv("BENCHGATE_TEST_KEY", testKey)
 	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
-	fsys := os.DirFS(root)
-	reg, _ := benchmark.LoadRegistry(fsys)
-	e, _ := reg.Lookup("basin-analysis")
-	rub, fs := benchmark.Load(fsys, e)
-	if rub == nil {
-		t.Fatal(fs)
-	}
+	rub := boardBenchmark(t, root, "basin-analysis")
 	questionOf := func(req fakeopenai.Request) string {
 		for _, q := range rub.Rubric.Questions {
 			if strings.Contains(req.Messages[len(req.Messages)-1].Content, q.Text) {

@@ -14,15 +14,29 @@ import (
 	"github.com/benchgate/benchgate/submission"
 )
 
-// calibrationFixtures counts the calibration fixtures of the board's rubric.
-func calibrationFixtures(t *testing.T, root string) int {
+// boardBenchmark loads the benchmark key of the board at root.
+func boardBenchmark(t *testing.T, root, key string) *benchmark.Benchmark {
 	t.Helper()
-	reg, _ := benchmark.LoadRegistry(os.DirFS(root))
-	e, _ := reg.Lookup("basin-analysis")
-	b, fs := benchmark.Load(os.DirFS(root), e)
+	fsys := os.DirFS(root)
+	reg, err := benchmark.LoadRegistry(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := reg.Lookup(key)
+	if !ok {
+		t.Fatalf("no benchmark %q in the board's registry", key)
+	}
+	b, fs := benchmark.Load(fsys, e)
 	if b == nil {
 		t.Fatal(fs)
 	}
+	return b
+}
+
+// calibrationFixtures counts the calibration fixtures of the board's rubric.
+func calibrationFixtures(t *testing.T, root string) int {
+	t.Helper()
+	b := boardBenchmark(t, root, "basin-analysis")
 	n := 0
 	for _, q := range b.Rubric.Questions {
 		n += len(q.Calibration)
@@ -335,13 +349,7 @@ func TestGenerateVariants(t *testing.T) {
 // scores.json holds, the exit and message, the calls made.
 func TestScoreVariants(t *testing.T) {
 	root := copyBoard(t)
-	fsys := os.DirFS(root)
-	reg, _ := benchmark.LoadRegistry(fsys)
-	e, _ := reg.Lookup("basin-analysis")
-	rub, fs := benchmark.Load(fsys, e)
-	if rub == nil {
-		t.Fatal(fs)
-	}
+	rub := boardBenchmark(t, root, "basin-analysis")
 	n := len(rub.Rubric.Questions)
 	var answers []submission.AnswerRow
 	for _, q := range rub.Rubric.Questions {
