@@ -21,6 +21,10 @@
 //		turn published results into submissions, each verified as it is written
 //	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
+//	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
+//		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)
+//	benchgate init DIR --benchmark FILE --key KEY [--kind mcq|rubric] [--judge MODEL] [--extraction POLICY] [--label TEXT] [--maintainers @org/team]
+//		create a leaderboard repository with one benchmark, its workflows and submission template
 //	benchgate version (also: benchgate --version)
 //		print the version, the commit it was built from and the Go version
 //
@@ -75,6 +79,8 @@ var commands = []command{
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
 	{"import", "turn published results into submissions, each verified as it is written", runImport},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
+	{"check-pr", "check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)", runCheckPR},
+	{"init", "create a leaderboard repository with one benchmark, its workflows and submission template", runInit},
 	{"version", "print the version, the commit it was built from and the Go version", runVersion},
 }
 

@@ -1,0 +1,140 @@
+package main
+
+import "strings"
+
+// The workflows init writes. They install benchgate with go install at
+// the pinned version and never run anything a pull request brings: the
+// verify workflow runs on pull_request_target from the base branch and
+// reads the pull request's files as data (docs/actions.md).
+
+const verifyWorkflowText = `# Verifies submission pull requests the way the benchgate App does, for a
+# leaderboard repository that does not install the App. It runs on
+# pull_request_target with the base branch checked out, so the registry,
+# the benchmarks, the rules and benchgate itself come from the base branch;
+# the pull request's files are read with git show as data, never checked
+# out or run. docs/actions.md in benchgate explains it and its limits.
+name: benchgate verify
+on:
+  pull_request_target:
+    types: [opened, synchronize, reopened]
+permissions:
+  contents: read
+  pull-requests: read
+concurrency:
+  group: benchgate-verify-${{ github.event.pull_request.number }}
+  cancel-in-progress: true
+env:
+  # The benchgate version installed; the same in leaderboard.yml.
+  BENCHGATE_VERSION: @@PIN@@
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Check out the base branch only
+        uses: actions/checkout@v4
+        with:
+          ref: ${{ github.event.pull_request.base.sha }}
+          fetch-depth: 0
+          persist-credentials: false
+      - uses: actions/setup-go@v5
+        with:
+          go-version: "1.26"
+          cache: false
+      - name: Install benchgate
+        run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
+      - name: Read the pull request's files as data
+        env:
+          GH_TOKEN: ${{ github.token }}
+          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
+          BASE_SHA: ${{ github.event.pull_request.base.sha }}
+          REPO: ${{ github.repository }}
+        run: |
+          git -c "http.extraheader=AUTHORIZATION: basic $(printf 'x-access-token:%s' "$GH_TOKEN" | base64 -w0)" \
+            fetch --no-tags --quiet origin "$HEAD_SHA"
+          git -c core.quotePath=false diff --name-status "$BASE_SHA...$HEAD_SHA" > "$RUNNER_TEMP/pr-files.txt"
+          scratch="$RUNNER_TEMP/pr-head"
+          mkdir -p "$scratch"
+          # Only the submission files are read; the rest is judged by path.
+          git diff -z --name-only --diff-filter=d "$BASE_SHA...$HEAD_SHA" -- submissions/ |
+            while IFS= read -r -d '' path; do
+              mkdir -p "$scratch/$(dirname "$path")"
+              if [ "$(git ls-tree "$HEAD_SHA" -- "$path" | cut -d' ' -f1)" = 120000 ]; then
+                # A link stays a link, so that benchgate refuses it as the App does.
+                ln -s "$(git show "$HEAD_SHA:$path")" "$scratch/$path"
+              else
+                git show "$HEAD_SHA:$path" > "$scratch/$path"
+              fi
+            done
+      - name: benchgate check-pr
+        env:
+          GH_TOKEN: ${{ github.token }}
+          AUTHOR: ${{ github.event.pull_request.user.login }}
+          REPO: ${{ github.repository }}
+        run: |
+          # A maintainer has write permission or more, as the App asks it;
+          # when GitHub does not say, the author is checked as a contributor.
+          perm=$(gh api "repos/$REPO/collaborators/$AUTHOR/permission" --jq .permission 2>/dev/null || true)
+          maintainer=false
+          case "$perm" in admin|maintain|write) maintainer=true ;; esac
+          "$RUNNER_TEMP/bin/benchgate" check-pr --root . --files "$RUNNER_TEMP/pr-files.txt" \
+            --head "$RUNNER_TEMP/pr-head" --author "$AUTHOR" --maintainer="$maintainer" --format github
+`
+
+const leaderboardWorkflowText = `# Regenerates the leaderboard from the default branch's submissions after
+# each push and publishes leaderboard/ to GitHub Pages (Settings → Pages →
+# Source: GitHub Actions).
+name: benchgate leaderboard
+on:
+  push:
+  workflow_dispatch:
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+concurrency:
+  group: pages
+  cancel-in-progress: false
+env:
+  # The benchgate version installed; the same in verify.yml.
+  BENCHGATE_VERSION: @@PIN@@
+jobs:
+  build:
+    if: github.ref == format('refs/heads/{0}', github.event.repository.default_branch)
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - uses: actions/setup-go@v5
+        with:
+          go-version: "1.26"
+          cache: false
+      - name: Install benchgate
+        run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
+      - name: benchgate leaderboard
+        run: '"$RUNNER_TEMP/bin/benchgate" leaderboard --root . --out leaderboard --format all'
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: leaderboard
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+`
+
+func verifyWorkflow(p pin) string {
+	return strings.ReplaceAll(verifyWorkflowText, "@@PIN@@", quoteYAML(p.Version))
+}
+
+func leaderboardWorkflow(p pin) string {
+	return strings.ReplaceAll(leaderboardWorkflowText, "@@PIN@@", quoteYAML(p.Version))
+}
+
+// quoteYAML quotes a version so that YAML reads it as a string (a commit
+// of digits alone would be a number).
+func quoteYAML(v string) string { return `"` + v + `"` }
