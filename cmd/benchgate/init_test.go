@@ -194,3 +194,24 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestShippedVerifyWorkflow checks that this repository's verify workflow
+// is the one init writes, but for building benchgate from the base branch
+// (this repository is benchgate) where a board installs a version.
+func TestShippedVerifyWorkflow(t *testing.T) {
+	p := pin{Version: "v1.2.3"}
+	want := verifyWorkflow(p)
+	for _, r := range []struct{ old, new string }{
+		{"env:\n  # The benchgate version installed; the same in leaderboard.yml.\n  BENCHGATE_VERSION: \"v1.2.3\"\n", ""},
+		{"      - name: Install benchgate\n        run: GOBIN=\"$RUNNER_TEMP/bin\" go install \"github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}\"\n",
+			"      - name: Build benchgate from the base branch\n        # This repository is benchgate: its base branch is the version to run.\n        run: go build -o \"$RUNNER_TEMP/bin/benchgate\" ./cmd/benchgate\n"},
+	} {
+		if !strings.Contains(want, r.old) {
+			t.Fatalf("the generated workflow no longer has %q: update this test with it", r.old)
+		}
+		want = strings.Replace(want, r.old, r.new, 1)
+	}
+	if got := readFile(t, filepath.Join(repoRoot, ".github/workflows/verify.yml")); got != want {
+		t.Errorf(".github/workflows/verify.yml differs from the workflow init writes (less the install step); it should be:\n%s", want)
+	}
+}
