@@ -49,7 +49,7 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	if err := readHead(*head, files); err != nil {
 		return err
 	}
-	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer, HeadSHA: os.Getenv("GITHUB_SHA")}
+	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer}
 	out := prcheck.CheckPR(os.DirFS(*root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
 	if err := renderCheck(stdout, *format, out); err != nil {
 		return err
