@@ -46,7 +46,7 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", *list, err)
 	}
-	if err := readHead(*head, files); err != nil {
+	if err := readHead(*head, files, *maxBytes); err != nil {
 		return err
 	}
 	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer}
@@ -159,8 +159,9 @@ func gitPath(p string) (string, error) {
 
 // readHead fills in the content of each changed submission file from the
 // folder its head was written to. A symbolic link is read as a link (its
-// target), never followed, as the App reads one.
-func readHead(dir string, files []prcheck.ChangedFile) error {
+// target), never followed, as the App reads one. A file is read to one
+// byte past maxBytes, enough for the verifier to refuse it as too large.
+func readHead(dir string, files []prcheck.ChangedFile, maxBytes int64) error {
 	for i := range files {
 		f := &files[i]
 		if f.Status == "removed" || !strings.HasPrefix(f.Path, "submissions/") {
@@ -183,9 +184,18 @@ func readHead(dir string, files []prcheck.ChangedFile) error {
 			f.Symlink, f.Content = true, []byte(target)
 			continue
 		}
-		if f.Content, err = os.ReadFile(p); err != nil {
+		if f.Content, err = readCapped(p, maxBytes+1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func readCapped(p string, n int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }

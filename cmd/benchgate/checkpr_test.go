@@ -159,3 +159,18 @@ func writeFile(t *testing.T, p, data string) {
 		t.Fatal(err)
 	}
 }
+
+func TestCheckPRFileTooLarge(t *testing.T) {
+	base := copyBoard(t)
+	tmp := t.TempDir()
+	list := filepath.Join(tmp, "files.txt")
+	writeFile(t, list, "A\tsubmissions/model-benchmark/big/meta.json\nA\tsubmissions/model-benchmark/big/scores.json\n")
+	head := filepath.Join(tmp, "head", "submissions/model-benchmark/big")
+	merged := filepath.Join(repoRoot, "submissions/model-benchmark/qwen3-32b-reservoir")
+	writeFile(t, filepath.Join(head, "meta.json"), readFile(t, filepath.Join(merged, "meta.json")))
+	writeFile(t, filepath.Join(head, "scores.json"), readFile(t, filepath.Join(merged, "scores.json")))
+	code, out, stderr := runCLI(t, "check-pr", "--root", base, "--files", list, "--head", filepath.Join(tmp, "head"), "--author", "example-lab", "--max-file-bytes", "100")
+	if code != exitFail || !strings.Contains(out, "layout.too-large") {
+		t.Errorf("files over --max-file-bytes: exit %d, want 1 and layout.too-large\n%s%s", code, out, stderr)
+	}
+}
