@@ -272,6 +272,7 @@ type setupFile struct {
 	AppID          int64  `yaml:"app_id"`
 	PrivateKeyFile string `yaml:"private_key_file"`
 	WebhookSecret  string `yaml:"webhook_secret"`
+	GitHubAPIURL   string `yaml:"github_api_url,omitempty"` // GitHub Enterprise's; github.com's is the default
 }
 
 // write writes the key, then the configuration naming it, each new and
@@ -284,7 +285,11 @@ func (s *appSetup) write(app *github.AppConfig) error {
 	if err := writeNew(s.opt.KeyFile, []byte(app.GetPEM())); err != nil {
 		return err
 	}
-	data, err := yaml.Marshal(setupFile{AppID: app.GetID(), PrivateKeyFile: key, WebhookSecret: app.GetWebhookSecret()})
+	f := setupFile{AppID: app.GetID(), PrivateKeyFile: key, WebhookSecret: app.GetWebhookSecret()}
+	if api := s.client.BaseURL.String(); api != "https://api.github.com/" {
+		f.GitHubAPIURL = api
+	}
+	data, err := yaml.Marshal(f)
 	if err != nil {
 		return err
 	}

@@ -179,6 +179,9 @@ func TestSetupAppFlow(t *testing.T) {
 	if _, err := x509.ParsePKCS1PrivateKey(block.Bytes); err != nil {
 		t.Fatalf("the private key: %v", err)
 	}
+	if cfg.GitHubAPIURL != fake.URL {
+		t.Errorf("github_api_url %q, want the API setup-app used, %s", cfg.GitHubAPIURL, fake.URL)
+	}
 	if len(cfg.WebhookSecrets) != 1 || len(cfg.WebhookSecrets[0]) < 20 {
 		t.Errorf("webhook secrets %q", cfg.WebhookSecrets)
 	}
