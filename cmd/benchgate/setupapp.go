@@ -48,16 +48,17 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 	} else if len(pos) > 0 {
 		return usageError(fl, nil)
 	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s (--listen): %v", *listen, err)
+	}
+	defer ln.Close()
 	if *public == "" {
-		*public = "http://" + *listen
+		*public = "http://" + browserAddr(*listen, ln.Addr())
 	}
 	s, err := newAppSetup(appSetupOptions{WebhookURL: *webhook, Org: *org, Name: *name, PublicURL: *public, ConfigFile: *configFile, KeyFile: *keyFile, GitHubURL: *webURL, GitHubAPIURL: *apiURL})
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
-	}
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s (--listen): %v", *listen, err)
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "Open %s/ in a browser to create the GitHub App (Ctrl-C to stop).\n", strings.TrimSuffix(*public, "/"))
@@ -82,6 +83,22 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 	default:
 		return errors.New("stopped before the App was created; nothing was written")
 	}
+}
+
+// browserAddr is the address a browser on this machine reaches listen at:
+// as given, with localhost for an empty host and the chosen port for 0.
+func browserAddr(listen string, bound net.Addr) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return bound.String()
+	}
+	if port == "0" {
+		_, port, _ = net.SplitHostPort(bound.String())
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // appSetupOptions configure the manifest flow.

@@ -19,11 +19,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/ghapp"
 	"github.com/benchgate/benchgate/docs"
 	"github.com/benchgate/benchgate/internal/fakegithub"
+	"github.com/benchgate/benchgate/internal/syncbuf"
 )
 
 const setupWebhook = "https://board.example.org/webhook"
@@ -268,9 +270,63 @@ func TestSetupAppKeepsExistingFiles(t *testing.T) {
 // TestSetupAppNeedsWebhookURL: without --webhook-url setup-app says what
 // to give, and exits 2.
 func TestSetupAppNeedsWebhookURL(t *testing.T) {
-	code, _, stderr := runCLI(t, "setup-app", "--config", filepath.Join(t.TempDir(), "c.yaml"))
+	code, _, stderr := runCLI(t, "setup-app", "--listen", "127.0.0.1:0", "--config", filepath.Join(t.TempDir(), "c.yaml"))
 	if code != exitUsage || !strings.Contains(stderr, "--webhook-url is required") {
 		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
+// TestSetupAppCommand runs the command itself: it prints the page's
+// address, serves the flow, and once the files are written says how to
+// install and run the App, and exits 0.
+func TestSetupAppCommand(t *testing.T) {
+	fake := newFake(t)
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "app.yaml")
+	var stdout, stderr syncbuf.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runSetupApp([]string{"--webhook-url", setupWebhook, "--listen", "127.0.0.1:0", "--config", cfgPath, "--key", filepath.Join(dir, "app.pem"), "--github-url", fake.URL, "--github-api-url", fake.URL}, &stdout, &stderr)
+	}()
+	open := regexp.MustCompile(`Open (http://127\.0\.0\.1:[0-9]+)/ in a browser`)
+	var public string
+	for deadline := time.Now().Add(10 * time.Second); public == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := open.FindStringSubmatch(stdout.String()); m != nil {
+			public = m[1]
+		}
+	}
+	if public == "" {
+		t.Fatalf("no address printed:\n%s%s", stdout.String(), stderr.String())
+	}
+	_, _, back := submitForm(t, fake, public)
+	if status, page := get(t, back.String()); status != http.StatusOK {
+		t.Fatalf("callback: %d\n%s", status, page)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("setup-app did not stop once the App was created")
+	}
+	if out := stdout.String(); !strings.Contains(out, "/installations/new") || !strings.Contains(out, "benchgate serve --config "+cfgPath) {
+		t.Errorf("the closing words lack the install link or the serve command:\n%s", out)
+	}
+}
+
+// TestBrowserAddr: the address printed for each form of --listen.
+func TestBrowserAddr(t *testing.T) {
+	bound := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}
+	for listen, want := range map[string]string{
+		"localhost:3000": "localhost:3000",
+		":3000":          "localhost:3000",
+		"127.0.0.1:0":    "127.0.0.1:41234",
+		"0.0.0.0:3000":   "localhost:3000",
+	} {
+		if got := browserAddr(listen, bound); got != want {
+			t.Errorf("%s: %s, want %s", listen, got, want)
+		}
 	}
 }
 
