@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,16 @@ func TestServeSaysWhereTheDefaultDatabaseIs(t *testing.T) {
 		cfg.DatabaseURL = bot.DefaultDatabaseURL
 	}})
 	want := filepath.Join(dir, "benchgate.db")
-	a.waitFor("the database warning", func() bool { return strings.Contains(logs.String(), "BENCHGATE_DATABASE_URL is unset") })
+	// Stopped only once it serves, so that the queue is open and the
+	// stop does not cut its creation short.
+	a.waitFor("the App to answer /healthz", func() bool {
+		res, err := http.Get("http://" + a.addr + "/healthz")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	})
 	a.stop()
 	var found bool
 	for _, line := range strings.Split(logs.String(), "\n") {
