@@ -125,12 +125,16 @@ func redactURL(s string) string {
 	return u.String()
 }
 
+// DefaultDatabaseURL is the queue's database when BENCHGATE_DATABASE_URL
+// is unset: a file in the working directory.
+const DefaultDatabaseURL = "sqlite:benchgate.db"
+
 // LoadConfig reads the configuration through getenv, and the private key
 // file through readFile.
 func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
 	var problems []string
 	c := Config{
-		DatabaseURL:  or(getenv("BENCHGATE_DATABASE_URL"), "sqlite:benchgate.db"),
+		DatabaseURL:  or(getenv("BENCHGATE_DATABASE_URL"), DefaultDatabaseURL),
 		Listen:       or(getenv("BENCHGATE_LISTEN"), ":8080"),
 		GitHubAPIURL: or(getenv("BENCHGATE_GITHUB_API_URL"), "https://api.github.com/"),
 		JudgeBaseURL: getenv("BENCHGATE_JUDGE_BASE_URL"),

@@ -17,6 +17,8 @@
 //		spot-check a submission's reported scores against the benchmark's fixed judge
 //	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes
+//	benchgate setup-app --webhook-url https://HOST/webhook [--org ORG] [--listen localhost:3000] [--config FILE] [--key FILE]
+//		create the GitHub App from its manifest and write the configuration serve reads
 //	benchgate import FORMAT [flags]
 //		turn published results into submissions, each verified as it is written
 //	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
@@ -77,6 +79,7 @@ var commands = []command{
 	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
+	{"setup-app", "create the GitHub App from its manifest and write the configuration serve reads", runSetupApp},
 	{"import", "turn published results into submissions, each verified as it is written", runImport},
 	{"submit", "add a run's scores as a submission folder, verify it, and say how to open the pull request", runSubmit},
 	{"check-pr", "check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)", runCheckPR},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +65,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, reconcile time.Duration, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
+	logDatabase(log, cfg.DatabaseURL)
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
 	gcfg := ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub}
@@ -128,6 +130,25 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		return failed(err)
 	}
 	return nil
+}
+
+// logDatabase says where a SQLite queue lives, and loudly when it is the
+// default file in the working directory: a container or a unit started
+// elsewhere would begin with an empty queue and lose the waiting jobs.
+func logDatabase(log *slog.Logger, dbURL string) {
+	file, ok := strings.CutPrefix(dbURL, "sqlite:")
+	if !ok || file == ":memory:" {
+		return
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	if dbURL == bot.DefaultDatabaseURL {
+		log.Warn("the job queue is the SQLite file "+file+", in the working directory, since BENCHGATE_DATABASE_URL is unset; "+
+			"to keep jobs across restarts and upgrades set BENCHGATE_DATABASE_URL=sqlite:/var/lib/benchgate/benchgate.db (a persistent volume) or postgres://…", "database", file)
+		return
+	}
+	log.Info("the job queue's database", "sqlite", file)
 }
 
 // commitAuthor signs the App's leaderboard commits: as configured, or as

@@ -97,6 +97,8 @@ type Server struct {
 	rng                    *mathrand.Rand // draws latencies; fixed seed
 
 	installations map[int64][]string // installation id → lower-cased repositories
+
+	manifestCodes map[string]manifestCode // App-manifest codes not yet converted
 }
 
 type token struct {
@@ -362,6 +364,12 @@ func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, n int, faul
 			s.mux.ServeHTTP(w, r)
 			return false
 		}
+	}
+	if strings.HasPrefix(r.URL.Path, "/app-manifests/") || strings.HasSuffix(r.URL.Path, "/settings/apps/new") {
+		// The manifest conversion needs no authentication; the form is
+		// a web page, posted by a signed-in browser.
+		s.mux.ServeHTTP(w, r)
+		return false
 	}
 	if r.URL.Path == "/app" || strings.HasPrefix(r.URL.Path, "/app/") {
 		// App (JWT) endpoints draw on the App's own budget, which the

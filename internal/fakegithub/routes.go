@@ -8,6 +8,11 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /app", s.handleApp)
 	m.HandleFunc("GET /users/{username}", s.handleUser)
 	m.HandleFunc("GET /installation/repositories", s.handleInstallationRepos)
+	m.HandleFunc("POST /app-manifests/{code}/conversions", s.handleManifestConversion)
+
+	// The web pages of the App-manifest flow, which a browser posts to.
+	m.HandleFunc("POST /settings/apps/new", s.handleNewAppForm)
+	m.HandleFunc("POST /organizations/{org}/settings/apps/new", s.handleNewAppForm)
 
 	m.HandleFunc("GET /repos/{owner}/{repo}", s.handleRepo)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.handlePulls)
