@@ -15,6 +15,11 @@ var (
 	reasoningTags = []string{"think", "thinking", "reasoning"}
 )
 
+// WithoutReasoning removes the reasoning blocks <think>, <thinking> and
+// <reasoning> from a reply, by the rule of hideReasoning: what the
+// flexible policy reads, and what submission.CleanAnswer grades.
+func WithoutReasoning(s string) string { return hideReasoning(s, reasoningTags) }
+
 // hideReasoning removes reasoning blocks: a closed <name>…</name> block is
 // dropped, an opening tag that is never closed hides the rest of the text,
 // and a closing tag with no opening tag before it hides all that precedes

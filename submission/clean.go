@@ -2,6 +2,8 @@ package submission
 
 import (
 	"strings"
+
+	"github.com/benchgate/benchgate/extract"
 )
 
 // CleanAnswer returns the clean form of a rubric answer as received
@@ -13,7 +15,8 @@ import (
 //
 // It removes, in this order, and changes nothing else:
 //
-//  1. Reasoning blocks: each <think>…</think>, <thinking>…</thinking> and
+//  1. Reasoning blocks (extract.WithoutReasoning, the rule the letter
+//     extraction policies read responses by): each <think>…</think>, <thinking>…</thinking> and
 //     <reasoning>…</reasoning> (tags in any letter case; any closing tag of
 //     the three ends a block, since models mix them up). An opening tag
 //     that is never closed removes everything after it (the reply ended
@@ -35,7 +38,7 @@ import (
 // Single * and _, words, numbers and punctuation are kept, so the clean
 // text is never longer than the raw one.
 func CleanAnswer(raw string) string {
-	s := withoutReasoning(raw)
+	s := extract.WithoutReasoning(raw)
 	var b strings.Builder
 	b.Grow(len(s))
 	first, blank := true, false
@@ -64,84 +67,6 @@ func CleanAnswer(raw string) string {
 }
 
 var emphasis = strings.NewReplacer("**", "", "__", "", "`", "")
-
-// reasoningTags are the names of the reasoning blocks CleanAnswer removes,
-// in lower case.
-var reasoningTags = []string{"think", "thinking", "reasoning"}
-
-// withoutReasoning removes reasoning blocks (step 1 of CleanAnswer). It
-// works on bytes: every byte it looks for is ASCII, so a multi-byte
-// character is never split and invalid UTF-8 is only more text.
-func withoutReasoning(s string) string {
-	if !strings.Contains(s, "<") {
-		return s
-	}
-	var out []byte
-	pos, changed := 0, false
-	for {
-		start, end, closing, ok := nextReasoningTag(s, pos, false)
-		if !ok {
-			break
-		}
-		changed = true
-		if closing {
-			// Nothing opened it: what precedes was reasoning.
-			out, pos = out[:0], end
-			continue
-		}
-		out = append(out, s[pos:start]...)
-		_, cend, _, ok := nextReasoningTag(s, end, true)
-		if !ok {
-			return string(out) // never closed: the rest is reasoning
-		}
-		pos = cend
-	}
-	if !changed {
-		return s
-	}
-	return string(append(out, s[pos:]...))
-}
-
-// nextReasoningTag finds the next <name> or </name> reasoning tag at or
-// after from; with closingOnly, only a closing one.
-func nextReasoningTag(s string, from int, closingOnly bool) (start, end int, closing, ok bool) {
-	for i := from; i < len(s); {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
-			break
-		}
-		p := i + j
-		q := p + 1
-		closing := q < len(s) && s[q] == '/'
-		if closing {
-			q++
-		}
-		if closing || !closingOnly {
-			for _, n := range reasoningTags {
-				if q+len(n) < len(s) && equalFoldASCII(s[q:q+len(n)], n) && s[q+len(n)] == '>' {
-					return p, q + len(n) + 1, closing, true
-				}
-			}
-		}
-		i = p + 1
-	}
-	return 0, 0, false, false
-}
-
-// equalFoldASCII reports whether s equals the lower-case ASCII word w,
-// ignoring ASCII letter case only.
-func equalFoldASCII(s, w string) bool {
-	for k := 0; k < len(w); k++ {
-		c := s[k]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[k] {
-			return false
-		}
-	}
-	return true
-}
 
 // maxTokenName bounds the name of a control token; real ones are short.
 const maxTokenName = 64
