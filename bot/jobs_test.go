@@ -175,18 +175,7 @@ func (g gitAccess) Token(ctx context.Context, inst int64) (string, error) {
 
 func TestRegenerateJob(t *testing.T) {
 	srv := gitserver.New(t, "ghs_test")
-	files := map[string][]byte{}
-	root := fixtures.Root(t)
-	for _, dir := range []string{"rubrics", "submissions"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(root, p)
-				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-			}
-			return nil
-		})
-	}
-	srv.CreateRepo(t, "board", files, "main")
+	srv.CreateRepo(t, "board", gitserver.ReadFolders(fixtures.Root(t), "rubrics", "submissions"), "main")
 	w := &Worker{Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), Author: fixedAuthor("benchgate[bot]", "bot@example.org")}
 	sha, err := w.Regenerate(context.Background(), Job{Kind: KindRegenerate, Repo: "board"}, "main")
 	if err != nil || sha == "" {

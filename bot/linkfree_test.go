@@ -18,16 +18,7 @@ import (
 // names the file.
 func TestRegenerateRefusesLinks(t *testing.T) {
 	root := fixtures.Root(t)
-	files := map[string][]byte{}
-	for _, dir := range []string{"rubrics", "submissions"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(root, p)
-				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-			}
-			return nil
-		})
-	}
+	files := gitserver.ReadFolders(root, "rubrics", "submissions")
 	// Outside the checkout, the same files, with a registry whose labels
 	// show when it is read.
 	const marker = "Read through a link"

@@ -579,15 +579,5 @@ func TestServePublishByPullRequest(t *testing.T) {
 // boardFiles reads the registry, benchmarks and submissions of the
 // leaderboard in root, by slash-separated path, to seed a git server.
 func boardFiles(root string) map[string][]byte {
-	files := map[string][]byte{}
-	for _, dir := range []string{"rubrics", "submissions"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(root, p)
-				files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-			}
-			return nil
-		})
-	}
-	return files
+	return gitserver.ReadFolders(root, "rubrics", "submissions")
 }

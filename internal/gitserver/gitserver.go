@@ -303,3 +303,23 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// ReadFolders reads every file under the named folders of root, by
+// slash-separated path relative to root: what CreateRepo or Commit take, to
+// seed a repository from a folder on disk. A file that cannot be read is
+// left out.
+func ReadFolders(root string, folders ...string) map[string][]byte {
+	files := map[string][]byte{}
+	for _, dir := range folders {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				if data, err := os.ReadFile(p); err == nil {
+					files[filepath.ToSlash(rel)] = data
+				}
+			}
+			return nil
+		})
+	}
+	return files
+}
