@@ -431,3 +431,24 @@ func TestScoreVariants(t *testing.T) {
 		})
 	}
 }
+
+// TestGenerateTemperatureFlag: --temperature takes a number from 0 to 2 or
+// none; anything else is a usage error naming the value, before any call.
+func TestGenerateTemperatureFlag(t *testing.T) {
+	root := copyBoard(t)
+	for _, v := range []string{"hot", "-0.5", "2.5", ""} {
+		code, _, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--temperature", v)
+		if code != exitUsage || !strings.Contains(stderr, fmt.Sprintf("--temperature %q is not a number from 0 to 2, nor none", v)) {
+			t.Errorf("--temperature %q: exit %d\n%s", v, code, stderr)
+		}
+	}
+	for _, tt := range []struct {
+		in   string
+		want *float64
+	}{{"none", nil}, {"0", new(0.0)}, {"0.7", new(0.7)}, {"2", new(2.0)}} {
+		got, err := parseTemperature(tt.in)
+		if err != nil || (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			t.Errorf("parseTemperature(%q) = %v, %v", tt.in, got, err)
+		}
+	}
+}
