@@ -16,6 +16,7 @@ import (
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/rerun"
+	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -398,7 +399,7 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		cfg.PushBranch = w.BoardBranch
 	}
 	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, tree publish.Tree) (map[string][]byte, error) {
-		return w.board(linkFree{os.DirFS(tree.Dir)}, tree.Time)
+		return w.board(submission.NoLinks(os.DirFS(tree.Dir)), tree.Time)
 	})
 	if err != nil || sha == "" || w.Propose == nil {
 		return sha, err

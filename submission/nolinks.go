@@ -1,4 +1,4 @@
-package bot
+package submission
 
 import (
 	"errors"
@@ -10,16 +10,21 @@ import (
 // errLink is why a name is not read: a symbolic link on its path.
 var errLink = errors.New("symbolic link")
 
-// linkFree reads a checkout of the default branch without following a
-// symbolic link anywhere on a name's path, as the pull-request path does
+// NoLinks reads a leaderboard repository without following a symbolic
+// link anywhere on a name's path, as the pull-request check does
 // (layout.symlink, and a base branch whose links are not followed): a
-// link merged into the repository, to a file of the App's machine or to
-// another file of the checkout, would otherwise be read as the registry,
-// a benchmark or a submission and published. Lstat and ReadDir still show
-// links, as links, so that a submission holding one is reported.
+// link merged into the repository, to a file of the machine reading it or
+// to another file of the checkout, would otherwise be read as the
+// registry, a benchmark or a submission and published. The App's
+// regeneration and the CLI's verify and leaderboard read a checkout
+// through it. Lstat and ReadDir still show links, as links, so that a
+// submission holding one is reported.
 //
 // fsys must implement fs.ReadLinkFS, as os.DirFS does: without Lstat a
 // link cannot be told from what it points to.
+func NoLinks(fsys fs.FS) fs.FS { return linkFree{fsys} }
+
+// linkFree is NoLinks's file system.
 type linkFree struct{ fsys fs.FS }
 
 // noLink returns an error naming the link when a folder on name's path
@@ -47,7 +52,7 @@ func (l linkFree) noLink(op, name string, self bool) error {
 			return nil
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("%s is a %w, which benchgate does not follow on the default branch; commit what it points to in its place", name[:end], errLink)}
+			return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("%s is a %w, which benchgate does not follow in a leaderboard repository; commit what it points to in its place", name[:end], errLink)}
 		}
 	}
 	return nil
