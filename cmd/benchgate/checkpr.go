@@ -50,7 +50,7 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer}
-	out := prcheck.CheckPR(os.DirFS(*root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
+	out := prcheck.CheckPR(boardFS(*root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
 	if err := renderCheck(stdout, *format, out); err != nil {
 		return err
 	}

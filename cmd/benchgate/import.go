@@ -272,7 +272,7 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 		}
 		root = scratch
 	}
-	v, err := verify.New(os.DirFS(root), verify.Options{})
+	v, err := verify.New(boardFS(root), verify.Options{})
 	if err != nil {
 		return err
 	}

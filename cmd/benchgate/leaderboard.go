@@ -9,7 +9,6 @@ import (
 	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/ranking"
-	"github.com/benchgate/benchgate/submission"
 )
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) error {
@@ -36,7 +35,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	if *cacheDir != "" {
 		opts.Cache = filecache.Dir(*cacheDir)
 	}
-	g, err := ranking.Generate(submission.NoLinks(os.DirFS(*root)), opts)
+	g, err := ranking.Generate(boardFS(*root), opts)
 	if err != nil {
 		return err
 	}

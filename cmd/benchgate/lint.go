@@ -22,7 +22,7 @@ func runLintBenchmark(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, benchmark.LintFormats); err != nil {
 		return err
 	}
-	rep, err := benchmark.LintNamed(os.DirFS(*root), pos[0], benchmarkFile(*root, pos[0]))
+	rep, err := benchmark.LintNamed(boardFS(*root), pos[0], benchmarkFile(*root, pos[0]))
 	if err != nil {
 		return registryPath(*root, err)
 	}

@@ -48,11 +48,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/submission"
 )
 
 // Exit codes.
@@ -228,7 +230,7 @@ func oneOf(v string, allowed []string) error {
 
 // openBenchmark opens a registry key of the leaderboard in root.
 func openBenchmark(root, key string) (*benchmark.Benchmark, error) {
-	b, err := benchmark.Open(os.DirFS(root), key)
+	b, err := benchmark.Open(boardFS(root), key)
 	return b, registryPath(root, err)
 }
 
@@ -241,3 +243,8 @@ func registryPath(root string, err error) error {
 	}
 	return err
 }
+
+// boardFS is the leaderboard repository at root as every command reads
+// it: following no symbolic link, as the App reads the default branch
+// (submission.NoLinks), so that the CLI and the App read the same files.
+func boardFS(root string) fs.FS { return submission.NoLinks(os.DirFS(root)) }

@@ -33,7 +33,7 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, rerun.Formats); err != nil {
 		return err
 	}
-	v, err := verify.New(os.DirFS(*root), verify.Options{})
+	v, err := verify.New(boardFS(*root), verify.Options{})
 	if err != nil {
 		return err
 	}

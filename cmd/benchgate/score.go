@@ -36,7 +36,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *key == "" {
-		if *key, err = score.RubricFor(os.DirFS(*root), answers); err != nil {
+		if *key, err = score.RubricFor(boardFS(*root), answers); err != nil {
 			return err
 		}
 	}

@@ -100,7 +100,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if !submission.ValidSlug(*slug) {
 		return fmt.Errorf("slug %q is not valid: use %s", *slug, submission.SlugRule)
 	}
-	reg, regFindings := benchmark.LoadRegistry(os.DirFS(*root))
+	reg, regFindings := benchmark.LoadRegistry(boardFS(*root))
 	if reg == nil {
 		return fmt.Errorf("%v", regFindings)
 	}
@@ -126,7 +126,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
 	rel := folder.String()
-	v, err := verify.New(os.DirFS(*root), verify.Options{})
+	v, err := verify.New(boardFS(*root), verify.Options{})
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		// them to one login would fail the others'.
 		return usageError(fl, errors.New("--author binds the submissions you submit: name their folders (PATH)"))
 	}
-	v, err := verify.New(submission.NoLinks(os.DirFS(*root)), verify.Options{MaxFileBytes: *maxBytes, Submitter: *author})
+	v, err := verify.New(boardFS(*root), verify.Options{MaxFileBytes: *maxBytes, Submitter: *author})
 	if err != nil {
 		return err
 	}
