@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -164,8 +165,8 @@ func gitPath(p string) (string, error) {
 func readHead(dir string, files []prcheck.ChangedFile, maxBytes int64) error {
 	for i := range files {
 		f := &files[i]
-		if f.Status == "removed" || !strings.HasPrefix(f.Path, "submissions/") {
-			// Paths outside submissions/ are judged by path alone.
+		if _, ok := submission.Locate(f.Path); !ok || f.Status == "removed" {
+			// Paths outside a submission folder are judged by path alone.
 			continue
 		}
 		if !fs.ValidPath(f.Path) || path.Clean(f.Path) != f.Path {
