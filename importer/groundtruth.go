@@ -17,7 +17,8 @@ import (
 // broke the rubric's arithmetic three times), score_X_reason,
 // score_X_gate_passed, score_X_components (id, awarded, maximum, reason),
 // score_X_adjudication_required and score_X_adjudication_note, then the
-// pairwise verdict. It does not record the judge: main.py fixes it.
+// pairwise verdict. The judge is named in the run record beside it
+// (groundtruthruns.go), not in the rows.
 
 // GroundtruthRecord is one row of a rubric scores.json imported from one
 // side of a Groundtruth scores file. The values are the source's, unchanged
@@ -46,8 +47,8 @@ type GroundtruthSide struct {
 
 // Groundtruth reads a Groundtruth scores file (data, named file in
 // messages) for rubric benchmark b and returns one run per side named.
-// judge is the model that graded it, which must be b's fixed judge: the
-// file does not say, so the maintainer must. Every question of b must be
+// judge is the model that graded it (from the run record, or the
+// maintainer), which must be b's fixed judge. Every question of b must be
 // there once, with b's question text.
 func Groundtruth(file string, data []byte, b *benchmark.Benchmark, sides []GroundtruthSide, judge string, opts Options) ([]*Run, error) {
 	if b.Entry.Kind != benchmark.KindRubric {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ import (
 
 const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
-const groundtruthSynopsis = "--scores FILE --benchmark KEY --judge ID [--model-a ID] [--model-b ID] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+const groundtruthSynopsis = "--scores FILE --benchmark KEY [--runs FILE] [--judge ID] [--model-a ID] [--model-b ID] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
 const inspectSynopsis = "--log FILE... --benchmark KEY [--scorer NAME] [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
 
@@ -165,10 +166,11 @@ func runImportInspect(args []string, stdout, stderr io.Writer) error {
 func runImportGroundtruth(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("import groundtruth", groundtruthSynopsis, stderr)
 	f := newImportFlags(fl)
-	scores := fl.String("scores", "", "the scores file of Groundtruth's main.py --score A.json B.json")
-	judge := fl.String("judge", "", "the judge that graded the file (Groundtruth's main.py SCORE_MODEL; the file does not record it); it must be the benchmark's judge_model")
-	modelA := fl.String("model-a", "", "import side A (main.py's first answers file) as this model, by its provider id")
-	modelB := fl.String("model-b", "", "import side B (main.py's second answers file) as this model, by its provider id")
+	scores := fl.String("scores", "", "the scores file of Groundtruth's main.py --score (one answers file, or A.json B.json)")
+	runsFile := fl.String("runs", "", "the scores file's run record, which names its judge (default: <scores stem>.runs.jsonl beside it)")
+	judge := fl.String("judge", "", "the judge that graded the file, when no run record names it; it must be the benchmark's judge_model")
+	modelA := fl.String("model-a", "", "import side A (main.py's first answers file) as this model, by its provider id (default: the model its answers' run record names)")
+	modelB := fl.String("model-b", "", "import side B (the answers file scored pointwise, or main.py's second) as this model, by its provider id (default: the model its answers' run record names)")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
@@ -178,32 +180,121 @@ func runImportGroundtruth(args []string, stdout, stderr io.Writer) error {
 	if *scores == "" {
 		missing = append(missing, "--scores")
 	}
-	if *judge == "" {
-		missing = append(missing, "--judge")
-	}
-	if *modelA == "" && *modelB == "" {
-		missing = append(missing, "--model-a or --model-b")
-	}
 	b, err := f.check(fl, missing)
 	if err != nil {
 		return err
-	}
-	var sides []importer.GroundtruthSide
-	if *modelA != "" {
-		sides = append(sides, importer.GroundtruthSide{Side: "a", Model: *modelA})
-	}
-	if *modelB != "" {
-		sides = append(sides, importer.GroundtruthSide{Side: "b", Model: *modelB})
 	}
 	data, err := readLimited(*scores, importMaxLogBytes)
 	if err != nil {
 		return err
 	}
-	runs, err := importer.Groundtruth(*scores, data, b, sides, *judge, f.opts)
+	graded, err := groundtruthJudge(*scores, *runsFile, *judge)
+	if err != nil {
+		return err
+	}
+	sides, err := groundtruthSides(*scores, data, *modelA, *modelB)
+	if err != nil {
+		return err
+	}
+	runs, err := importer.Groundtruth(*scores, data, b, sides, graded, f.opts)
 	if err != nil {
 		return err
 	}
 	return writeImported(stdout, f, b, runs)
+}
+
+// groundtruthJudge is the judge that graded the scores file: the one its
+// run record names (given, or found beside it), which --judge, when also
+// given, must match; or, with no record, --judge.
+func groundtruthJudge(scores, runsFile, judge string) (string, error) {
+	explicit := runsFile != ""
+	if !explicit {
+		runsFile = importer.RunRecordPath(scores)
+	}
+	data, err := readLimited(runsFile, importMaxLogBytes)
+	switch {
+	case err != nil && (explicit || !errors.Is(err, fs.ErrNotExist)):
+		return "", err
+	case err != nil && judge == "":
+		return "", fmt.Errorf("the judge that graded %s is named in its run record %s, which is not there: pass --runs with the record's path (main.py writes <output>.runs.jsonl beside its output), or --judge with the judge's id", scores, runsFile)
+	case err != nil:
+		return judge, nil
+	}
+	recs, err := importer.ReadGroundtruthRuns(runsFile, data)
+	if err != nil {
+		return "", err
+	}
+	recorded, err := importer.GroundtruthJudge(runsFile, recs)
+	if err != nil {
+		return "", err
+	}
+	if judge != "" && judge != recorded {
+		return "", fmt.Errorf("--judge is %q, but the run record %s says %q graded the file", judge, runsFile, recorded)
+	}
+	return recorded, nil
+}
+
+// groundtruthSides are the sides to import and their models: the ones
+// given by --model-a and --model-b, or, with neither, every side the file
+// was graded from, each model read from its answers file's run record.
+func groundtruthSides(scores string, data []byte, modelA, modelB string) ([]importer.GroundtruthSide, error) {
+	if modelA != "" || modelB != "" {
+		var sides []importer.GroundtruthSide
+		if modelA != "" {
+			sides = append(sides, importer.GroundtruthSide{Side: "a", Model: modelA})
+		}
+		if modelB != "" {
+			sides = append(sides, importer.GroundtruthSide{Side: "b", Model: modelB})
+		}
+		return sides, nil
+	}
+	srcA, srcB, err := importer.GroundtruthSources(scores, data)
+	if err != nil {
+		return nil, err
+	}
+	var sides []importer.GroundtruthSide
+	for _, s := range []struct{ side, src, flag string }{{"a", srcA, "--model-a"}, {"b", srcB, "--model-b"}} {
+		if s.src == "" {
+			continue
+		}
+		runsFile, err := answersRunRecord(scores, s.src)
+		if err != nil {
+			return nil, fmt.Errorf("side %s was graded from %s; %v. Pass %s ID to name its model", strings.ToUpper(s.side), s.src, err, s.flag)
+		}
+		recData, err := readLimited(runsFile, importMaxLogBytes)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := importer.ReadGroundtruthRuns(runsFile, recData)
+		if err != nil {
+			return nil, err
+		}
+		model, err := importer.GroundtruthCandidate(runsFile, recs)
+		if err != nil {
+			return nil, fmt.Errorf("%v; pass %s ID to name side %s's model", err, s.flag, strings.ToUpper(s.side))
+		}
+		sides = append(sides, importer.GroundtruthSide{Side: s.side, Model: model})
+	}
+	if len(sides) == 0 {
+		return nil, fmt.Errorf("%s names no answers file for either side (source_answer_a, source_answer_b): pass --model-a or --model-b", scores)
+	}
+	return sides, nil
+}
+
+// answersRunRecord finds the run record of the answers file src, as
+// main.py recorded its path (relative to where it ran): at that path, or
+// beside the scores file, where main.py's default output/ folder puts both.
+func answersRunRecord(scores, src string) (string, error) {
+	candidates := []string{
+		importer.RunRecordPath(filepath.FromSlash(src)),
+		filepath.Join(filepath.Dir(scores), filepath.Base(importer.RunRecordPath(filepath.FromSlash(src)))),
+	}
+	for _, p := range candidates {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("its run record is neither %s nor %s", candidates[0], candidates[1])
 }
 
 // importMaxLogBytes bounds a log read whole: inspect_ai logs of thousands

@@ -599,6 +599,17 @@ func TestImportGroundtruth(t *testing.T) {
 	}
 }
 
+// runRecord writes a Groundtruth run record of the given lines and
+// returns its path.
+func runRecord(t *testing.T, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "scores.runs.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestImportGroundtruthErrors runs the importer on edited Groundtruth
@@ -629,8 +640,12 @@ func TestImportGroundtruthErrors(t *testing.T) {
 		code int
 		want string // after "benchgate import: ", FILE standing for the file's path
 	}{
-		{"other judge", groundtruthScores, []string{"--judge", "openai/gpt-4o"}, exitUsage,
+		{"other judge", edited(`"id": "Q1",`, `"id": "Q1",`), []string{"--judge", "openai/gpt-4o"}, exitUsage,
 			`the scores were graded by "openai/gpt-4o", but benchmark "basin-analysis" is graded only by "openai/gpt-5.5": scores from another judge cannot be a submission to it`},
+		{"judge against the run record", groundtruthScores, []string{"--judge", "openai/gpt-4o"}, exitUsage,
+			`--judge is "openai/gpt-4o", but the run record testdata/import/groundtruth-scores.runs.jsonl says "openai/gpt-5.5" graded the file`},
+		{"recorded judge is another", edited(`"id": "Q1",`, `"id": "Q1",`), []string{"--judge", "", "--runs", runRecord(t, `{"task": "score", "judge_model": "openai/gpt-4o"}`)}, exitUsage,
+			`the scores were graded by "openai/gpt-4o", but benchmark "basin-analysis" is graded only by "openai/gpt-5.5"`},
 		{"unknown question", edited(`"id": "Q2"`, `"id": "Q9"`), nil, exitUsage,
 			`FILE:81: id: question "Q9" is not in benchmark "basin-analysis" (rubrics/basin-analysis.json); the scores were made for another rubric`},
 		{"other question text", edited(`"question": "A marine Type II`, `"question": "A lacustrine Type I`), nil, exitUsage,
@@ -643,19 +658,106 @@ func TestImportGroundtruthErrors(t *testing.T) {
 			`benchmark "reservoir-mcq" is a mcq benchmark; Groundtruth's scores grade a rubric benchmark`},
 		{"not json", edited(`"id": "Q1",`, `"id": "Q1",,`), nil, exitUsage,
 			`FILE:3: invalid JSON at column 16: expected a quoted member name, found ','; the file is not valid JSON`},
-		{"missing flags", groundtruthScores, []string{"--judge", ""}, exitUsage, "missing --judge"},
+		{"no judge", edited(`"id": "Q1",`, `"id": "Q1",`), []string{"--judge", ""}, exitUsage,
+			"the judge that graded FILE is named in its run record RUNS, which is not there: pass --runs with the record's path (main.py writes <output>.runs.jsonl beside its output), or --judge with the judge's id"},
+		{"missing flags", groundtruthScores, []string{"--scores", ""}, exitUsage, "missing --scores"},
 		{"arithmetic", edited(`"score_b": 8,`, `"score_b": 9,`), nil, exitFail,
 			"1 of 1 imported submission(s) do not pass verification (see above)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, append(append(append([]string{}, base...), "--scores", tt.file), tt.args...)...)
-			want := "benchgate import: " + strings.ReplaceAll(tt.want, "FILE", tt.file)
+			want := "benchgate import: " + strings.NewReplacer("FILE", tt.file, "RUNS", strings.TrimSuffix(tt.file, ".json")+".runs.jsonl").Replace(tt.want)
 			if code != tt.code || !strings.HasPrefix(stderr, want) {
 				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, tt.code, stderr, want, out)
 			}
 			if tt.code == exitFail && !strings.Contains(out, "(arith.sum)") {
 				t.Errorf("the output does not name the arithmetic error:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestImportGroundtruthRunRecords imports a Groundtruth scores file with
+// neither --judge nor the models: the judge comes from the scores' run
+// record (main.py's <output>.runs.jsonl, two runs there: a first one and
+// its resume) and each side's model from its answers file's record of the
+// generation, found beside the scores file as main.py's output/ holds
+// them.
+func TestImportGroundtruthRunRecords(t *testing.T) {
+	root := copyBoard(t)
+	code, out, stderr := runCLI(t, "import", "groundtruth", "--root", root, "--scores", groundtruthScores, "--benchmark", "basin-analysis",
+		"--date", "2025-11-20", "--submitter", "lab", "--contact", "https://example.org")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	for dir, model := range map[string]string{
+		"meta-llama-llama-3.3-70b-instruct-basin-analysis": "meta-llama/llama-3.3-70b-instruct",
+		"qwen-qwen3-32b-basin-analysis":                    "qwen/qwen3-32b",
+	} {
+		data, err := os.ReadFile(filepath.Join(root, "submissions/model-benchmark", dir, "meta.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta map[string]any
+		if err := json.Unmarshal(data, &meta); err != nil {
+			t.Fatal(err)
+		}
+		if meta["candidate_model_id"] != model || meta["judge_model"] != "openai/gpt-5.5" {
+			t.Errorf("%s: candidate_model_id %v, judge_model %v; want %s graded by openai/gpt-5.5", dir, meta["candidate_model_id"], meta["judge_model"], model)
+		}
+	}
+}
+
+// TestImportGroundtruthRunRecordErrors: a run record that cannot say who
+// graded or who answered stops the import, naming the record, its line and
+// field, and the flag that would say it instead.
+func TestImportGroundtruthRunRecordErrors(t *testing.T) {
+	scores, err := os.ReadFile(groundtruthScores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := `{"run_id": "r1", "task": "score", "judge_model": "openai/gpt-5.5"}`
+	llama := `{"run_id": "g1", "task": "generate", "candidate_model": "openrouter/meta-llama/llama-3.3-70b-instruct", "judge_model": null}`
+	qwen := `{"run_id": "g2", "task": "generate", "candidate_model": "openrouter/qwen/qwen3-32b"}`
+	tests := []struct {
+		name  string
+		files map[string]string // beside the scores file: its record and the answers' records
+		want  string            // after "benchgate import: ", DIR standing for their folder
+	}{
+		{"mixed judges", map[string]string{"scores.runs.jsonl": judged + "\n" + `{"run_id": "r2", "task": "score", "judge_model": "anthropic/claude-opus-4.5"}`},
+			`DIR/scores.runs.jsonl:2: judge_model: run r2 was graded by "anthropic/claude-opus-4.5", but the run on line 1 by "openai/gpt-5.5": the scores file mixes two judges' grades; score it again with one judge`},
+		{"no judge named", map[string]string{"scores.runs.jsonl": `{"task": "score", "judge_model": null}`},
+			`DIR/scores.runs.jsonl: judge_model: no scoring run names its judge; pass --judge with the judge that graded the file`},
+		{"not json", map[string]string{"scores.runs.jsonl": judged + "\n{\"task\": \"score\",,}"},
+			`DIR/scores.runs.jsonl:2: invalid JSON at column 18: expected a quoted member name, found ','; each line of a run record is one JSON object`},
+		{"unknown task", map[string]string{"scores.runs.jsonl": `{"task": "grade", "judge_model": "openai/gpt-5.5"}`},
+			`DIR/scores.runs.jsonl:1: task: is "grade"; main.py records a run's task as score or generate`},
+		{"wrong type", map[string]string{"scores.runs.jsonl": `{"task": "score", "judge_model": 5}`},
+			`DIR/scores.runs.jsonl:1: judge_model: holds number, want a string or null`},
+		{"no answers record", map[string]string{"scores.runs.jsonl": judged, "qwen3-32b.runs.jsonl": qwen},
+			`side A was graded from output/llama-3.3-70b.json; its run record is neither output/llama-3.3-70b.runs.jsonl nor DIR/llama-3.3-70b.runs.jsonl. Pass --model-a ID to name its model`},
+		{"pod alias", map[string]string{"scores.runs.jsonl": judged, "llama-3.3-70b.runs.jsonl": `{"task": "generate", "candidate_model": "vllm/benchmark"}`, "qwen3-32b.runs.jsonl": qwen},
+			`DIR/llama-3.3-70b.runs.jsonl:1: candidate_model: is "vllm/benchmark", the name main.py's pod serves any model under, so it does not say which model answered; pass --model-a ID to name side A's model`},
+		{"mixed models", map[string]string{"scores.runs.jsonl": judged, "llama-3.3-70b.runs.jsonl": llama, "qwen3-32b.runs.jsonl": qwen + "\n" + `{"run_id": "g3", "task": "generate", "candidate_model": "openrouter/qwen/qwen3-235b"}`},
+			`DIR/qwen3-32b.runs.jsonl:2: candidate_model: run g3 was answered by "openrouter/qwen/qwen3-235b", but the run on line 1 by "openrouter/qwen/qwen3-32b": the answers file mixes two models; pass --model-b ID to name side B's model`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, dir := copyBoard(t), t.TempDir()
+			p := filepath.Join(dir, "scores.json")
+			if err := os.WriteFile(p, scores, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for name, text := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, stderr := runCLI(t, "import", "groundtruth", "--root", root, "--scores", p, "--benchmark", "basin-analysis", "--date", "2025-11-20")
+			want := "benchgate import: " + strings.ReplaceAll(tt.want, "DIR", dir) + "\n"
+			if code != exitUsage || stderr != want {
+				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, exitUsage, stderr, want, out)
 			}
 		})
 	}
