@@ -8,7 +8,8 @@
 //
 // Each format has its reader: FormationEval's per-question CSV
 // (formationeval.go), inspect_ai's evaluation logs (inspect.go) and
-// Groundtruth's scores file (groundtruth.go). A reader parses strictly: a
+// Groundtruth's scores file (groundtruth.go) with its run records, which
+// name the judge and the models (groundtruthruns.go). A reader parses strictly: a
 // missing column or field, an unknown question, a duplicate or an
 // impossible value is an *InputError naming the file, the line or entry,
 // and the field. Writing and verifying the submissions is the command's
