@@ -85,23 +85,12 @@ func ReadGroundtruthRuns(file string, data []byte) ([]GroundtruthRunRecord, erro
 // one, since grades from two judges cannot be compared (the harness
 // records judge_model so that a mixed-judge file is caught).
 func GroundtruthJudge(file string, recs []GroundtruthRunRecord) (string, error) {
-	judge, first := "", 0
-	for _, r := range recs {
-		if r.Task != "score" || r.JudgeModel == "" {
-			continue
-		}
-		if judge == "" {
-			judge, first = r.JudgeModel, r.Line
-			continue
-		}
-		if r.JudgeModel != judge {
-			return "", inputErrorf(file, r.Line, "judge_model", "run %s was graded by %q, but the run on line %d by %q: the scores file mixes two judges' grades; score it again with one judge", orID(r.RunID), r.JudgeModel, first, judge)
-		}
+	judge, _, err := agreed(file, recs, "score", "judge_model", "graded", "the scores file mixes two judges' grades; score it again with one judge",
+		func(r GroundtruthRunRecord) string { return r.JudgeModel })
+	if err == nil && judge == "" {
+		err = inputErrorf(file, 0, "judge_model", "no scoring run names its judge; pass --judge with the judge that graded the file")
 	}
-	if judge == "" {
-		return "", inputErrorf(file, 0, "judge_model", "no scoring run names its judge; pass --judge with the judge that graded the file")
-	}
-	return judge, nil
+	return judge, err
 }
 
 // GroundtruthCandidate returns the model that wrote an answers file, from
@@ -109,26 +98,35 @@ func GroundtruthJudge(file string, recs []GroundtruthRunRecord) (string, error) 
 // same model, and a pod's alias names none. opencode addresses an
 // OpenRouter model as openrouter/<id>; the id is the model's.
 func GroundtruthCandidate(file string, recs []GroundtruthRunRecord) (string, error) {
-	model, first := "", 0
-	for _, r := range recs {
-		if r.Task != "generate" || r.CandidateModel == "" {
-			continue
-		}
-		if model == "" {
-			model, first = r.CandidateModel, r.Line
-			continue
-		}
-		if r.CandidateModel != model {
-			return "", inputErrorf(file, r.Line, "candidate_model", "run %s was answered by %q, but the run on line %d by %q: the answers file mixes two models", orID(r.RunID), r.CandidateModel, first, model)
-		}
-	}
+	model, line, err := agreed(file, recs, "generate", "candidate_model", "answered", "the answers file mixes two models",
+		func(r GroundtruthRunRecord) string { return r.CandidateModel })
 	switch {
+	case err != nil:
+		return "", err
 	case model == "":
 		return "", inputErrorf(file, 0, "candidate_model", "no generation run names its model")
 	case model == podAlias:
-		return "", inputErrorf(file, first, "candidate_model", "is %q, the name main.py's pod serves any model under, so it does not say which model answered", podAlias)
+		return "", inputErrorf(file, line, "candidate_model", "is %q, the name main.py's pod serves any model under, so it does not say which model answered", podAlias)
 	}
 	return strings.TrimPrefix(model, "openrouter/"), nil
+}
+
+// agreed returns the value of field that every run of task names (those
+// naming none aside) and the line of the first, or an error at the first
+// run that names another; "" when none names one.
+func agreed(file string, recs []GroundtruthRunRecord, task, field, verb, why string, get func(GroundtruthRunRecord) string) (string, int, error) {
+	value, first := "", 0
+	for _, r := range recs {
+		v := get(r)
+		switch {
+		case r.Task != task || v == "":
+		case value == "":
+			value, first = v, r.Line
+		case v != value:
+			return "", 0, inputErrorf(file, r.Line, field, "run %s was %s by %q, but the run on line %d by %q: %s", orID(r.RunID), verb, v, first, value, why)
+		}
+	}
+	return value, first, nil
 }
 
 func orID(id string) string {
