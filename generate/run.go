@@ -423,8 +423,12 @@ func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submi
 	}
 	row.Response = resp.Content
 	lat := float64(resp.Latency.Microseconds()) / 1000
-	pt, ct := resp.PromptTokens, resp.CompletionTokens
-	row.LatencyMS, row.PromptTokens, row.CompletionTokens = &lat, &pt, &ct
+	row.LatencyMS = &lat
+	if resp.UsageKnown {
+		// Without usage the counts are unknown, not 0: the row leaves them out.
+		pt, ct := resp.PromptTokens, resp.CompletionTokens
+		row.PromptTokens, row.CompletionTokens = &pt, &ct
+	}
 	switch {
 	case strings.TrimSpace(resp.Content) == "":
 		row.FinishReason = "empty"

@@ -330,6 +330,12 @@ func TestGenerateVariants(t *testing.T) {
 					if r["response"] == "" || strings.Contains(fmt.Sprint(r["response"]), "error") {
 						t.Errorf("row %v kept %q as its response", r["id"], r["response"])
 					}
+					// Token counts are the endpoint's, or absent when it gave none: never a made-up 0.
+					_, hasPrompt := r["prompt_tokens"]
+					_, hasCompletion := r["completion_tokens"]
+					if usage := tt.variant != fakeopenai.NoUsage; hasPrompt != usage || hasCompletion != usage {
+						t.Errorf("row %v: prompt_tokens %v, completion_tokens %v; the endpoint reported usage: %t", r["id"], r["prompt_tokens"], r["completion_tokens"], usage)
+					}
 				}
 			}
 			if answered != tt.answered && !tt.maxCalls {
