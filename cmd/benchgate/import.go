@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/importer"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
@@ -123,7 +124,29 @@ func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return writeImported(stdout, f, b, runs)
+	err = writeImported(stdout, f, b, runs)
+	if hint := formationEvalPolicyHint(b, runs); hint != "" {
+		fmt.Fprintln(stdout, hint)
+	}
+	return err
+}
+
+// formationEvalPolicyHint says, when letters were disputed under another
+// policy, that FormationEval published its letters by its own rule, which
+// benchgate has as the formationeval policy: a board that takes the
+// published counts as they are registers the benchmark with it.
+func formationEvalPolicyHint(b *benchmark.Benchmark, runs []*importer.Run) string {
+	if policyName(b) == extract.FormationEval {
+		return ""
+	}
+	disputes := 0
+	for _, r := range runs {
+		disputes += len(r.Disputes)
+	}
+	if disputes == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nFormationEval chose its published letters by its own rule, which benchgate has as the %s policy; %s reads %d of them otherwise. To keep the published counts, set \"extraction\": %q in %q's registry entry (benchgate init --extraction %[1]s) and import again.", extract.FormationEval, policyName(b), disputes, extract.FormationEval, b.Entry.Key)
 }
 
 func runImportInspect(args []string, stdout, stderr io.Writer) error {
