@@ -147,6 +147,9 @@ func execute(cache Store, dst *template.HTML, name string, data any) error {
 }
 
 type pageView struct {
+	Title        string
+	Intro        template.HTML // the maintainer's introduction, rendered like notes
+	CSVFile      string
 	CSP          string
 	Style        template.CSS
 	Script       template.JS
@@ -166,6 +169,8 @@ type option struct{ Value, Label string }
 
 type benchView struct {
 	ID, Key, Label, Kind string
+	Description, License string
+	URL                  string // set only for an http(s) address
 	Questions            int
 	Judge                string
 	LongestRate          string
@@ -230,6 +235,9 @@ type excludedView struct {
 func newPageView(b *Board) pageView {
 	ids := idSet{}
 	v := pageView{
+		Title:        boardTitle(b),
+		Intro:        renderNotes(b.Introduction),
+		CSVFile:      CSVFile,
 		CSP:          pageCSP,
 		Style:        template.CSS(pageStyle),
 		Script:       template.JS(pageScript),
@@ -241,12 +249,17 @@ func newPageView(b *Board) pageView {
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
 		bv := benchView{PriceFormula: PriceFormula,
-			ID:        ids.make("bench-" + bm.Key),
-			Key:       bm.Key,
-			Label:     benchLabel(bm),
-			Kind:      kindName(bm.Kind),
-			Questions: bm.Questions,
-			Judge:     bm.JudgeModel,
+			ID:          ids.make("bench-" + bm.Key),
+			Key:         bm.Key,
+			Label:       benchLabel(bm),
+			Kind:        kindName(bm.Kind),
+			Questions:   bm.Questions,
+			Judge:       bm.JudgeModel,
+			Description: bm.Description,
+			License:     bm.License,
+		}
+		if u, ok := webURL(bm.URL); ok {
+			bv.URL = u
 		}
 		if bm.LongestRate != nil {
 			bv.LongestRate = pct(*bm.LongestRate)
@@ -363,6 +376,13 @@ func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
 	add("Rank (UB)", rankUBText(e))
 	add("Tier", tierText(bm, e, alpha))
 	add("Submission", e.Path)
+	if a := e.Added; a != nil {
+		f := fact{Label: "Added by", Text: addedText(a)}
+		if u, ok := webURL(a.URL); ok {
+			f.URL = u
+		}
+		ev.Facts = append(ev.Facts, f)
+	}
 	if d := e.MCQ; d != nil {
 		ev.Tables, ev.Remarks = mcqTables(bm, d)
 	}
@@ -637,6 +657,17 @@ func tierText(bm *Benchmark, e Entry, alpha float64) string {
 	default:
 		return fmt.Sprintf("%d: not shown worse than its leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
 	}
+}
+
+// addedText names the pull request or commit that added an entry.
+func addedText(a *Provenance) string {
+	switch {
+	case a.PR > 0:
+		return "pull request #" + strconv.Itoa(a.PR)
+	case len(a.Commit) >= 12:
+		return "commit " + a.Commit[:12]
+	}
+	return "commit " + a.Commit
 }
 
 // rankUBText says how many models are proven better than an entry.
