@@ -191,6 +191,7 @@ type rowView struct {
 	Bench, BenchLabel     string
 	Track, TrackLabel     string
 	Rank, N, TierSort     int
+	RankText, RankTitle   string
 	Tier                  string // the number, or "–" where no tier can be drawn
 	RankRange, RankSort   string
 	Model, Harness, Match string
@@ -205,6 +206,7 @@ type rowView struct {
 type entryView struct {
 	ID                   string
 	Rank                 int
+	RankText             string
 	Tier                 string // "Tier 2", or "" where no tier can be drawn
 	Model, Harness       string
 	Score, CI, RankRange string
@@ -316,6 +318,8 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 		Track:      string(e.Track),
 		TrackLabel: trackShortName(e.Track),
 		Rank:       e.Rank,
+		RankText:   rankText(e),
+		RankTitle:  rankTitle(e),
 		Tier:       tierCell(bm, e),
 		TierSort:   e.Tier,
 		N:          e.N,
@@ -339,7 +343,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 }
 
 func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
+	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
 	if !bm.TooSmall {
 		ev.Tier = "Tier " + strconv.Itoa(e.Tier)
 	}
@@ -657,6 +661,40 @@ func tierText(bm *Benchmark, e Entry, alpha float64) string {
 	default:
 		return fmt.Sprintf("%d: not shown worse than its leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
 	}
+}
+
+// rankText is an entry's rank as the page prints it: its place by score,
+// from the best the evidence leaves it (Rank (UB)) where that is better, so
+// that models the tests do not tell apart do not read as 1, 2, 3.
+func rankText(e Entry) string {
+	if e.RankUB < e.Rank {
+		return fmt.Sprintf("%d–%d", e.RankUB, e.Rank)
+	}
+	return strconv.Itoa(e.Rank)
+}
+
+// rankTitle says what rankText means.
+func rankTitle(e Entry) string {
+	better := e.RankUB - 1
+	s := fmt.Sprintf("%s by score; %d %s significantly better", ordinal(e.Rank), better, plural(better, "model is", "models are"))
+	if e.RankUB < e.Rank {
+		s += fmt.Sprintf(", so the evidence leaves it any rank from %d to %d", e.RankUB, e.Rank)
+	}
+	return s
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // addedText names the pull request or commit that added an entry.

@@ -199,8 +199,8 @@ func newRankChart(id string, bm *Benchmark, track submission.Track, es []Entry, 
 		lo, hi := x(e.CILow), x(e.CIHigh)
 		score, ci := scoreText(bm, e)
 		c.Rows = append(c.Rows, rankRow{
-			Label:   truncate(fmt.Sprintf("%d. %s", e.Rank, entryLabel(e)), 44),
-			Tip:     fmt.Sprintf("%d. %s: %s (%.0f%% interval %s), rank range %s, %s", e.Rank, entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
+			Label:   truncate(fmt.Sprintf("%s. %s", rankText(e), entryLabel(e)), 44),
+			Tip:     fmt.Sprintf("%s. %s: %s (%.0f%% interval %s), rank range %s, %s", rankText(e), entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
 			TextY:   num(y + 4),
 			X:       num(x(e.Score)),
 			Y:       num(y),

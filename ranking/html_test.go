@@ -512,3 +512,24 @@ func TestPagePartKeysHoldEveryField(t *testing.T) {
 		return v, err
 	})
 }
+
+// TestRankText: a model the tests do not show any model better than is
+// not printed as a bare 2 or 3 below its tier's leader.
+func TestRankText(t *testing.T) {
+	for _, tt := range []struct {
+		rank, ub    int
+		text, title string
+	}{
+		{1, 1, "1", "1st by score; 0 models are significantly better"},
+		{2, 1, "1–2", "2nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 2"},
+		{3, 3, "3", "3rd by score; 2 models are significantly better"},
+		{12, 4, "4–12", "12th by score; 3 models are significantly better, so the evidence leaves it any rank from 4 to 12"},
+		{22, 1, "1–22", "22nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 22"},
+		{13, 13, "13", "13th by score; 12 models are significantly better"},
+	} {
+		e := Entry{Rank: tt.rank, RankUB: tt.ub}
+		if got, title := rankText(e), rankTitle(e); got != tt.text || title != tt.title {
+			t.Errorf("rank %d, UB %d: %q (%q), want %q (%q)", tt.rank, tt.ub, got, title, tt.text, tt.title)
+		}
+	}
+}
