@@ -207,6 +207,7 @@ type entryView struct {
 	ID                   string
 	Rank                 int
 	RankText             string
+	Mini                 *miniChart
 	Tier                 string // "Tier 2", or "" where no tier can be drawn
 	Model, Harness       string
 	Score, CI, RankRange string
@@ -343,7 +344,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 }
 
 func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
+	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Mini: newMiniChart(bm, e), Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
 	if !bm.TooSmall {
 		ev.Tier = "Tier " + strconv.Itoa(e.Tier)
 	}

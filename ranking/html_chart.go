@@ -510,3 +510,31 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// miniChart is an entry's score and interval as a small bar, drawn in
+// its line of the list that stands in for the track's chart on a narrow
+// screen, where the chart's text would be too small to read.
+type miniChart struct {
+	W, H    int
+	Track   string // the scale's full length
+	Whisker string
+	X, Y    string
+}
+
+const (
+	miniW = 120
+	miniH = 14
+)
+
+func newMiniChart(bm *Benchmark, e Entry) *miniChart {
+	sc := newScoreScale(bm, bm.Entries)
+	x := func(v float64) float64 { return 4 + sc.at(v)*(miniW-8) }
+	y := float64(miniH) / 2
+	return &miniChart{
+		W: miniW, H: miniH,
+		Track:   fmt.Sprintf("M4 %sH%s", num(y), num(miniW-4)),
+		Whisker: fmt.Sprintf("M%s %sH%s", num(x(e.CILow)), num(y), num(x(e.CIHigh))),
+		X:       num(x(e.Score)),
+		Y:       num(y),
+	}
+}

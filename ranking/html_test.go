@@ -84,7 +84,7 @@ func htmlFixtureBoard() *Board {
 				Correct: new(158), TierP: new(0.41), RankUB: 1,
 				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
 				Notes:       hostileNotes,
-				OpenWeights: new(true), PriceInput: new(0.5), PriceOutput: new(1.5),
+				OpenWeights: new(true), PriceInput: new(0.05), PriceOutput: new(0.15),
 				MCQ: &MCQDetail{
 					Letters:       map[string]int{"A": 60, "B": 50, "C": 45, "D": 45, "none": 0},
 					ParseFailures: 0, EmptyResponses: 3, LengthFinishes: 0, Errors: 1,
