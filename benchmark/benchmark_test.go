@@ -208,6 +208,31 @@ func TestRegistry(t *testing.T) {
 		{"answer cap not positive", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 0}]`, []string{"error schema: /0/max_answer_bytes: must be at least 1, found 0"}, nil},
 		{"answer cap not an integer", `[{"key": "a", "file": "a.json", "judge_model": "j", "max_answer_bytes": 1.5}]`, []string{"error schema: /0/max_answer_bytes"}, nil},
 		{"answer cap on mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "max_answer_bytes": 10}]`, []string{"warning registry.max-answer-bytes: benchmark \"a\": max_answer_bytes applies to rubric benchmarks only"}, nil},
+		{"attribution", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "description": "Forty questions.", "license": "CC-BY-4.0", "url": "https://example.org/a"},
+			{"key": "b", "file": "b.jsonl", "kind": "mcq", "license": "(MIT OR Apache-2.0) AND LicenseRef-extra", "url": "HTTP://example.org"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				b, _ := r.Lookup("b")
+				if a.Description != "Forty questions." || a.License != "CC-BY-4.0" || a.URL != "https://example.org/a" || b.License != "(MIT OR Apache-2.0) AND LicenseRef-extra" || b.URL != "HTTP://example.org" {
+					t.Errorf("a = %+v, b = %+v", a, b)
+				}
+			}},
+		{"license not SPDX", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "license": "Creative Commons BY"}]`, []string{`error registry.license: benchmark "a": license "Creative Commons BY" is not an SPDX licence identifier or expression; write it like "CC-BY-4.0"`},
+			func(t *testing.T, r *Registry) {
+				if a, _ := r.Lookup("a"); a.License != "" {
+					t.Errorf("an invalid licence is kept: %q", a.License)
+				}
+			}},
+		{"license lower-case operator", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "license": "MIT or GPL-2.0"}]`, []string{`error registry.license`}, nil},
+		{"license empty", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "license": ""}]`, []string{`error schema: /0/license`}, nil},
+		{"url not http", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "url": "javascript:alert(1)"}]`, []string{`error registry.url: benchmark "a": url "javascript:alert(1)" is not an http or https address`},
+			func(t *testing.T, r *Registry) {
+				if a, _ := r.Lookup("a"); a.URL != "" {
+					t.Errorf("an invalid url is kept: %q", a.URL)
+				}
+			}},
+		{"url without host", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "url": "https://"}]`, []string{`error registry.url`}, nil},
+		{"url with a space", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "url": "https://example.org/a b"}]`, []string{`error registry.url`}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}
 	for _, tt := range tests {

@@ -12,6 +12,7 @@ package benchmark
 import (
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path"
 	"regexp"
 	"sort"
@@ -43,9 +44,15 @@ const (
 
 // Entry is one benchmark in the registry.
 type Entry struct {
-	Key              string
-	Label            string
-	Description      string
+	Key         string
+	Label       string
+	Description string
+	// License is the benchmark's licence as an SPDX identifier or
+	// expression (such as CC-BY-4.0), and URL the address of its source:
+	// both optional, shown on the leaderboard as the benchmark's
+	// attribution.
+	License          string
+	URL              string
 	File             string // path from the repository root
 	ProjectDir       string // Groundtruth's project folder; kept, not used
 	Kind             Kind
@@ -149,6 +156,8 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			Key:              n.GetString("key"),
 			Label:            n.GetString("label"),
 			Description:      n.GetString("description"),
+			License:          strings.TrimSpace(n.GetString("license")),
+			URL:              strings.TrimSpace(n.GetString("url")),
 			File:             n.GetString("file"),
 			ProjectDir:       n.GetString("project_dir"),
 			Kind:             Kind(n.GetString("kind")),
@@ -169,6 +178,14 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		if i, dup := reg.byKey[e.Key]; dup {
 			out.Errorf("registry.duplicate-key", RegistryFile, e.Line, "", "key %q is already used by the entry on line %d; keys must be unique", e.Key, reg.Entries[i].Line)
 			continue
+		}
+		if e.License != "" && !spdxRe.MatchString(e.License) {
+			out.Errorf("registry.license", RegistryFile, e.Line, "", "benchmark %q: license %q is not an SPDX licence identifier or expression; write it like \"CC-BY-4.0\", \"MIT OR Apache-2.0\" or \"LicenseRef-custom\" (https://spdx.org/licenses/)", e.Key, e.License)
+			e.License = ""
+		}
+		if e.URL != "" && !webAddress(e.URL) {
+			out.Errorf("registry.url", RegistryFile, e.Line, "", "benchmark %q: url %q is not an http or https address; give the page where the benchmark is published, like \"https://example.org/benchmark\"", e.Key, e.URL)
+			e.URL = ""
 		}
 		clean := path.Clean(e.File)
 		if !fs.ValidPath(clean) || clean != e.File {
@@ -237,3 +254,19 @@ func integer(n *jsondoc.Node, key string) (int, bool) {
 }
 
 var digitsRe = regexp.MustCompile(`[0-9]+`)
+
+// spdxRe is the shape of an SPDX licence expression: identifiers (with an
+// optional "+"), LicenseRef- and DocumentRef- references, joined by AND, OR
+// and WITH, with parentheses. It checks the shape only, not that each
+// identifier is on the SPDX list, which grows.
+var spdxRe = regexp.MustCompile(`^\(*(?:(?:DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+|[A-Za-z0-9][A-Za-z0-9.-]*\+?)\)*(?: (?:AND|OR|WITH) \(*(?:(?:DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+|[A-Za-z0-9][A-Za-z0-9.-]*\+?)\)*)*$`)
+
+// webAddress reports whether s is an absolute http or https address with
+// a host and nothing a page could not link to as it is.
+func webAddress(s string) bool {
+	if strings.ContainsAny(s, " \t\n\r\"'<>`\\") {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

@@ -391,7 +391,7 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 	if err != nil {
 		return "", err
 	}
-	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: name, AuthorEmail: email, OutDir: dir}
+	cfg := publish.Config{RepoURL: w.Git.CloneURL(j.Repo), Token: token, Branch: branch, AuthorName: name, AuthorEmail: email, OutDir: dir, History: true}
 	switch {
 	case w.Propose != nil:
 		cfg.PushBranch = ProposalBranch
@@ -399,7 +399,14 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 		cfg.PushBranch = w.BoardBranch
 	}
 	sha, err := publish.Publish(ctx, cfg, func(ctx context.Context, tree publish.Tree) (map[string][]byte, error) {
-		return w.board(submission.NoLinks(os.DirFS(tree.Dir)), tree.Time)
+		// The commit and pull request that added each submission are read
+		// from the clone's history, as `benchgate leaderboard` reads them
+		// from a checkout.
+		history, err := ranking.GitHistory(tree.Dir, "")
+		if err != nil {
+			return nil, err
+		}
+		return w.board(submission.NoLinks(os.DirFS(tree.Dir)), tree.Time, history)
 	})
 	if err != nil || sha == "" || w.Propose == nil {
 		return sha, err
@@ -411,11 +418,12 @@ func (w *Worker) Regenerate(ctx context.Context, j Job, branch string) (string, 
 // board builds the leaderboard of a tree as `benchgate leaderboard`
 // does, dated by the day (UTC) the tree's branch last changed: the same
 // tree always gives the same files.
-func (w *Worker) board(fsys fs.FS, changed time.Time) (map[string][]byte, error) {
+func (w *Worker) board(fsys fs.FS, changed time.Time, history ranking.History) (map[string][]byte, error) {
 	g, err := ranking.Generate(fsys, ranking.GenerateOptions{
-		Verify: w.Verify,
-		Board:  ranking.Options{AsOf: AsOf(changed)},
-		Cache:  w.Cache,
+		Verify:  w.Verify,
+		Board:   ranking.Options{AsOf: AsOf(changed)},
+		Cache:   w.Cache,
+		History: history,
 	})
 	if err != nil {
 		return nil, err

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -587,9 +588,10 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 // the leaderboard: a submission's, or one in the registry's folder. A
 // benchmark file kept elsewhere is named in the registry, whose change
 // a push of that file does not show; such a push is published by the
-// next one that touches the registry or a submission.
+// next one that touches the registry or a submission. The maintainer's
+// title and introduction (ranking.IntroFile) are read too.
 func boardInput(p string) bool {
-	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/")
+	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/") || p == ranking.IntroFile
 }
 
 // touchesBoard reports whether a push changed submissions or benchmarks.

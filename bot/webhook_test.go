@@ -198,6 +198,7 @@ func TestRoute(t *testing.T) {
 		{"edited comment", "issue_comment", `{"action": "edited", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 82, "body": "/benchgate rerun", "user": {"login": "x", "type": "User"}}}`, ""},
 		{"push touching submissions", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/model-benchmark/x/meta.json"]}]}`, "regenerate:0:"},
 		{"push touching rubrics", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["rubrics/rubrics.json"]}]}`, "regenerate:0:"},
+		{"push touching the title and introduction", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["leaderboard.md"]}]}`, "regenerate:0:"},
 		{"push elsewhere", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["README.md"]}]}`, ""},
 		{"push to a branch", "push", `{"ref": "refs/heads/feature", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/a"]}]}`, ""},
 		{"branch deleted", "push", `{"ref": "refs/heads/main", "after": "0000000000000000000000000000000000000000", ` + repo + `, "commits": []}`, ""},

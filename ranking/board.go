@@ -14,9 +14,13 @@ import (
 
 // Board is the whole leaderboard, as leaderboard.json holds it.
 type Board struct {
-	AsOf       string      `json:"as_of,omitempty"`
-	Method     Method      `json:"method"`
-	Benchmarks []Benchmark `json:"benchmarks"`
+	// Title and Introduction are the maintainer's: from --title or the
+	// first heading of leaderboard.md, and the rest of that file (markdown).
+	Title        string      `json:"title,omitempty"`
+	Introduction string      `json:"introduction,omitempty"`
+	AsOf         string      `json:"as_of,omitempty"`
+	Method       Method      `json:"method"`
+	Benchmarks   []Benchmark `json:"benchmarks"`
 	// Unmatched are submissions that name no known benchmark.
 	Unmatched []Excluded `json:"unmatched,omitempty"`
 }
@@ -32,11 +36,16 @@ type Method struct {
 
 // Benchmark is one benchmark's board, both tracks.
 type Benchmark struct {
-	Key        string         `json:"key"`
-	Label      string         `json:"label"`
-	Kind       benchmark.Kind `json:"kind"`
-	JudgeModel string         `json:"judge_model,omitempty"`
-	Questions  int            `json:"questions"`
+	Key   string         `json:"key"`
+	Label string         `json:"label"`
+	Kind  benchmark.Kind `json:"kind"`
+	// Description, License (SPDX) and URL are the registry's: the
+	// benchmark's attribution.
+	Description string `json:"description,omitempty"`
+	License     string `json:"license,omitempty"`
+	URL         string `json:"url,omitempty"`
+	JudgeModel  string `json:"judge_model,omitempty"`
+	Questions   int    `json:"questions"`
 	// MaxScore is the top of the score scale: 1 for accuracy, the rubric's
 	// total points otherwise.
 	MaxScore float64 `json:"max_score"`
@@ -96,6 +105,18 @@ type Entry struct {
 
 	MCQ    *MCQDetail    `json:"mcq,omitempty"`
 	Rubric *RubricDetail `json:"rubric,omitempty"`
+
+	// Added is the commit, and the pull request where known, that added
+	// the submission to the leaderboard's branch; absent where the
+	// history is not available.
+	Added *Provenance `json:"added,omitempty"`
+}
+
+// Provenance is where an entry came from in the leaderboard's history.
+type Provenance struct {
+	Commit string `json:"commit,omitempty"` // full hash
+	PR     int    `json:"pull_request,omitempty"`
+	URL    string `json:"url,omitempty"` // the pull request's page, or the commit's
 }
 
 // MCQDetail breaks a multiple-choice score down.

@@ -3,6 +3,7 @@ package ranking
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"html"
 	"io"
@@ -31,101 +32,238 @@ func findChromium() string {
 	return ""
 }
 
-// harnessHTML loads the page in a frame of the same origin, works its
-// controls as a reader would and writes what it saw, as JSON, into
-// #result, which the test reads from the dumped DOM.
+// harnessHTML loads the page in frames of the same origin, a desktop
+// 1400 px wide and a 390 × 844 phone, works its controls as a reader
+// would and writes what it saw, as JSON, into #result, which the test
+// reads from the dumped DOM.
 const harnessHTML = `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>harness</title></head>
 <body>
 <pre id="result">pending</pre>
-<iframe id="page" src="/index.html" width="1300" height="900"></iframe>
 <script>
 'use strict';
-var frame = document.getElementById('page');
 function finish(r) { document.getElementById('result').textContent = JSON.stringify(r); }
-frame.addEventListener('load', function () {
-  var r = {};
+function load(src, w, h) {
+  return new Promise(function (resolve) {
+    var f = document.createElement('iframe');
+    f.width = w; f.height = h;
+    f.addEventListener('load', function () { resolve(f); }, { once: true });
+    f.src = src;
+    document.body.appendChild(f);
+  });
+}
+function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+// tools gives the helpers that read one frame.
+function tools(frame) {
+  var w = frame.contentWindow, d = frame.contentDocument;
+  var t = { w: w, d: d };
+  t.all = function (sel, root) { return Array.prototype.slice.call((root || d).querySelectorAll(sel)); };
+  t.rows = function () { return t.all('#entries tbody tr'); };
+  t.shown = function (el) { return w.getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0; };
+  t.visible = function () { return t.rows().filter(t.shown); };
+  t.head = function (col) { return d.querySelector('#entries thead th[data-col="' + col + '"]'); };
+  t.keys = function (col) {
+    var i = t.all('#entries thead th').indexOf(t.head(col));
+    return t.visible().map(function (tr) { return tr.cells[i].getAttribute('data-sort'); });
+  };
+  t.click = function (col) { t.head(col).querySelector('button').click(); };
+  t.set = function (id, v, type) {
+    var el = d.getElementById(id);
+    el.value = v;
+    el.dispatchEvent(new w.Event(type, { bubbles: true }));
+  };
+  t.attrs = function (name) { return t.visible().map(function (tr) { return tr.getAttribute(name); }); };
+  t.state = function () {
+    return {
+      model: d.getElementById('f-model').value, bench: d.getElementById('f-bench').value,
+      track: d.getElementById('f-track').value, open: d.getElementById('f-open').value,
+      sort: (t.all('#entries thead th[aria-sort]').map(function (th) { return th.getAttribute('data-col') + ' ' + th.getAttribute('aria-sort'); }))[0] || '',
+      rows: t.attrs('data-model'), count: d.getElementById('count').textContent, hash: w.location.hash
+    };
+  };
+  return t;
+}
+// scatters reads the score-against-price charts of a frame: no label may
+// lie over another or over a mark, and the price axis has one format.
+function scatters(t) {
+  return t.all('svg.scatter-chart').map(function (svg) {
+      var labels = t.all('.label', svg).map(function (l) { return { text: l.textContent, b: l.getBBox() }; });
+      var marks = t.all('.point', svg).map(function (m) { return m.getBBox(); });
+      var clashes = [];
+      labels.forEach(function (a, i) {
+        labels.forEach(function (b, j) { if (i < j && overlap(a.b, b.b)) { clashes.push(a.text + ' / ' + b.text); } });
+        marks.forEach(function (m) { if (overlap(a.b, m)) { clashes.push(a.text + ' / a mark'); } });
+        var p = svg.querySelector('.plot').getBBox();
+        if (a.b.x < p.x || a.b.x + a.b.width > p.x + p.width) { clashes.push(a.text + ' / the plot edge'); }
+      });
+      return {
+        bench: svg.getAttribute('data-bench'), labels: labels.map(function (l) { return l.text; }), clashes: clashes,
+        xTicks: t.all('text.tick[text-anchor="middle"]', svg).map(function (x) { return x.textContent; })
+      };
+  });
+}
+// overlap is true of boxes closer than 2 px: labels that touch read as one.
+function overlap(a, b) { var m = 2; return a.x < b.x + b.width + m && b.x < a.x + a.width + m && a.y < b.y + b.height + m && b.y < a.y + a.height + m; }
+
+var r = {};
+(async function () {
   try {
-    var w = frame.contentWindow, d = frame.contentDocument;
-    var all = function (sel, root) { return Array.prototype.slice.call((root || d).querySelectorAll(sel)); };
-    var rows = function () { return all('#entries tbody tr'); };
-    var visible = function () { return rows().filter(function (tr) { return w.getComputedStyle(tr).display !== 'none'; }); };
-    var head = function (col) { return d.querySelector('#entries thead th[data-col="' + col + '"]'); };
-    var keys = function (col) {
-      var i = all('#entries thead th').indexOf(head(col));
-      return visible().map(function (tr) { return tr.cells[i].getAttribute('data-sort'); });
-    };
-    var click = function (col) { head(col).querySelector('button').click(); };
-    var set = function (id, v, type) {
-      var el = d.getElementById(id);
-      el.value = v;
-      el.dispatchEvent(new w.Event(type, { bubbles: true }));
-    };
-    var attrs = function (name) { return visible().map(function (tr) { return tr.getAttribute(name); }); };
-
+    var desk = await load('/index.html', 1400, 900);
+    var t = tools(desk), d = t.d, w = t.w;
+    r.desktopWidth = d.documentElement.clientWidth;
     r.filtersShown = !d.getElementById('filters').hidden;
-    r.rows = rows().length;
-    click('score'); r.scoreAsc = keys('score'); r.scoreAscAria = head('score').getAttribute('aria-sort');
-    click('score'); r.scoreDesc = keys('score'); r.scoreDescAria = head('score').getAttribute('aria-sort');
-    click('price'); r.priceAsc = keys('price');
-    click('rank'); r.rankAsc = keys('rank'); r.scoreAriaAfter = head('score').getAttribute('aria-sort');
+    r.rows = t.rows().length;
+    t.click('score'); r.scoreAsc = t.keys('score'); r.scoreAscBench = t.attrs('data-bench'); r.scoreAscAria = t.head('score').getAttribute('aria-sort');
+    r.sortNote = d.getElementById('sort-note').hidden ? '' : d.getElementById('sort-note').textContent;
+    t.click('score'); r.scoreDesc = t.keys('score'); r.scoreDescBench = t.attrs('data-bench'); r.scoreDescAria = t.head('score').getAttribute('aria-sort');
+    t.click('price'); r.priceAsc = t.keys('price');
+    t.click('rank'); r.rankAsc = t.keys('rank'); r.rankAscBench = t.attrs('data-bench'); r.scoreAriaAfter = t.head('score').getAttribute('aria-sort');
 
-    set('f-model', 'ALPHA', 'input');
-    r.modelFilter = attrs('data-model');
+    t.set('f-model', 'ALPHA', 'input');
+    r.modelFilter = t.attrs('data-model');
     r.countText = d.getElementById('count').textContent;
-    set('f-model', '', 'input');
-    set('f-bench', 'essay-rubric', 'change');
-    r.benchFilter = attrs('data-bench');
-    set('f-track', 'harness-benchmark', 'change');
-    r.benchTrackFilter = attrs('data-bench').map(function (b, i) { return b + '/' + attrs('data-track')[i]; });
+    t.set('f-model', '', 'input');
+    t.set('f-bench', 'essay-rubric', 'change');
+    r.benchFilter = t.attrs('data-bench');
+    t.set('f-track', 'harness-benchmark', 'change');
+    r.benchTrackFilter = t.attrs('data-bench').map(function (b, i) { return b + '/' + t.attrs('data-track')[i]; });
     d.getElementById('f-reset').click();
-    set('f-open', 'yes', 'change');
-    r.openFilter = attrs('data-open');
-    set('f-model', 'no such model', 'input');
+    t.set('f-open', 'yes', 'change');
+    r.openFilter = t.attrs('data-open');
+    t.set('f-model', 'no such model', 'input');
     r.noMatchShown = !d.getElementById('no-match').hidden;
     d.getElementById('f-reset').click();
-    r.afterReset = visible().length;
+    r.afterReset = t.visible().length;
+    r.afterResetHash = w.location.hash;
 
-    r.charts = all('svg.chart').map(function (svg) {
+    // Ranks as the table prints them, in the board's order.
+    t.click('rank'); t.click('rank'); t.click('rank');
+    r.rankCells = t.visible().map(function (tr) { return tr.getAttribute('data-model') + ' ' + tr.querySelector('td[data-label="Rank"]').textContent; });
+
+    // State in the address: filters and a sort, then the same address
+    // opened afresh.
+    t.set('f-track', 'model-benchmark', 'change');
+    t.set('f-open', 'yes', 'change');
+    t.set('f-model', 'a', 'input');
+    t.click('score'); t.click('score');
+    r.stateBefore = t.state();
+    var again = await load('/index.html' + w.location.hash, 1400, 900);
+    var t2 = tools(again);
+    r.stateAfter = t2.state();
+    r.stateScrolled = again.contentWindow.scrollY;
+    t2.d.getElementById('f-reset').click();
+    r.stateReset = t2.state();
+    d.getElementById('f-reset').click();
+
+    r.charts = t.all('svg.chart').map(function (svg) {
       var title = svg.querySelector(':scope > title'), desc = svg.querySelector(':scope > desc');
       return {
         kind: svg.classList.contains('scatter-chart') ? 'scatter' : 'rank',
         bench: svg.getAttribute('data-bench'),
         track: svg.getAttribute('data-track') || '',
-        dots: all('.dot', svg).length,
-        whiskers: all('.whisker', svg).length,
-        points: all('.point', svg).length,
+        dots: t.all('.dot', svg).length,
+        whiskers: t.all('.whisker', svg).length,
+        points: t.all('.point', svg).length,
         title: title ? title.textContent : '',
         desc: desc ? desc.textContent : '',
         labelled: (svg.getAttribute('aria-labelledby') || '').split(' ').every(function (id) { return !!d.getElementById(id); }),
         width: svg.getBoundingClientRect().width
       };
     });
+    r.scatters = scatters(t);
+    var example = await load('/example.html', 1400, 900);
+    r.exampleScatters = scatters(tools(example));
+    r.title = d.title;
+    r.h1 = d.querySelector('h1').textContent;
+    r.intro = d.querySelector('.intro') ? d.querySelector('.intro').textContent.trim() : '';
+    r.attribution = t.all('.bench[id^="bench-"]').map(function (s) {
+      var a = s.querySelector('.attribution'), desc = s.querySelector('.description');
+      return (desc ? desc.textContent : '') + ' | ' + (a ? a.textContent : '');
+    });
+    r.addedLinks = t.all('.facts div').filter(function (f) { return f.querySelector('dt').textContent === 'Added by'; }).map(function (f) {
+      var a = f.querySelector('a');
+      return f.closest('details').id + ' ' + f.querySelector('dd').textContent + ' ' + (a ? a.href : '');
+    });
 
-    r.scripts = all('script').length;
-    r.loaders = all('img, iframe, object, embed, link, image, use, foreignObject').length;
-    r.handlers = all('*').filter(function (el) {
+    r.scripts = t.all('script').length;
+    r.loaders = t.all('img, iframe, object, embed, link, image, use, foreignObject').length;
+    r.handlers = t.all('*').filter(function (el) {
       return Array.prototype.some.call(el.attributes, function (a) { return a.name.toLowerCase().indexOf('on') === 0; });
     }).map(function (el) { return el.tagName; });
-    r.links = all('a[href]').map(function (a) { return a.href; });
-    r.hostileShown = all('#entries td.model a').some(function (a) { return a.textContent === '<script>alert(1)<\/script>'; });
+    r.links = t.all('a[href]').map(function (a) { return a.href; });
+    r.hostileShown = t.all('#entries td.model a').some(function (a) { return a.textContent === '<script>alert(1)<\/script>'; });
     r.resources = w.performance.getEntriesByType('resource').map(function (e) { return e.name; });
 
+    // The CSV the page links to.
+    var link = d.getElementById('csv-link');
+    r.csvHref = link ? link.href : '';
+    r.csv = link ? await (await fetch(link.href)).text() : '';
+
+    // Print: the page's print rules applied to the screen, as printing
+    // applies them.
+    var seen = function (x) { return x.checkVisibility() && x.getBoundingClientRect().height > 0; };
+    var screenShown = t.all('details .detail').filter(seen).length;
+    var printRules = [];
+    Array.prototype.forEach.call(d.styleSheets, function (sheet) {
+      Array.prototype.forEach.call(sheet.cssRules, function (rule) {
+        if (rule.media && rule.media.mediaText === 'print') { printRules.push(rule); rule.media.mediaText = 'all'; }
+      });
+    });
+    var details = t.all('details');
+    r.print = {
+      rules: printRules.length,
+      details: details.length,
+      open: details.filter(function (det) { return det.open; }).length,
+      screenShown: screenShown,
+      shown: details.filter(function (det) { return seen(det.querySelector('.detail')); }).length,
+      tables: t.all('details .tables table').filter(seen).length,
+      allTables: t.all('details .tables table').length,
+      filters: t.shown(d.getElementById('filters')),
+      toc: t.shown(d.querySelector('.toc'))
+    };
+    printRules.forEach(function (rule) { rule.media.mediaText = 'print'; });
+
+    // A phone.
+    var phone = await load('/index.html', 390, 844);
+    var p = tools(phone), pd = p.d;
+    var firstRows = p.visible().slice(0, 3);
+    r.phone = {
+      clientWidth: pd.documentElement.clientWidth,
+      scrollWidth: Math.max(pd.documentElement.scrollWidth, pd.body.scrollWidth),
+      overflowing: p.all('body *').filter(function (el) { var b = el.getBoundingClientRect(); return b.width > 0 && b.right > pd.documentElement.clientWidth + 0.5 && !el.closest('.sr-only, .skip'); }).map(function (el) { return el.tagName + '.' + el.className; }).slice(0, 10),
+      cellOrder: firstRows.map(function (tr) {
+        var cells = Array.prototype.slice.call(tr.cells).filter(p.shown);
+        cells.sort(function (a, b) {
+          var x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
+          return Math.abs(x.top - y.top) > 4 ? x.top - y.top : x.left - y.left;
+        });
+        return cells.map(function (c) { return c.getAttribute('data-label'); });
+      }),
+      charts: p.all('svg.chart').filter(p.shown).length,
+      minis: p.all('svg.mini').filter(p.shown).length,
+      entries: p.all('details').length,
+      // The smallest text drawn in a shown chart, in CSS pixels.
+      minChartText: Math.min.apply(null, p.all('svg').filter(p.shown).map(function (svg) {
+        var vb = svg.viewBox.baseVal, scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
+        return Math.min.apply(null, p.all('text', svg).map(function (x) { return parseFloat(phone.contentWindow.getComputedStyle(x).fontSize) * scale; }).concat([1000]));
+      }).concat([1000])),
+      minText: Math.min.apply(null, p.all('main *').filter(function (el) {
+        return p.shown(el) && !(el instanceof phone.contentWindow.SVGElement) && Array.prototype.some.call(el.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim() !== ''; });
+      }).map(function (el) { return parseFloat(phone.contentWindow.getComputedStyle(el).fontSize); }))
+    };
+
     d.querySelector('#entries td.model a[href="#bench-mcq-mini-model-beta-mini"]').click();
-  } catch (e) {
-    r.error = String(e && e.stack || e);
-    finish(r);
-    return;
-  }
-  setTimeout(function () {
+    await wait(300);
     var det = d.getElementById('bench-mcq-mini-model-beta-mini');
     r.detailsOpened = !!(det && det.open);
     r.xssParent = window.__xss === undefined ? null : String(window.__xss);
-    r.xssFrame = frame.contentWindow.__xss === undefined ? null : String(frame.contentWindow.__xss);
-    finish(r);
-  }, 300);
-});
+    r.xssFrame = [desk, again, phone].map(function (f) { return f.contentWindow.__xss; }).filter(function (x) { return x !== undefined; }).map(String)[0] || null;
+  } catch (e) {
+    r.error = String(e && e.stack || e);
+  }
+  finish(r);
+})();
 </script>
 </body>
 </html>
@@ -140,29 +278,74 @@ type harnessChart struct {
 	Width              float64
 }
 
+type harnessScatter struct {
+	Bench   string
+	Labels  []string
+	Clashes []string
+	XTicks  []string
+}
+
+type harnessState struct {
+	Model, Bench, Track, Open string
+	Sort                      string
+	Rows                      []string
+	Count, Hash               string
+}
+
+type harnessPrint struct {
+	Rules, Details, Open, Shown int
+	ScreenShown                 int
+	Tables, AllTables           int
+	Filters, TOC                bool
+}
+
+type harnessPhone struct {
+	ClientWidth, ScrollWidth float64
+	Overflowing              []string
+	CellOrder                [][]string
+	Charts, Minis, Entries   int
+	MinChartText, MinText    float64
+}
+
 type harnessResult struct {
-	Error                       string
-	FiltersShown                bool
-	Rows                        int
-	ScoreAsc, ScoreDesc         []string
-	ScoreAscAria, ScoreDescAria string
-	ScoreAriaAfter              *string
-	PriceAsc, RankAsc           []string
-	ModelFilter                 []string
-	CountText                   string
-	BenchFilter                 []string
-	BenchTrackFilter            []string
-	OpenFilter                  []string
-	NoMatchShown                bool
-	AfterReset                  int
-	Charts                      []harnessChart
-	Scripts, Loaders            int
-	Handlers                    []string
-	Links                       []string
-	HostileShown                bool
-	Resources                   []string
-	DetailsOpened               bool
-	XSSParent, XSSFrame         *string
+	Error                         string
+	DesktopWidth                  float64
+	FiltersShown                  bool
+	Rows                          int
+	ScoreAsc, ScoreDesc           []string
+	ScoreAscBench, ScoreDescBench []string
+	ScoreAscAria, ScoreDescAria   string
+	SortNote                      string
+	ScoreAriaAfter                *string
+	PriceAsc, RankAsc             []string
+	RankAscBench                  []string
+	ModelFilter                   []string
+	CountText                     string
+	BenchFilter                   []string
+	BenchTrackFilter              []string
+	OpenFilter                    []string
+	NoMatchShown                  bool
+	AfterReset                    int
+	AfterResetHash                string
+	RankCells                     []string
+	StateBefore, StateAfter       harnessState
+	StateReset                    harnessState
+	StateScrolled                 float64
+	Charts                        []harnessChart
+	Scatters, ExampleScatters     []harnessScatter
+	Title, H1, Intro              string
+	Attribution                   []string
+	AddedLinks                    []string
+	Scripts, Loaders              int
+	Handlers                      []string
+	Links                         []string
+	HostileShown                  bool
+	Resources                     []string
+	CSVHref, CSV                  string
+	Print                         harnessPrint
+	Phone                         harnessPhone
+	DetailsOpened                 bool
+	XSSParent, XSSFrame           *string
 }
 
 // chromium runs the browser once, headless, with its own profile, and no
@@ -211,6 +394,14 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	board := htmlFixtureBoard()
 	page := renderHTMLBytes(t, board)
+	var csvBuf bytes.Buffer
+	if err := RenderCSV(&csvBuf, board); err != nil {
+		t.Fatal(err)
+	}
+	csvData := csvBuf.Bytes()
+	// The example board, whose score-against-price chart puts two entries
+	// at one price.
+	example := renderHTMLBytes(t, buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"}))
 
 	var mu sync.Mutex
 	var requests []string
@@ -222,15 +413,20 @@ func TestPageInBrowser(t *testing.T) {
 		switch r.URL.Path {
 		case "/index.html":
 			w.Write(page)
+		case "/example.html":
+			w.Write(example)
 		case "/harness.html":
 			io.WriteString(w, harnessHTML)
+		case "/" + CSVFile:
+			w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+			w.Write(csvData)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 	defer srv.Close()
 
-	dom := chromium(t, bin, "--virtual-time-budget=10000", "--dump-dom", srv.URL+"/harness.html")
+	dom := chromium(t, bin, "--hide-scrollbars", "--window-size=1500,1000", "--virtual-time-budget=20000", "--dump-dom", srv.URL+"/harness.html")
 	m := resultRe.FindSubmatch(dom)
 	if m == nil {
 		t.Fatalf("no result in the harness page:\n%s", tail(string(dom), 2000))
@@ -248,7 +444,7 @@ func TestPageInBrowser(t *testing.T) {
 
 	mu.Lock()
 	for _, p := range requests {
-		if p != "/index.html" && p != "/harness.html" && p != "/favicon.ico" {
+		if p != "/index.html" && p != "/example.html" && p != "/harness.html" && p != "/favicon.ico" && p != "/"+CSVFile {
 			t.Errorf("the page requested %s", p)
 		}
 	}
@@ -298,19 +494,17 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 		}
 		return out
 	}
-	asc := nums("score", r.ScoreAsc)
-	if len(asc) != total || !sort.Float64sAreSorted(asc) {
-		t.Errorf("after one click on Score the rows are %v, want ascending", r.ScoreAsc)
+	// Score, like rank, sorts within each benchmark, benchmarks in the
+	// page's order: scores on different scales are never interleaved.
+	var order []string
+	for _, bm := range b.Benchmarks {
+		order = append(order, bm.Key)
 	}
-	desc := nums("score", r.ScoreDesc)
-	if len(desc) != total || !sort.SliceIsSorted(desc, func(i, j int) bool { return desc[i] > desc[j] }) {
-		t.Errorf("after a second click on Score the rows are %v, want descending", r.ScoreDesc)
-	}
-	if r.ScoreAscAria != "ascending" || r.ScoreDescAria != "descending" {
-		t.Errorf("aria-sort went %q then %q", r.ScoreAscAria, r.ScoreDescAria)
-	}
-	if r.ScoreAriaAfter != nil {
-		t.Errorf("Score still has aria-sort=%q after sorting by rank", *r.ScoreAriaAfter)
+	withinBench(t, "after one click on Score", order, r.ScoreAscBench, nums("score", r.ScoreAsc), true)
+	withinBench(t, "after a second click on Score", order, r.ScoreDescBench, nums("score", r.ScoreDesc), false)
+	withinBench(t, "by rank", order, r.RankAscBench, nums("rank", r.RankAsc), true)
+	if !strings.Contains(r.SortNote, "within each benchmark") {
+		t.Errorf("sorting by score does not say it sorts within each benchmark: %q", r.SortNote)
 	}
 	// Entries without a price come last.
 	var priced []string
@@ -327,9 +521,6 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	}
 	if p := nums("price", priced); len(p) == 0 || !sort.Float64sAreSorted(p) {
 		t.Errorf("by price the rows are %v, want ascending", r.PriceAsc)
-	}
-	if rk := nums("rank", r.RankAsc); !sort.Float64sAreSorted(rk) {
-		t.Errorf("by rank the rows are %v", r.RankAsc)
 	}
 
 	// Filters.
@@ -445,12 +636,256 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 		allowed[u] = true
 	}
 	for _, l := range r.Links {
-		if !strings.HasPrefix(l, origin+"/index.html#") && !allowed[l] {
+		if !strings.HasPrefix(l, origin+"/index.html#") && l != origin+"/"+CSVFile && !allowed[l] {
 			t.Errorf("the page links to %q", l)
 		}
 	}
 	if !r.DetailsOpened {
 		t.Error("following a model's link does not open its details")
+	}
+	checkState(t, r)
+	checkRanks(t, b, r)
+	checkIdentity(t, r)
+	checkCSV(t, b, r, origin)
+	checkPrint(t, r)
+	checkPhone(t, b, r)
+	checkScatter(t, "the fixture", r.Scatters)
+	checkScatter(t, "the example board", r.ExampleScatters)
+}
+
+// withinBench checks that rows come benchmark by benchmark, in the page's
+// order, and are sorted by their keys within each.
+func withinBench(t *testing.T, what string, order, benches []string, keys []float64, asc bool) {
+	t.Helper()
+	if len(benches) != len(keys) || len(keys) == 0 {
+		t.Errorf("%s: %d benchmarks for %d keys", what, len(benches), len(keys))
+		return
+	}
+	pos := map[string]int{}
+	for i, k := range order {
+		pos[k] = i
+	}
+	for i := 1; i < len(keys); i++ {
+		a, c := pos[benches[i-1]], pos[benches[i]]
+		switch {
+		case a > c:
+			t.Errorf("%s: %s comes after %s: %v", what, benches[i], benches[i-1], benches)
+		case a == c && asc && keys[i] < keys[i-1], a == c && !asc && keys[i] > keys[i-1]:
+			t.Errorf("%s: within %s the keys are %v, not %s", what, benches[i], keys, map[bool]string{true: "ascending", false: "descending"}[asc])
+		}
+	}
+}
+
+// checkState: filters and sort order are in the address, and opening it
+// restores them; Reset clears it.
+func checkState(t *testing.T, r *harnessResult) {
+	t.Helper()
+	b, a := r.StateBefore, r.StateAfter
+	if !strings.HasPrefix(b.Hash, "#all?") {
+		t.Fatalf("the address does not keep the table's state: %q", b.Hash)
+	}
+	for _, want := range []string{"track=model-benchmark", "open=yes", "model=a", "sort=score", "dir=desc"} {
+		if !strings.Contains(b.Hash, want) {
+			t.Errorf("the address %q lacks %s", b.Hash, want)
+		}
+	}
+	if b.Track != "model-benchmark" || b.Open != "yes" || b.Model != "a" || b.Sort != "score descending" || len(b.Rows) == 0 {
+		t.Errorf("before the round trip the state is %+v", b)
+	}
+	if a.Track != b.Track || a.Open != b.Open || a.Model != b.Model || a.Bench != b.Bench || a.Sort != b.Sort || a.Count != b.Count || a.Hash != b.Hash ||
+		strings.Join(a.Rows, "\n") != strings.Join(b.Rows, "\n") {
+		t.Errorf("opening %q gives\n%+v\nwant\n%+v", b.Hash, a, b)
+	}
+	if r.StateScrolled <= 0 {
+		t.Error("opening a link to a state of the table does not scroll to the table")
+	}
+	// Reset clears the filters from the address; the sort stays as the
+	// reader chose it.
+	if c := r.StateReset; c.Hash != "#all?sort=score&dir=desc" || c.Track != "" || c.Open != "" || c.Model != "" || c.Sort != "score descending" || len(c.Rows) != r.Rows {
+		t.Errorf("after Reset the state is %+v", c)
+	}
+	if r.AfterResetHash != "" && r.AfterResetHash != "#all" && !strings.HasPrefix(r.AfterResetHash, "#all?sort=") {
+		t.Errorf("after Reset the address keeps filters: %q", r.AfterResetHash)
+	}
+}
+
+// checkRanks: models the tests do not tell apart read as a range of
+// ranks, not as 1, 2, 3.
+func checkRanks(t *testing.T, b *Board, r *harnessResult) {
+	t.Helper()
+	var want []string
+	for _, bm := range b.Benchmarks {
+		for _, e := range bm.Entries {
+			want = append(want, strings.ToLower(strings.TrimSpace(e.ModelName+" "+e.HarnessName))+" "+rankText(e))
+		}
+	}
+	sort.Strings(want)
+	got := append([]string(nil), r.RankCells...)
+	sort.Strings(got)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rank cells\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	found := false
+	for _, c := range r.RankCells {
+		found = found || strings.HasSuffix(c, "<script>alert(1)</script> 1–2")
+	}
+	if !found {
+		t.Errorf("the second model of a tier with no model proven better is not shown as rank 1–2: %v", r.RankCells)
+	}
+}
+
+// checkIdentity: the maintainer's title and introduction, and each
+// benchmark's description, licence and source.
+func checkIdentity(t *testing.T, r *harnessResult) {
+	t.Helper()
+	if r.Title != "Rocks & <Models> as of 2026-11-29" || r.H1 != "Rocks & <Models>" {
+		t.Errorf("title %q, heading %q", r.Title, r.H1)
+	}
+	if !strings.HasPrefix(r.Intro, "Run by the example society. Read the rules first.") || strings.Contains(r.Intro, "script") {
+		t.Errorf("introduction %q", r.Intro)
+	}
+	if len(r.Attribution) != 2 || r.Attribution[0] != "Two hundred four-choice questions on rocks. | Licence: CC-BY-4.0. Source: https://example.org/mcq-mini." || r.Attribution[1] != " | " {
+		t.Errorf("attribution %q", r.Attribution)
+	}
+	want := []string{
+		"bench-mcq-mini-model-alpha-7b pull request #12 https://github.com/example/board/pull/12",
+		"bench-mcq-mini-model-beta-mini commit " + betaCommit[:12] + " https://github.com/example/board/commit/" + betaCommit,
+	}
+	if strings.Join(r.AddedLinks, "\n") != strings.Join(want, "\n") {
+		t.Errorf("added-by links\n%s\nwant\n%s", strings.Join(r.AddedLinks, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// checkCSV: the page links to leaderboard.csv, which holds a row per
+// entry with every column, and no cell a spreadsheet would run.
+func checkCSV(t *testing.T, b *Board, r *harnessResult, origin string) {
+	t.Helper()
+	if r.CSVHref != origin+"/"+CSVFile {
+		t.Errorf("the CSV link goes to %q", r.CSVHref)
+	}
+	if !strings.Contains(r.CSV, "\r\n") {
+		t.Error("the CSV lines do not end in CRLF (RFC 4180)")
+	}
+	recs, err := csv.NewReader(strings.NewReader(r.CSV)).ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV the page links to does not parse: %v", err)
+	}
+	if len(recs) != b.Ranked()+1 || strings.Join(recs[0], ",") != strings.Join(CSVColumns, ",") {
+		t.Fatalf("the CSV has %d records, header %v", len(recs), recs[0])
+	}
+	col := map[string]int{}
+	for i, c := range recs[0] {
+		col[c] = i
+	}
+	i := 1
+	for _, bm := range b.Benchmarks {
+		for _, e := range bm.Entries {
+			rec := recs[i]
+			i++
+			if rec[col["benchmark"]] != bm.Key || rec[col["path"]] != e.Path || rec[col["rank"]] != strconv.Itoa(e.Rank) || rec[col["rank_ub"]] != strconv.Itoa(e.RankUB) {
+				t.Errorf("CSV row %d is %v, want %s", i-1, rec, e.Path)
+			}
+			if got, _ := strconv.ParseFloat(rec[col["score"]], 64); got != e.Score {
+				t.Errorf("CSV row %d: score %q, want %v", i-1, rec[col["score"]], e.Score)
+			}
+			for _, c := range rec {
+				if c != "" && strings.ContainsRune("=+-@", rune(c[0])) {
+					t.Errorf("CSV row %d: cell %q would be a formula", i-1, c)
+				}
+			}
+		}
+	}
+	// The hostile name stays text; the submitter that looked like a
+	// formula is kept as text.
+	if !strings.Contains(r.CSV, hostileModel) || !strings.Contains(r.CSV, ",'=2+5,") {
+		t.Errorf("the CSV does not keep the model names and the formula-like submitter as text:\n%s", r.CSV)
+	}
+	if !strings.Contains(r.CSV, ",0123456789abcdef0123456789abcdef01234567,12,https://github.com/example/board/pull/12") {
+		t.Error("the CSV does not say which pull request added an entry")
+	}
+}
+
+// checkPrint: under the print rules every entry's breakdown shows and the
+// controls do not.
+func checkPrint(t *testing.T, r *harnessResult) {
+	t.Helper()
+	p := r.Print
+	if p.Rules == 0 {
+		t.Fatal("the page has no print rules")
+	}
+	if p.ScreenShown != 0 {
+		t.Errorf("on the screen %d closed details show their contents: the test cannot tell", p.ScreenShown)
+	}
+	if p.Details == 0 || p.Shown != p.Details || p.Open != 0 {
+		t.Errorf("printing shows %d of %d closed details (%d open)", p.Shown, p.Details, p.Open)
+	}
+	if p.AllTables == 0 || p.Tables != p.AllTables {
+		t.Errorf("printing shows %d of %d breakdown tables", p.Tables, p.AllTables)
+	}
+	if p.Filters || p.TOC {
+		t.Errorf("printing shows the filters (%v) or the benchmark links (%v)", p.Filters, p.TOC)
+	}
+}
+
+// checkPhone: at 390 px nothing scrolls sideways, each entry starts with
+// its model and score, and no chart's text is too small to read.
+func checkPhone(t *testing.T, b *Board, r *harnessResult) {
+	t.Helper()
+	p := r.Phone
+	if p.ClientWidth != 390 || p.ScrollWidth > p.ClientWidth {
+		t.Errorf("on a phone the page is %v px wide in a %v px screen: %v", p.ScrollWidth, p.ClientWidth, p.Overflowing)
+	}
+	if len(p.Overflowing) > 0 {
+		t.Errorf("on a phone these stick out on the right: %v", p.Overflowing)
+	}
+	if len(p.CellOrder) != 3 {
+		t.Fatalf("on a phone %d rows show", len(p.CellOrder))
+	}
+	for _, cells := range p.CellOrder {
+		if len(cells) < 11 || cells[0] != "Model" || cells[1] != "Score" {
+			t.Errorf("on a phone an entry reads %v; want Model and Score first and every column shown", cells)
+		}
+	}
+	if p.MinChartText < 11 {
+		t.Errorf("on a phone a chart's text is %.1f px", p.MinChartText)
+	}
+	if p.MinText < 11 {
+		t.Errorf("on a phone some text is %.1f px", p.MinText)
+	}
+	if p.Minis != p.Entries || p.Entries != b.Ranked() {
+		t.Errorf("on a phone %d of %d entries show their interval bar", p.Minis, p.Entries)
+	}
+	if r.DesktopWidth != 1400 {
+		t.Errorf("the desktop frame is %v px wide", r.DesktopWidth)
+	}
+}
+
+// checkScatter: the labels of the score-against-price chart do not
+// overlap each other or the marks, and its price axis has one format.
+func checkScatter(t *testing.T, board string, scatters []harnessScatter) {
+	t.Helper()
+	if len(scatters) == 0 {
+		t.Fatalf("%s: no score-against-price chart", board)
+	}
+	for _, s := range scatters {
+		if len(s.Clashes) > 0 {
+			t.Errorf("%s, %s: labels overlap: %v", board, s.Bench, s.Clashes)
+		}
+		if len(s.Labels) == 0 {
+			t.Errorf("%s, %s: no labels", board, s.Bench)
+		}
+		decimals := -1
+		for _, tick := range s.XTicks {
+			d := 0
+			if i := strings.IndexByte(tick, '.'); i >= 0 {
+				d = len(strings.TrimRight(tick[i+1:], "k"))
+			}
+			if decimals >= 0 && d != decimals {
+				t.Errorf("%s, %s: the price axis mixes formats: %v", board, s.Bench, s.XTicks)
+				break
+			}
+			decimals = d
+		}
 	}
 }
 

@@ -126,6 +126,7 @@ func Build(src Source, results []verify.Result, opts Options) (*Board, error) {
 
 func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.Result, opts Options) (Benchmark, error) {
 	out := Benchmark{Key: e.Key, Label: e.Label, Kind: e.Kind, JudgeModel: e.JudgeModel, Entries: []Entry{}, Excluded: []Excluded{}}
+	out.Description, out.License, out.URL = e.Description, e.License, e.URL
 	if b != nil {
 		out.Questions = b.Questions()
 		out.MaxScore = 1

@@ -10,7 +10,7 @@ import (
 
 // Output is one file of the published leaderboard.
 type Output struct {
-	Format string // md, html or json
+	Format string // md, html, json or csv
 	File   string // its name in the output folder
 	render func(io.Writer, *Board, Store) error
 }
@@ -23,7 +23,11 @@ var Outputs = []Output{
 	{"md", "LEADERBOARD.md", func(w io.Writer, b *Board, _ Store) error { return RenderMarkdown(w, b) }},
 	{"html", "index.html", renderHTML},
 	{"json", "leaderboard.json", func(w io.Writer, b *Board, _ Store) error { return RenderJSON(w, b) }},
+	{"csv", CSVFile, func(w io.Writer, b *Board, _ Store) error { return RenderCSV(w, b) }},
 }
+
+// CSVFile is the name of the CSV output, which the page links to.
+const CSVFile = "leaderboard.csv"
 
 // Files renders the outputs whose format is in formats ("all" or empty:
 // every one), by file name.

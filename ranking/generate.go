@@ -3,6 +3,7 @@ package ranking
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/benchgate/benchgate/verify"
 )
@@ -15,9 +16,16 @@ type GenerateOptions struct {
 	// the rendered parts of the page between runs, in place of
 	// Verify.Cache and Board.Cache.
 	Cache Store
-	// Formats are the outputs to render (md, html, json); none or "all"
-	// renders every one.
+	// Formats are the outputs to render (md, html, json, csv); none or
+	// "all" renders every one.
 	Formats []string
+	// Title, when set, is the board's title, in place of the heading of
+	// the tree's IntroFile.
+	Title string
+	// History, when set, says which commit and pull request added each
+	// submission folder (see GitHistory); entries it does not know have
+	// no Added.
+	History History
 }
 
 // Generated is a leaderboard built and rendered.
@@ -49,9 +57,20 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot list the submissions: %w", err)
 	}
+	title, intro, err := ReadIntro(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if o.Title != "" {
+		title = o.Title
+	}
 	g := &Generated{Report: v.VerifyAll(dirs)}
 	if g.Board, err = Build(v, g.Report.Submissions, o.Board); err != nil {
 		return nil, err
+	}
+	g.Board.Title, g.Board.Introduction = strings.TrimSpace(title), intro
+	if o.History != nil {
+		addHistory(g.Board, o.History)
 	}
 	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err

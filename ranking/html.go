@@ -147,6 +147,9 @@ func execute(cache Store, dst *template.HTML, name string, data any) error {
 }
 
 type pageView struct {
+	Title        string
+	Intro        template.HTML // the maintainer's introduction, rendered like notes
+	CSVFile      string
 	CSP          string
 	Style        template.CSS
 	Script       template.JS
@@ -166,6 +169,8 @@ type option struct{ Value, Label string }
 
 type benchView struct {
 	ID, Key, Label, Kind string
+	Description, License string
+	URL                  string // set only for an http(s) address
 	Questions            int
 	Judge                string
 	LongestRate          string
@@ -186,6 +191,7 @@ type rowView struct {
 	Bench, BenchLabel     string
 	Track, TrackLabel     string
 	Rank, N, TierSort     int
+	RankText, RankTitle   string
 	Tier                  string // the number, or "–" where no tier can be drawn
 	RankRange, RankSort   string
 	Model, Harness, Match string
@@ -200,6 +206,8 @@ type rowView struct {
 type entryView struct {
 	ID                   string
 	Rank                 int
+	RankText             string
+	Mini                 *miniChart
 	Tier                 string // "Tier 2", or "" where no tier can be drawn
 	Model, Harness       string
 	Score, CI, RankRange string
@@ -230,6 +238,9 @@ type excludedView struct {
 func newPageView(b *Board) pageView {
 	ids := idSet{}
 	v := pageView{
+		Title:        boardTitle(b),
+		Intro:        renderNotes(b.Introduction),
+		CSVFile:      CSVFile,
 		CSP:          pageCSP,
 		Style:        template.CSS(pageStyle),
 		Script:       template.JS(pageScript),
@@ -241,12 +252,17 @@ func newPageView(b *Board) pageView {
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
 		bv := benchView{PriceFormula: PriceFormula,
-			ID:        ids.make("bench-" + bm.Key),
-			Key:       bm.Key,
-			Label:     benchLabel(bm),
-			Kind:      kindName(bm.Kind),
-			Questions: bm.Questions,
-			Judge:     bm.JudgeModel,
+			ID:          ids.make("bench-" + bm.Key),
+			Key:         bm.Key,
+			Label:       benchLabel(bm),
+			Kind:        kindName(bm.Kind),
+			Questions:   bm.Questions,
+			Judge:       bm.JudgeModel,
+			Description: bm.Description,
+			License:     bm.License,
+		}
+		if u, ok := webURL(bm.URL); ok {
+			bv.URL = u
 		}
 		if bm.LongestRate != nil {
 			bv.LongestRate = pct(*bm.LongestRate)
@@ -303,6 +319,8 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 		Track:      string(e.Track),
 		TrackLabel: trackShortName(e.Track),
 		Rank:       e.Rank,
+		RankText:   rankText(e),
+		RankTitle:  rankTitle(e),
 		Tier:       tierCell(bm, e),
 		TierSort:   e.Tier,
 		N:          e.N,
@@ -326,7 +344,7 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 }
 
 func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
+	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Mini: newMiniChart(bm, e), Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
 	if !bm.TooSmall {
 		ev.Tier = "Tier " + strconv.Itoa(e.Tier)
 	}
@@ -363,6 +381,13 @@ func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
 	add("Rank (UB)", rankUBText(e))
 	add("Tier", tierText(bm, e, alpha))
 	add("Submission", e.Path)
+	if a := e.Added; a != nil {
+		f := fact{Label: "Added by", Text: addedText(a)}
+		if u, ok := webURL(a.URL); ok {
+			f.URL = u
+		}
+		ev.Facts = append(ev.Facts, f)
+	}
 	if d := e.MCQ; d != nil {
 		ev.Tables, ev.Remarks = mcqTables(bm, d)
 	}
@@ -637,6 +662,51 @@ func tierText(bm *Benchmark, e Entry, alpha float64) string {
 	default:
 		return fmt.Sprintf("%d: not shown worse than its leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
 	}
+}
+
+// rankText is an entry's rank as the page prints it: its place by score,
+// from the best the evidence leaves it (Rank (UB)) where that is better, so
+// that models the tests do not tell apart do not read as 1, 2, 3.
+func rankText(e Entry) string {
+	if e.RankUB < e.Rank {
+		return fmt.Sprintf("%d–%d", e.RankUB, e.Rank)
+	}
+	return strconv.Itoa(e.Rank)
+}
+
+// rankTitle says what rankText means.
+func rankTitle(e Entry) string {
+	better := e.RankUB - 1
+	s := fmt.Sprintf("%s by score; %d %s significantly better", ordinal(e.Rank), better, plural(better, "model is", "models are"))
+	if e.RankUB < e.Rank {
+		s += fmt.Sprintf(", so the evidence leaves it any rank from %d to %d", e.RankUB, e.Rank)
+	}
+	return s
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// addedText names the pull request or commit that added an entry.
+func addedText(a *Provenance) string {
+	switch {
+	case a.PR > 0:
+		return "pull request #" + strconv.Itoa(a.PR)
+	case len(a.Commit) >= 12:
+		return "commit " + a.Commit[:12]
+	}
+	return "commit " + a.Commit
 }
 
 // rankUBText says how many models are proven better than an entry.

@@ -199,8 +199,8 @@ func newRankChart(id string, bm *Benchmark, track submission.Track, es []Entry, 
 		lo, hi := x(e.CILow), x(e.CIHigh)
 		score, ci := scoreText(bm, e)
 		c.Rows = append(c.Rows, rankRow{
-			Label:   truncate(fmt.Sprintf("%d. %s", e.Rank, entryLabel(e)), 44),
-			Tip:     fmt.Sprintf("%d. %s: %s (%.0f%% interval %s), rank range %s, %s", e.Rank, entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
+			Label:   truncate(fmt.Sprintf("%s. %s", rankText(e), entryLabel(e)), 44),
+			Tip:     fmt.Sprintf("%s. %s: %s (%.0f%% interval %s), rank range %s, %s", rankText(e), entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
 			TextY:   num(y + 4),
 			X:       num(x(e.Score)),
 			Y:       num(y),
@@ -228,6 +228,7 @@ type scatterChart struct {
 	Points           []scatterPoint
 	BothTracks       bool
 	LogX             bool
+	Unlabelled       int // points whose label found no room
 	LegendY          string
 }
 
@@ -303,17 +304,21 @@ func newScatterChart(id string, bm *Benchmark, confidence float64) (*scatterChar
 	}
 	c.Desc = fmt.Sprintf("%s against blended price for %d %s. Each mark is an entry (circles for the model track, squares for the harness track) with a vertical whisker over its %.0f%% interval; up and to the left is better value.",
 		sc.title(), len(priced), plural(len(priced), "entry", "entries"), 100*confidence)
-	for _, t := range px.ticks {
-		c.XTicks = append(c.XTicks, chartTick{Pos: num(x(t)), Label: priceTick(t)})
+	labels := priceTicks(px.ticks)
+	for i, t := range px.ticks {
+		c.XTicks = append(c.XTicks, chartTick{Pos: num(x(t)), Label: labels[i]})
 	}
 	for _, t := range sc.ticks {
 		c.YTicks = append(c.YTicks, chartTick{Pos: num(y(t)), Label: sc.label(t)})
 	}
-	// Labels keep clear of the marks as well as of each other.
-	var placed []labelBox
+	// Labels keep clear of the marks, of the whiskers and of each other;
+	// one with no room anywhere near its mark is left out, and its mark
+	// keeps its name in its tooltip.
+	var marks, whiskers, placed []box
 	for i, e := range priced {
 		cx, cy := x(prices[i]), y(e.Score)
-		placed = append(placed, labelBox{x0: cx - 6, x1: cx + 6, y: cy + 4})
+		marks = append(marks, box{cx - 6, cx + 6, cy - 6, cy + 6})
+		whiskers = append(whiskers, box{cx - 1, cx + 1, y(e.CIHigh), y(e.CILow)})
 	}
 	for i, e := range priced {
 		cx, cy := x(prices[i]), y(e.Score)
@@ -325,71 +330,122 @@ func newScatterChart(id string, bm *Benchmark, confidence float64) (*scatterChar
 			SquareX: num(cx - 5),
 			SquareY: num(cy - 5),
 			Whisker: fmt.Sprintf("M%s %sV%s", num(cx), num(y(e.CILow)), num(y(e.CIHigh))),
-			Label:   truncate(entryLabel(e), 28),
 			Tip: fmt.Sprintf("%s (%s): %s at %s per million tokens blended (input %s, output %s)",
 				entryLabel(e), strings.ToLower(trackShortName(e.Track))+" track", score, money(prices[i]), money(*e.PriceInput), money(*e.PriceOutput)),
 		}
-		b := labelBox{x0: cx + 8, x1: cx + 8 + labelWidth(p.Label)}
-		p.LabelX, p.LabelAnchor = num(cx+8), "start"
-		if b.x1 > scPlotR {
-			b = labelBox{x0: cx - 8 - labelWidth(p.Label), x1: cx - 8}
-			p.LabelX, p.LabelAnchor = num(cx-8), "end"
+		label := truncate(displayName(e), 32)
+		others := make([]box, 0, len(whiskers))
+		for k, w := range whiskers {
+			if k != i {
+				others = append(others, w)
+			}
 		}
-		b.y = placeLabel(placed, b, cy)
-		placed = append(placed, b)
-		p.LabelY = num(b.y)
+		if b, anchor, ok := placeLabel(label, cx, cy, [][]box{marks, placed, others}); ok {
+			placed = append(placed, b)
+			p.Label, p.LabelAnchor = label, anchor
+			p.LabelX, p.LabelY = num(b.x0), num(b.y1-labelDescent)
+			if anchor == "end" {
+				p.LabelX = num(b.x1)
+			}
+		} else {
+			c.Unlabelled++
+		}
 		c.Points = append(c.Points, p)
 	}
 	return c, partial
 }
 
-func priceTick(v float64) string {
-	if v >= 1000 {
-		return "$" + trimFloat(roundTo(v/1000)) + "k"
+// priceTicks labels the price axis with one number of decimals for all its
+// ticks, the fewest that show each exactly (at most four), and in
+// thousands when the ticks run past $1,000.
+func priceTicks(ticks []float64) []string {
+	div, suffix := 1.0, ""
+	if len(ticks) > 0 && ticks[len(ticks)-1] >= 10000 {
+		div, suffix = 1000, "k"
 	}
-	return "$" + trimFloat(roundTo(v))
+	decimals := 0
+	for _, t := range ticks {
+		v := roundTo(t / div)
+		for decimals < 4 && math.Abs(v-roundDecimals(v, decimals)) > 1e-9 {
+			decimals++
+		}
+	}
+	out := make([]string, len(ticks))
+	for i, t := range ticks {
+		out[i] = "$" + strconv.FormatFloat(roundTo(t/div), 'f', decimals, 64) + suffix
+	}
+	return out
 }
 
-// labelBox is where a point's label is drawn: its horizontal extent and
-// its baseline.
-type labelBox struct{ x0, x1, y float64 }
+func roundDecimals(v float64, d int) float64 {
+	m := math.Pow(10, float64(d))
+	return math.Round(v*m) / m
+}
 
-// labelWidth guesses the width of a label at the chart's font size; it
-// need only be good enough to keep neighbouring labels apart.
+// box is a rectangle of the chart: x0 ≤ x ≤ x1, y0 ≤ y ≤ y1.
+type box struct{ x0, x1, y0, y1 float64 }
+
+func (a box) overlaps(b box) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+// The extent of a 12 px label around its baseline, with a little room.
+const (
+	labelAscent  = 13
+	labelDescent = 5
+)
+
+// labelWidth guesses the width of a label at the chart's font size, on
+// the wide side, so that labels that fit apart are apart.
 func labelWidth(s string) float64 {
 	w := 0.0
 	for _, r := range s {
-		if r >= 0x2e80 { // CJK and other wide characters
-			w += 12
-		} else {
+		switch {
+		case r >= 0x2e80: // CJK and other wide characters
+			w += 13
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == 'm', r == 'w':
+			w += 8.5
+		default:
 			w += 7
 		}
 	}
-	return w
+	return w + 4
 }
 
-// placeLabel picks the first baseline near a point, above it then below
-// it and further out, where the label overlaps no label already placed;
-// entries at the same price and score would otherwise print on top of
-// each other.
-func placeLabel(placed []labelBox, b labelBox, cy float64) float64 {
-	for _, dy := range []float64{-8, 18, -22, 32, -36, 46, -50} {
-		y := cy + dy
-		if y < scPlotT+10 || y > scPlotB-4 {
-			continue
-		}
-		free := true
-		for _, p := range placed {
-			if b.x0 < p.x1 && p.x0 < b.x1 && math.Abs(p.y-y) < 13 {
-				free = false
-				break
+// placeLabel finds where a point's label goes: to the right of its mark,
+// then to the left, at the mark's height and then further above and
+// below, the first place inside the plot that overlaps nothing in avoid.
+// Without such a place it tries again clear of the first two lists only
+// (marks and labels: a label may cross another point's whisker); failing
+// that, there is no room.
+func placeLabel(label string, cx, cy float64, avoid [][]box) (box, string, bool) {
+	w := labelWidth(label)
+	for _, n := range []int{len(avoid), 2} {
+		for _, dy := range []float64{-8, 20, -22, 34, -36, 48, -50, 62, -64} {
+			base := cy + dy
+			for _, side := range []string{"start", "end"} {
+				b := box{cx + 8, cx + 8 + w, base - labelAscent, base + labelDescent}
+				if side == "end" {
+					b = box{cx - 8 - w, cx - 8, base - labelAscent, base + labelDescent}
+				}
+				if b.x0 < scPlotL || b.x1 > scPlotR || b.y0 < scPlotT || b.y1 > scPlotB {
+					continue
+				}
+				free := true
+				for _, list := range avoid[:n] {
+					for _, o := range list {
+						if b.overlaps(o) {
+							free = false
+						}
+					}
+				}
+				if free {
+					return b, side, true
+				}
 			}
 		}
-		if free {
-			return y
-		}
 	}
-	return math.Min(math.Max(cy-8, scPlotT+10), scPlotB-4)
+	return box{}, "", false
 }
 
 // priceScale is linear from zero, or logarithmic when prices span more
@@ -453,4 +509,32 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// miniChart is an entry's score and interval as a small bar, drawn in
+// its line of the list that stands in for the track's chart on a narrow
+// screen, where the chart's text would be too small to read.
+type miniChart struct {
+	W, H    int
+	Track   string // the scale's full length
+	Whisker string
+	X, Y    string
+}
+
+const (
+	miniW = 120
+	miniH = 14
+)
+
+func newMiniChart(bm *Benchmark, e Entry) *miniChart {
+	sc := newScoreScale(bm, bm.Entries)
+	x := func(v float64) float64 { return 4 + sc.at(v)*(miniW-8) }
+	y := float64(miniH) / 2
+	return &miniChart{
+		W: miniW, H: miniH,
+		Track:   fmt.Sprintf("M4 %sH%s", num(y), num(miniW-4)),
+		Whisker: fmt.Sprintf("M%s %sH%s", num(x(e.CILow)), num(y), num(x(e.CIHigh))),
+		X:       num(x(e.Score)),
+		Y:       num(y),
+	}
 }

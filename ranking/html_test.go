@@ -40,13 +40,22 @@ var contributorLinks = []string{
 	"https://example.org/report?a=1&b=2",
 	"https://github.com/loops/react-loop",
 	"https://gamma.example/runs/2026-10",
+	"https://example.org/rules",
+	"https://example.org/mcq-mini",
+	"https://github.com/example/board/pull/12",
+	"https://github.com/example/board/commit/" + betaCommit,
 }
+
+// betaCommit is the commit that added the beta-mini entry, with no pull
+// request named.
+const betaCommit = "4851b8f60e5a270e3ae2a7998683806d3ef0d1d0"
 
 // htmlFixtureBoard is a small board with both kinds of benchmark, both
 // tracks, prices, entries that are not ranked and hostile strings.
 func htmlFixtureBoard() *Board {
 	mcq := Benchmark{
 		Key: "mcq-mini", Label: "MCQ mini", Kind: "mcq", Questions: 200, MaxScore: 1, MinPairedP: 0x1p-199,
+		Description: "Two hundred four-choice questions on rocks.", License: "CC-BY-4.0", URL: "https://example.org/mcq-mini",
 		KeyLetters:  map[string]int{"A": 50, "B": 52, "C": 49, "D": 49},
 		LongestRate: new(0.315),
 		Entries: []Entry{
@@ -66,6 +75,7 @@ func htmlFixtureBoard() *Board {
 					LongestPicked: new(0.36), ParseFailures: 1, EmptyResponses: 0, LengthFinishes: 2, Errors: 0,
 					MeanLatencyMS: new(812.4),
 				},
+				Added: &Provenance{Commit: "0123456789abcdef0123456789abcdef01234567", PR: 12, URL: "https://github.com/example/board/pull/12"},
 			},
 			{
 				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",
@@ -74,7 +84,7 @@ func htmlFixtureBoard() *Board {
 				Correct: new(158), TierP: new(0.41), RankUB: 1,
 				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
 				Notes:       hostileNotes,
-				OpenWeights: new(true), PriceInput: new(0.5), PriceOutput: new(1.5),
+				OpenWeights: new(true), PriceInput: new(0.05), PriceOutput: new(0.15),
 				MCQ: &MCQDetail{
 					Letters:       map[string]int{"A": 60, "B": 50, "C": 45, "D": 45, "none": 0},
 					ParseFailures: 0, EmptyResponses: 3, LengthFinishes: 0, Errors: 1,
@@ -84,8 +94,9 @@ func htmlFixtureBoard() *Board {
 				Slug: "beta-mini", Track: "model-benchmark", Path: "submissions/model-benchmark/beta-mini",
 				ModelName: "Beta Mini", CandidateModelID: "beta/mini",
 				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200, TierP: new(0.003), RankUB: 3,
-				Correct: new(122), Submitter: "beta team", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
-				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
+				Correct: new(122), Submitter: "=2+5", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
+				MCQ:   &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
+				Added: &Provenance{Commit: betaCommit, URL: "https://github.com/example/board/commit/" + betaCommit},
 			},
 			{
 				Slug: "alpha-7b-react", Track: "harness-benchmark", Path: "submissions/harness-benchmark/alpha-7b-react",
@@ -135,9 +146,11 @@ func htmlFixtureBoard() *Board {
 		},
 	}
 	return &Board{
-		AsOf:       "2026-11-29",
-		Method:     Method{Confidence: 0.95, Resamples: 10000, Seed: DefaultSeed, Alpha: 0.05},
-		Benchmarks: []Benchmark{mcq, rubric},
+		Title:        "Rocks & <Models>",
+		Introduction: "Run by the **example** society. Read the [rules](https://example.org/rules) first.\n\n<script>parent.__xss='intro'</script>",
+		AsOf:         "2026-11-29",
+		Method:       Method{Confidence: 0.95, Resamples: 10000, Seed: DefaultSeed, Alpha: 0.05},
+		Benchmarks:   []Benchmark{mcq, rubric},
 		Unmatched: []Excluded{
 			{Slug: "lost", Track: "model-benchmark", Path: "submissions/model-benchmark/lost", ModelName: hostileUnknown, Status: "fail", Reason: "rubric_key \"nope\" names no benchmark"},
 		},
@@ -296,6 +309,7 @@ func TestRenderHTMLSafe(t *testing.T) {
 			case name == "href":
 				switch {
 				case strings.HasPrefix(value, "#"):
+				case value == CSVFile && tg.name == "a": // beside the page
 				case allowed[value]:
 					seenLinks[value] = true
 					if rel := attr(tg, "rel"); tg.name == "a" && rel != "nofollow noopener noreferrer" {
@@ -497,4 +511,25 @@ func TestPagePartKeysHoldEveryField(t *testing.T) {
 		err := json.Unmarshal(data, &v)
 		return v, err
 	})
+}
+
+// TestRankText: a model the tests do not show any model better than is
+// not printed as a bare 2 or 3 below its tier's leader.
+func TestRankText(t *testing.T) {
+	for _, tt := range []struct {
+		rank, ub    int
+		text, title string
+	}{
+		{1, 1, "1", "1st by score; 0 models are significantly better"},
+		{2, 1, "1–2", "2nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 2"},
+		{3, 3, "3", "3rd by score; 2 models are significantly better"},
+		{12, 4, "4–12", "12th by score; 3 models are significantly better, so the evidence leaves it any rank from 4 to 12"},
+		{22, 1, "1–22", "22nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 22"},
+		{13, 13, "13", "13th by score; 12 models are significantly better"},
+	} {
+		e := Entry{Rank: tt.rank, RankUB: tt.ub}
+		if got, title := rankText(e), rankTitle(e); got != tt.text || title != tt.title {
+			t.Errorf("rank %d, UB %d: %q (%q), want %q (%q)", tt.rank, tt.ub, got, title, tt.text, tt.title)
+		}
+	}
 }

@@ -13,7 +13,11 @@ import (
 // RenderMarkdown writes LEADERBOARD.md.
 func RenderMarkdown(w io.Writer, b *Board) error {
 	var s strings.Builder
-	s.WriteString("# Leaderboard\n\n")
+	fmt.Fprintf(&s, "# %s\n\n", mdtext.Escape(boardTitle(b)))
+	if b.Introduction != "" {
+		// The maintainer's own markdown, as they wrote it.
+		s.WriteString(b.Introduction + "\n\n")
+	}
 	if b.AsOf != "" {
 		fmt.Fprintf(&s, "As of %s. ", b.AsOf)
 	}
@@ -31,6 +35,12 @@ func RenderMarkdown(w io.Writer, b *Board) error {
 
 func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 	fmt.Fprintf(s, "\n## %s\n\n", mdtext.Escape(bm.Label))
+	if bm.Description != "" {
+		s.WriteString(mdtext.Escape(bm.Description) + "\n\n")
+	}
+	if a := attributionMD(bm); a != "" {
+		s.WriteString(a + "\n\n")
+	}
 	fmt.Fprintf(s, "`%s`: %s, %d questions", mdtext.Code(bm.Key), kindName(bm.Kind), bm.Questions)
 	if bm.JudgeModel != "" {
 		fmt.Fprintf(s, ", graded by the fixed judge `%s`", mdtext.Code(bm.JudgeModel))
@@ -80,6 +90,22 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 		s.WriteString("\n### Not ranked\n\n")
 		writeExcludedMD(s, bm.Excluded)
 	}
+}
+
+// attributionMD is a benchmark's licence and source, as the registry
+// gives them.
+func attributionMD(bm *Benchmark) string {
+	var parts []string
+	if bm.License != "" {
+		parts = append(parts, "Licence: "+mdtext.Escape(bm.License))
+	}
+	if u, ok := webURL(bm.URL); ok {
+		parts = append(parts, "Source: <"+u+">")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ". ") + "."
 }
 
 func writeExcludedMD(s *strings.Builder, xs []Excluded) {

@@ -51,6 +51,10 @@ type Config struct {
 	// branch the App owns, from which a pull request proposes it (for a
 	// protected Branch).
 	PushBranch string
+	// History, when set, clones the branch's whole history instead of its
+	// tip alone, so that Regenerate can read which commit added each
+	// submission (ranking.GitHistory).
+	History bool
 }
 
 // Regenerate computes the generated files from a checked-out tree. It
@@ -110,13 +114,18 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 	branch := plumbing.NewBranchReferenceName(cfg.Branch)
 	remoteBranch := plumbing.NewRemoteReferenceName("origin", cfg.Branch)
 
-	// Only the tip is needed to regenerate and to build a child commit on it.
+	// Only the tip is needed to regenerate and to build a child commit on
+	// it, unless the history is asked for.
+	depth := 1
+	if cfg.History {
+		depth = 0
+	}
 	repo, err := git.PlainCloneContext(ctx, dir, false, &git.CloneOptions{
 		URL:           cfg.RepoURL,
 		Auth:          auth,
 		ReferenceName: branch,
 		SingleBranch:  true,
-		Depth:         1,
+		Depth:         depth,
 		Tags:          git.NoTags,
 	})
 	if err != nil {
@@ -173,7 +182,7 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 			RemoteName: "origin",
 			RefSpecs:   []config.RefSpec{config.RefSpec("+" + branch + ":" + remoteBranch)},
 			Auth:       auth,
-			Depth:      1,
+			Depth:      depth,
 			Tags:       git.NoTags,
 			Force:      true,
 		})

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/gitserver"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
@@ -321,5 +323,36 @@ func TestPublishReplacesWhatIsAtOutDir(t *testing.T) {
 				t.Errorf("the output path holds %v", under)
 			}
 		})
+	}
+}
+
+// TestPublishHistory: with History the checkout holds the branch's whole
+// history, for a Regenerate that reads which commit added what; without
+// it, the tip alone.
+func TestPublishHistory(t *testing.T) {
+	for _, history := range []bool{false, true} {
+		s, cfg := setup(t)
+		s.Commit(t, repo, branch, map[string][]byte{"submissions/beta.txt": []byte("beta 9\n")}, "Add beta (#2)")
+		cfg.History = history
+		var commits int
+		_, err := Publish(ctx(t), cfg, func(ctx context.Context, tree Tree) (map[string][]byte, error) {
+			r, err := git.PlainOpen(tree.Dir)
+			if err != nil {
+				return nil, err
+			}
+			log, err := r.Log(&git.LogOptions{})
+			if err != nil {
+				return nil, err
+			}
+			commits = 0
+			log.ForEach(func(*object.Commit) error { commits++; return nil })
+			return rankSubmissions(ctx, tree)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{false: 1, true: 2}[history]; commits != want {
+			t.Errorf("History %v: the checkout has %d commits, want %d", history, commits, want)
+		}
 	}
 }

@@ -12,11 +12,12 @@ import (
 )
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|all] [--as-of YYYY-MM-DD] [--cache DIR]", stderr)
+	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR]", stderr)
 	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
 	out := fl.String("out", "", "output folder (default: leaderboard/ in the root)")
-	format := fl.String("format", "all", "what to write: md, html, json or all")
+	format := fl.String("format", "all", "what to write: md, html, json, csv or all")
 	asOf := fl.String("as-of", "", "the date printed on the board; without it the output holds no date, so the same submissions give identical files")
+	title := fl.String("title", "", "the board's title; without it, the first heading of "+ranking.IntroFile+" in the root, else \""+ranking.DefaultTitle+"\"")
 	cacheDir := fl.String("cache", filecache.DefaultDir(os.Getenv), "folder for cached verification results, rankings and parts of the page; $"+filecache.EnvVar+" sets the default; empty: no cache")
 	if _, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
@@ -31,7 +32,11 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join(*root, "leaderboard")
 	}
-	opts := ranking.GenerateOptions{Board: ranking.Options{AsOf: *asOf}, Formats: []string{*format}}
+	history, err := ranking.GitHistory(*root, "")
+	if err != nil {
+		return err
+	}
+	opts := ranking.GenerateOptions{Board: ranking.Options{AsOf: *asOf}, Formats: []string{*format}, Title: *title, History: history}
 	if *cacheDir != "" {
 		opts.Cache = filecache.Dir(*cacheDir)
 	}

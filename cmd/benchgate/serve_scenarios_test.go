@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -469,12 +470,14 @@ func TestServeMerges(t *testing.T) {
 	}
 	asOf := bot.AsOf(merged)
 	published := git.Files(t, "geo/board", "main")
-	tree := t.TempDir()
-	for p, data := range published {
-		if !strings.HasPrefix(p, "leaderboard/") {
-			os.MkdirAll(filepath.Dir(filepath.Join(tree, p)), 0o755)
-			os.WriteFile(filepath.Join(tree, p), data, 0o644)
-		}
+	// A checkout, whose history says which commit added each submission,
+	// as the App's clone does.
+	tree := filepath.Join(t.TempDir(), "board")
+	if out, err := exec.Command("git", "clone", "-q", "--branch", "main", filepath.Join(git.Root, "geo/board.git"), tree).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(published["leaderboard/leaderboard.json"]), `"added": {`) {
+		t.Error("the App's board does not say which commit added each entry")
 	}
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "leaderboard", "--root", tree, "--out", out, "--cache", "", "--as-of", asOf); code != exitOK {
