@@ -173,7 +173,7 @@ func RubricFor(fsys fs.FS, answers []submission.AnswerRow) (string, error) {
 		}
 	}
 	if len(found) != 1 {
-		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --rubric", len(found), found)
+		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --benchmark", len(found), found)
 	}
 	return found[0], nil
 }

@@ -280,7 +280,7 @@ func TestRubricFor(t *testing.T) {
 		answers []submission.AnswerRow
 		want    string
 	}{
-		{"an older wording", os.DirFS(root), stale, "cannot tell which benchmark these answers are for (0 candidates: []); name it with --rubric"},
+		{"an older wording", os.DirFS(root), stale, "cannot tell which benchmark these answers are for (0 candidates: []); name it with --benchmark"},
 		{"no answers", os.DirFS(root), nil, "(0 candidates: [])"},
 		{"two benchmarks ask them", twice, answers, "(2 candidates: [a b])"},
 		{"no registry", fstest.MapFS{}, answers, "the benchmark registry cannot be used"},

@@ -13,7 +13,7 @@ import (
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|all] [--as-of YYYY-MM-DD] [--cache DIR]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
+	rootFlag := addRoot(fl, "the leaderboard repository (registry, benchmarks, submissions)")
 	out := fl.String("out", "", "output folder (default: leaderboard/ in the root)")
 	format := fl.String("format", "all", "what to write: md, html, json or all")
 	asOf := fl.String("as-of", "", "the date printed on the board; without it the output holds no date, so the same submissions give identical files")
@@ -28,14 +28,18 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, formats); err != nil {
 		return err
 	}
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
 	if *out == "" {
-		*out = filepath.Join(*root, "leaderboard")
+		*out = filepath.Join(root, "leaderboard")
 	}
 	opts := ranking.GenerateOptions{Board: ranking.Options{AsOf: *asOf}, Formats: []string{*format}}
 	if *cacheDir != "" {
 		opts.Cache = filecache.Dir(*cacheDir)
 	}
-	g, err := ranking.Generate(boardFS(*root), opts)
+	g, err := ranking.Generate(boardFS(root), opts)
 	if err != nil {
 		return err
 	}

@@ -357,7 +357,7 @@ func TestServeRefusesWrongGitHubURL(t *testing.T) {
 			t.Setenv(k, tt.env[k])
 		}
 		code, _, stderr := runCLI(t, "serve")
-		if code != exitUsage || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
+		if code != exitSetup || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d\n%s", tt.env, code, stderr)
 		}
 	}
