@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -105,5 +106,24 @@ func TestSubmitFolder(t *testing.T) {
 				t.Errorf("left behind: %v", left)
 			}
 		})
+	}
+}
+
+// TestTemplateCopy: a copy of the template fails with every placeholder
+// named at once, not one per run.
+func TestTemplateCopy(t *testing.T) {
+	root := copyBoard(t)
+	dst := filepath.Join(root, "submissions/model-benchmark/my-run")
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(root, "submissions/_template"))); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "verify", "--root", root, dst)
+	for _, field := range []string{"_comment", "model_name", "candidate_model_id", "submitter", "contact_or_repo", "rubric_key", "date", "judge_model", "harness_name", "harness_repo", "notes"} {
+		if !regexp.MustCompile(`my-run/meta.json:\d+: ` + field + ` .*\(meta\.placeholder\)`).MatchString(out) {
+			t.Errorf("%s is not reported as a placeholder", field)
+		}
+	}
+	if code != exitFail || strings.Count(out, "(meta.placeholder)") != 11 {
+		t.Errorf("exit %d, %d placeholders:\n%s%s", code, strings.Count(out, "(meta.placeholder)"), out, stderr)
 	}
 }
