@@ -446,6 +446,29 @@ func TestBrokenBenchmarkFailsItsSubmissions(t *testing.T) {
 	}
 }
 
+// TestBrokenRegistryEntryOnce: a rubric benchmark whose registry entry
+// names no judge fails its submissions with that one finding, not also a
+// judge mismatch against the empty judge.
+func TestBrokenRegistryEntryOnce(t *testing.T) {
+	tests := []struct {
+		name, from, to string
+		want           string // in the one error's message
+	}{
+		{"no judge_model", `, "judge_model": "openai/gpt-5.5"}`, `}`, "judge_model is missing"},
+		{"an empty judge_model", `"judge_model": "openai/gpt-5.5"`, `"judge_model": " "`, "judge_model is missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := board(t, rubricMeta(), rubricScores(), rubricDir)
+			fsys["rubrics/rubrics.json"] = &fstest.MapFile{Data: []byte(strings.Replace(testRegistry, tt.from, tt.to, 1))}
+			r := verifyOne(t, fsys, rubricDir)
+			if got := describe(r); strings.Join(got, ",") != "benchmark.invalid rb.json:0 " || !strings.Contains(r.Errors[0].Message, tt.want) {
+				t.Errorf("errors: %v", r.Errors)
+			}
+		})
+	}
+}
+
 func TestRegistryMissing(t *testing.T) {
 	_, err := New(fstest.MapFS{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "cannot read the benchmark registry") {
