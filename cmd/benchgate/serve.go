@@ -66,6 +66,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	logDatabase(log, cfg.DatabaseURL)
+	warnUnset(log, cfg)
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
 	gcfg := ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub}
@@ -130,6 +131,17 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		return setupError(err) // it cannot listen, or the queue failed
 	}
 	return nil
+}
+
+// warnUnset says at start-up what will not work for want of a setting
+// that serve can run without.
+func warnUnset(log *slog.Logger, cfg bot.Config) {
+	if cfg.JudgeBaseURL == "" {
+		log.Warn("no judge (BENCHGATE_JUDGE_BASE_URL is unset): spot-checks of rubric submissions cannot run; /benchgate rerun on one reports that no judge is configured", "unset", "BENCHGATE_JUDGE_BASE_URL")
+	}
+	if len(cfg.RerunSecret) == 0 {
+		log.Warn("no rerun secret (BENCHGATE_RERUN_SECRET is unset): the questions a spot-check re-grades follow from a plain hash of the submission's scores, which its author can compute and game; set a random secret to make them unpredictable", "unset", "BENCHGATE_RERUN_SECRET")
+	}
 }
 
 // logDatabase says where a SQLite queue lives, and loudly when it is the
