@@ -32,8 +32,9 @@
 //
 // 'benchgate COMMAND -h' lists a command's flags. The commands with --root
 // read the leaderboard repository it names (the registry
-// rubrics/rubrics.json, the benchmark files and submissions/), by default
-// the current directory.
+// rubrics/rubrics.json, the benchmark files and submissions/); without it,
+// the working directory or the nearest folder above it that holds the
+// registry, as git finds its repository.
 //
 // Each command is a thin shell: it parses its flags, calls the package
 // that does the work and renders with that package's renderer. Exit codes,
