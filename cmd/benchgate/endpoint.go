@@ -49,6 +49,8 @@ func (d *deploymentsFlag) String() string {
 	return strings.Join(parts, ",")
 }
 
+func (d *deploymentsFlag) argName() string { return "MODEL=DEPLOYMENT" }
+
 func (d *deploymentsFlag) Set(s string) error {
 	m, err := llm.ParseDeployments(s)
 	if err != nil {

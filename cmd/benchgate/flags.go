@@ -52,6 +52,9 @@ func printFlags(fl *flag.FlagSet, w io.Writer) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "  --%s", f.Name)
 		name, usage := flag.UnquoteUsage(f)
+		if t, ok := f.Value.(interface{ argName() string }); ok && name == "value" {
+			name = t.argName()
+		}
 		if name != "" {
 			b.WriteString(" " + name)
 		}

@@ -41,6 +41,7 @@ func TestFlagMistakes(t *testing.T) {
 // aliases; the synopses name what the issue found missing.
 func TestHelpWritesDoubleDashes(t *testing.T) {
 	single := regexp.MustCompile(`(?m)^  -[a-z]`)
+	vague := regexp.MustCompile(`(?m)^  --[a-z-]+ value$`)
 	hidden := map[string][]string{
 		"generate":  {"--rubric"},
 		"score":     {"--rubric"},
@@ -59,10 +60,16 @@ func TestHelpWritesDoubleDashes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, help := runCLI(t, c.name, "-h")
 			if c.name == "import" {
-				_, _, help = runCLI(t, "import", "formationeval", "-h")
+				for _, f := range importFormats {
+					_, _, h := runCLI(t, "import", f.name, "-h")
+					help += h
+				}
 			}
 			if single.MatchString(help) {
 				t.Errorf("help lists a flag with one dash:\n%s", help)
+			}
+			if vague.MatchString(help) {
+				t.Errorf("help names a flag's argument only \"value\":\n%s", help)
 			}
 			if c.name != "version" && !strings.Contains(help, "\n  --") {
 				t.Errorf("help lists no --flag:\n%s", help)

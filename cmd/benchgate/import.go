@@ -135,7 +135,7 @@ func runImportInspect(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("import inspect", inspectSynopsis, stderr)
 	f := newImportFlags(fl)
 	var logs []string
-	fl.Func("log", "an inspect_ai log, .json or .eval (repeat the flag, or list more logs after it; logs of one model are joined)", func(s string) error {
+	fl.Func("log", "an inspect_ai log `FILE`, .json or .eval (repeat the flag, or list more logs after it; logs of one model are joined)", func(s string) error {
 		logs = append(logs, s)
 		return nil
 	})

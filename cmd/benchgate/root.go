@@ -25,7 +25,8 @@ type boardRoot struct {
 	set bool
 }
 
-func (r *boardRoot) String() string { return r.dir }
+func (r *boardRoot) String() string  { return r.dir }
+func (r *boardRoot) argName() string { return "DIR" }
 
 func (r *boardRoot) Set(s string) error {
 	r.dir, r.set = s, true

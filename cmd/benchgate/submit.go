@@ -26,6 +26,8 @@ func (o *optionalFloat) String() string {
 	return strconv.FormatFloat(*o.v, 'g', -1, 64)
 }
 
+func (o *optionalFloat) argName() string { return "number" }
+
 func (o *optionalFloat) Set(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -44,6 +46,8 @@ func (o *optionalBool) String() string {
 	}
 	return strconv.FormatBool(*o.v)
 }
+
+func (o *optionalBool) argName() string { return "true|false" }
 
 func (o *optionalBool) Set(s string) error {
 	b, err := strconv.ParseBool(s)
