@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,10 +107,16 @@ func LintNamed(root fs.FS, arg string, f *File) (LintReport, error) {
 }
 
 // lintEntry lints a registry entry, with the registry's findings about
-// it first.
+// it first. Those include the entry's problem, which Lint reports again
+// as registry.entry for the callers that see no registry findings: it is
+// said once.
 func lintEntry(root fs.FS, e Entry, regFindings finding.List) LintReport {
 	b, fs := Lint(root, e)
-	return NewLintReport(e, b, append(entryFindings(regFindings, e), fs...))
+	own := entryFindings(regFindings, e)
+	if len(own) > 0 {
+		fs = slices.DeleteFunc(fs, func(f finding.Finding) bool { return f.Code == "registry.entry" })
+	}
+	return NewLintReport(e, b, append(own, fs...))
 }
 
 // entryFindings keeps the registry findings about one entry.

@@ -123,3 +123,42 @@ func TestRenderLint(t *testing.T) {
 		t.Errorf("xml: %v", err)
 	}
 }
+
+// TestLintEntryProblemOnce: an entry's problem (no judge, a file path
+// outside the repository) is reported once, under the registry's own
+// code, not again as registry.entry.
+func TestLintEntryProblemOnce(t *testing.T) {
+	rubric, _ := json.Marshal(validRubric())
+	tests := []struct {
+		name, entry string
+		want        string // the first error, as the text report prints it
+	}{
+		{"no judge", `{"key": "r", "file": "rubrics/r.json"}`,
+			`rubrics/rubrics.json:1: benchmark "r": judge_model is missing: a rubric benchmark needs its fixed judge id (for example "openai/gpt-5.5") in rubrics/rubrics.json (registry.no-judge)`},
+		{"an unclean path", `{"key": "r", "file": "rubrics/../rubrics/r.json", "judge_model": "j"}`,
+			`rubrics/rubrics.json:1: benchmark "r": file "rubrics/../rubrics/r.json" is not a clean path inside the repository (write it like rubrics/name.json) (registry.file)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			board := fstest.MapFS{RegistryFile: {Data: []byte("[" + tt.entry + "]")}, "rubrics/r.json": {Data: rubric}}
+			rep, err := LintNamed(board, "r", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			messages := map[string]int{}
+			for _, f := range rep.Errors {
+				got = append(got, f.String())
+				messages[f.Message]++
+			}
+			if len(got) == 0 || got[0] != tt.want {
+				t.Errorf("errors:\n%s\nwant first:\n%s", strings.Join(got, "\n"), tt.want)
+			}
+			for m, n := range messages {
+				if n > 1 {
+					t.Errorf("said %d times: %s", n, m)
+				}
+			}
+		})
+	}
+}

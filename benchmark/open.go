@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/benchgate/benchgate/finding"
 )
 
 // KeyError reports a key that the registry does not hold.
@@ -41,7 +43,7 @@ func (e *KeyError) registry() string {
 func OpenRegistry(fsys fs.FS) (*Registry, error) {
 	reg, fs := LoadRegistry(fsys)
 	if reg == nil {
-		return nil, fmt.Errorf("the benchmark registry cannot be used: %v", fs)
+		return nil, fmt.Errorf("the benchmark registry cannot be used: %s", listed(fs))
 	}
 	return reg, nil
 }
@@ -63,7 +65,20 @@ func Open(fsys fs.FS, key string) (*Benchmark, error) {
 	b, fs := Load(fsys, e)
 	if b == nil {
 		errs, _ := fs.Split()
-		return nil, fmt.Errorf("benchmark %q cannot be used: %v", key, errs)
+		return nil, fmt.Errorf("benchmark %q cannot be used: %s", key, listed(errs))
 	}
 	return b, nil
+}
+
+// listed writes findings for an error message: one inline, several one a
+// line, never as a Go slice.
+func listed(fs finding.List) string {
+	if len(fs) == 1 {
+		return fs[0].String()
+	}
+	msgs := make([]string, len(fs))
+	for i, f := range fs {
+		msgs[i] = f.String()
+	}
+	return "\n  " + strings.Join(msgs, "\n  ")
 }

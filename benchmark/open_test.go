@@ -33,10 +33,10 @@ func TestOpen(t *testing.T) {
 		t.Errorf("the registry as the reader knows it: %v", ke)
 	}
 
-	if _, err = Open(board, "gone"); err == nil || !strings.HasPrefix(err.Error(), `benchmark "gone" cannot be used: [rubrics/gone.jsonl: cannot read benchmark "gone"`) {
+	if _, err = Open(board, "gone"); err == nil || !strings.HasPrefix(err.Error(), `benchmark "gone" cannot be used: rubrics/gone.jsonl: cannot read benchmark "gone"`) {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err = Open(fstest.MapFS{}, "r"); err == nil || !strings.HasPrefix(err.Error(), "the benchmark registry cannot be used: [rubrics/rubrics.json: cannot read the benchmark registry") {
+	if _, err = Open(fstest.MapFS{}, "r"); err == nil || !strings.HasPrefix(err.Error(), "the benchmark registry cannot be used: rubrics/rubrics.json: cannot read the benchmark registry") {
 		t.Errorf("no registry: %v", err)
 	}
 }

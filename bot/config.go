@@ -276,6 +276,15 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	if len(c.WebhookSecrets) == 0 {
 		bad("BENCHGATE_WEBHOOK_SECRET is required: without it anyone could forge deliveries, so benchgate does not start (several secrets, comma-separated, allow rotation)")
 	}
+	for i, s := range c.WebhookSecrets {
+		if problem := WeakSecret(s); problem != "" {
+			which := "BENCHGATE_WEBHOOK_SECRET"
+			if len(c.WebhookSecrets) > 1 {
+				which += fmt.Sprintf(" (secret %d of %d)", i+1, len(c.WebhookSecrets))
+			}
+			bad("%s %s: anyone who guesses it can forge deliveries; use at least %d random bytes, such as the output of `openssl rand -hex 32` (benchgate setup-app makes one), and set the same secret on the App's settings page", which, problem, MinSecretBytes)
+		}
+	}
 
 	if !strings.HasPrefix(c.DatabaseURL, "sqlite:") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		bad("BENCHGATE_DATABASE_URL %q: use sqlite:PATH or postgres://…", redactURL(c.DatabaseURL))
@@ -384,3 +393,44 @@ func apiURLProblem(api string) string {
 
 // CloneURL is the HTTPS address of a repository ("owner/name").
 func (c Config) CloneURL(repo string) string { return c.GitURL + repo + ".git" }
+
+// MinSecretBytes is the least length of a webhook secret: 16 random bytes
+// are 128 bits, beyond guessing.
+const MinSecretBytes = 16
+
+// weakWords are what people write in place of a secret.
+var weakWords = []string{"changeme", "change-me", "change_me", "password", "passw0rd", "secret", "webhook", "example", "default", "letmein", "qwerty", "123456", "abcdef", "replace", "xxxxxx"}
+
+// WeakSecret says why a secret does not look random ("" when it does):
+// fewer than MinSecretBytes bytes, few distinct characters, a run such as
+// 0123… or abcd…, or a word people put in place of a secret. It cannot
+// prove a secret random; it refuses what plainly is not.
+func WeakSecret(s []byte) string {
+	if len(s) < MinSecretBytes {
+		if len(s) == 1 {
+			return "is 1 byte long"
+		}
+		return fmt.Sprintf("is %d bytes long", len(s))
+	}
+	distinct := map[byte]bool{}
+	steps := 0 // neighbours one apart, as in 0123 or dcba
+	for i, b := range s {
+		distinct[b] = true
+		if i > 0 && (b == s[i-1]+1 || b+1 == s[i-1]) {
+			steps++
+		}
+	}
+	lower := strings.ToLower(string(s))
+	switch {
+	case len(distinct) < 6:
+		return fmt.Sprintf("holds only %d different characters", len(distinct))
+	case 2*steps >= len(s):
+		return "is mostly a run of consecutive characters"
+	}
+	for _, w := range weakWords {
+		if strings.Contains(lower, w) {
+			return fmt.Sprintf("contains %q", w)
+		}
+	}
+	return ""
+}

@@ -34,7 +34,7 @@ func TestLoadConfig(t *testing.T) {
 		}
 		return nil, errors.New("open " + p + ": no such file or directory")
 	}
-	valid := map[string]string{"BENCHGATE_APP_ID": "12345", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "new, old"}
+	valid := map[string]string{"BENCHGATE_APP_ID": "12345", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "7f3a91c4e2b85d06, 0c9e4b7a2f61d853"}
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -44,11 +44,11 @@ func TestLoadConfig(t *testing.T) {
 		{"an Azure judge", merge(valid, map[string]string{"BENCHGATE_JUDGE_AZURE_API_VERSION": "2025-04-01-preview", "BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55-judge", "BENCHGATE_JUDGE_TOKEN_PARAM": "max_completion_tokens"}), nil},
 		{"nothing set", map[string]string{}, []string{"BENCHGATE_APP_ID is required", "BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required", "BENCHGATE_WEBHOOK_SECRET is required"}},
 		{"no webhook secret, no start", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": " , "}, []string{"BENCHGATE_WEBHOOK_SECRET is required"}},
-		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{`BENCHGATE_APP_ID "abc" is not a positive number`}},
-		{"missing key file", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/none.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"no such file"}},
-		{"not PEM", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/junk.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not PEM"}},
-		{"not RSA", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/ec.pem", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not an RSA private key"}},
-		{"both key forms", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_PRIVATE_KEY": "x", "BENCHGATE_WEBHOOK_SECRET": "s"}, []string{"not both"}},
+		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{`BENCHGATE_APP_ID "abc" is not a positive number`}},
+		{"missing key file", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/none.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"no such file"}},
+		{"not PEM", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/junk.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not PEM"}},
+		{"not RSA", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/ec.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not an RSA private key"}},
+		{"both key forms", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_PRIVATE_KEY": "x", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not both"}},
 		{"bad database", merge(valid, map[string]string{"BENCHGATE_DATABASE_URL": "mysql://x"}), []string{"use sqlite:PATH or postgres://"}},
 		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
 		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH is push or pr, not "force"`}},
@@ -84,7 +84,7 @@ func TestLoadConfig(t *testing.T) {
 				if l := c.Limits; l.SpotChecksPerAuthorDay < 1 || l.SpotChecksPerAuthorDay >= l.SpotChecksPerRepoDay {
 					t.Errorf("by default one author may have %d of the repository's %d spot-checks a day: it must be some, and fewer", l.SpotChecksPerAuthorDay, l.SpotChecksPerRepoDay)
 				}
-				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "old" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != RerunCommand || c.PublishMode != PublishPush {
+				if c.AppID != 12345 || len(c.WebhookSecrets) != 2 || string(c.WebhookSecrets[1]) != "0c9e4b7a2f61d853" || c.DatabaseURL != "sqlite:benchgate.db" || c.GitHubAPIURL != "https://api.github.com/" || c.RerunPolicy != RerunCommand || c.PublishMode != PublishPush {
 					t.Errorf("config %v", c)
 				}
 				return
@@ -104,7 +104,7 @@ func TestLoadConfig(t *testing.T) {
 // TestConfigModes: the rerun policy and the publish mode are read as
 // their constants.
 func TestConfigModes(t *testing.T) {
-	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": "s",
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": testSecret,
 		"BENCHGATE_RERUN_POLICY": "auto", "BENCHGATE_JUDGE_BASE_URL": "http://judge.example/v1", "BENCHGATE_PUBLISH": "pr"}
 	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
 	if err != nil {
@@ -130,7 +130,7 @@ func merge(a, b map[string]string) map[string]string {
 // says, as the CLI does, and by default in the user's cache folder.
 func TestConfigCacheDir(t *testing.T) {
 	key := pemKey(t)
-	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(key), "BENCHGATE_WEBHOOK_SECRET": "s"}
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(key), "BENCHGATE_WEBHOOK_SECRET": testSecret}
 	load := func() Config {
 		c, err := LoadConfig(func(k string) string { return env[k] }, nil)
 		if err != nil {
@@ -192,7 +192,7 @@ func TestAPIURLProblem(t *testing.T) {
 }
 
 func TestLoadConfigLimits(t *testing.T) {
-	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": "s",
+	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": testSecret,
 		"BENCHGATE_SPOT_CHECKS_PER_PR": "2", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "3", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "9", "BENCHGATE_JUDGE_USD_PER_DAY": "12.5",
 		"BENCHGATE_SPOT_CHECK_USD": "0.75", "BENCHGATE_SPOT_CHECK_CALLS": "40", "BENCHGATE_QUEUE_LIMIT": "250"}
 	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
@@ -205,5 +205,47 @@ func TestLoadConfigLimits(t *testing.T) {
 	}
 	if s := c.String(); !strings.Contains(s, "2 spot-checks per PR, 3 per author per day, 9 per repository per day, 12.50 USD per day, 0.75 USD and 40 calls per spot-check, 250 waiting jobs") {
 		t.Errorf("String() = %q, want the limits", s)
+	}
+}
+
+// testSecret is a webhook secret that LoadConfig accepts.
+const testSecret = "b41f0e7c93a2d658"
+
+// TestWebhookSecretStrength: serve refuses a webhook secret shorter than
+// 16 bytes or plainly not random, saying why and what to use instead.
+func TestWebhookSecretStrength(t *testing.T) {
+	tests := []struct {
+		secret string
+		want   string // in the error; "" when accepted
+	}{
+		{"...", "BENCHGATE_WEBHOOK_SECRET is 3 bytes long: anyone who guesses it can forge deliveries; use at least 16 random bytes, such as the output of `openssl rand -hex 32`"},
+		{"s", "is 1 byte long"},
+		{"aaaaaaaaaaaaaaaa", "holds only 1 different characters"},
+		{"abababababababababab", "holds only 2 different characters"},
+		{"changemechangeme", `contains "changeme"`},
+		{"changeme-right-now-please", `contains "changeme"`},
+		{"my-webhook-token-2026", `contains "webhook"`},
+		{"0123456789abcdef", "is mostly a run of consecutive characters"},
+		{"zyxwvutsrqponmlk", "is mostly a run of consecutive characters"},
+		{"new, 0c9e4b7a2f61d853", "BENCHGATE_WEBHOOK_SECRET (secret 1 of 2) is 3 bytes long"},
+		{testSecret, ""},
+		{"6f1d0a9b3c7e2f48a5d1c0b9e8f7a6d5c4b3a2918f7e6d5c4b3a29180f7e6d5c", ""},
+		{"q3V9+xT2/LmZ8kP0", ""},
+		{"7f3a91c4e2b85d06, 0c9e4b7a2f61d853", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.secret, func(t *testing.T) {
+			env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": tt.secret}
+			_, err := LoadConfig(func(k string) string { return env[k] }, nil)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+			if err != nil && strings.Contains(err.Error(), tt.secret) && len(tt.secret) > 3 {
+				t.Errorf("the error quotes the secret: %v", err)
+			}
+		})
 	}
 }

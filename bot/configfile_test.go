@@ -8,7 +8,7 @@ import (
 
 func TestConfigFile(t *testing.T) {
 	key := pemKey(t)
-	file := []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: [new, old]\nlisten: \":9000\"\nrerun_policy: command\nqueue_limit: 300\njudge_usd_per_day: 7.5\nspot_checks_per_author_day: 4\ncache_dir: /var/cache/benchgate\n")
+	file := []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: [7f3a91c4e2b85d06, 0c9e4b7a2f61d853]\nlisten: \":9000\"\nrerun_policy: command\nqueue_limit: 300\njudge_usd_per_day: 7.5\nspot_checks_per_author_day: 4\ncache_dir: /var/cache/benchgate\n")
 	env := map[string]string{"BENCHGATE_LISTEN": ":7000"} // the environment wins
 	getenv, err := WithFile(func(k string) string { return env[k] }, file, "benchgate.yaml")
 	if err != nil {

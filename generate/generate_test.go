@@ -264,8 +264,8 @@ func TestSummaryText(t *testing.T) {
 			"5 calls failed; run the same command again to retry them.\n  4 × model \"m\": HTTP 400: no temperature (would fail again as it is: change what it names first)\n  1 × model \"m\": HTTP 502 (may pass when asked again)"},
 		{Summary{Failed: 4, Causes: []Cause{{Text: "a", Calls: 1}, {Text: "b", Calls: 1}, {Text: "c", Calls: 1}, {Text: "d", Calls: 1}}}, rubric,
 			"4 calls failed; run the same command again to retry them.\n  1 × a (may pass when asked again)\n  1 × b (may pass when asked again)\n  1 × c (may pass when asked again)\n  and 1 other causes"},
-		{Summary{}, rubric, "next: benchgate score out.json --rubric basin"},
-		{Summary{}, mcq, "next: benchgate submit --rubric mcq --scores out.json --slug ... (see benchgate submit -h)"},
+		{Summary{}, rubric, "next: benchgate score out.json --benchmark basin"},
+		{Summary{}, mcq, "next: benchgate submit --benchmark mcq --scores out.json --slug ... (see benchgate submit -h)"},
 	} {
 		if got := tt.s.Next("out.json", tt.b); got != tt.want {
 			t.Errorf("Next = %q, want %q", got, tt.want)

@@ -50,11 +50,14 @@ type Config struct {
 
 // Summary says what a run did.
 type Summary struct {
-	Questions int     // in the benchmark
-	Skipped   int     // already done in the output being resumed
-	Done      int     // answered in this run
-	Failed    int     // calls that failed in this run (recorded, to retry on the next)
-	NoAnswer  int     // of Failed: replies cut at the token limit before any answer
+	Questions int // in the benchmark
+	Skipped   int // already done in the output being resumed
+	Done      int // answered in this run
+	Failed    int // calls that failed in this run (recorded, to retry on the next)
+	NoAnswer  int // of Failed: replies cut at the token limit before any answer
+	// Of Failed: calls that failed on every attempt (llm.ErrExhausted):
+	// the endpoint could not be reached, timed out or kept failing.
+	Exhausted int
 	Fallback  int     // answered now by the reasoning text, the content being empty
 	SpendUSD  float64 // reported or computed cost of this run's calls
 	Unpriced  int     // calls whose cost is unknown
@@ -113,9 +116,9 @@ func (s Summary) Next(output string, b *benchmark.Benchmark) string {
 		}
 		return next
 	case b.Rubric != nil:
-		return fmt.Sprintf("next: benchgate score %s --rubric %s", output, b.Entry.Key)
+		return fmt.Sprintf("next: benchgate score %s --benchmark %s", output, b.Entry.Key)
 	}
-	return fmt.Sprintf("next: benchgate submit --rubric %s --scores %s --slug ... (see benchgate submit -h)", b.Entry.Key, output)
+	return fmt.Sprintf("next: benchgate submit --benchmark %s --scores %s --slug ... (see benchgate submit -h)", b.Entry.Key, output)
 }
 
 // errorLine is one line of a rubric run's errors file.
@@ -332,7 +335,7 @@ dispatch:
 		err = ferr
 	}
 	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
-		err = fmt.Errorf("stopped: the account at the endpoint failed (%v), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+		err = fmt.Errorf("stopped: the account at the endpoint failed (%w), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
@@ -385,6 +388,9 @@ func (r *runner) ask(ctx context.Context, i int) {
 		r.sum.Failed++
 		if noAnswer {
 			r.sum.NoAnswer++
+		}
+		if errors.Is(err, llm.ErrExhausted) {
+			r.sum.Exhausted++
 		}
 		r.cause(err)
 	} else {

@@ -172,8 +172,12 @@ func RubricFor(fsys fs.FS, answers []submission.AnswerRow) (string, error) {
 			found = append(found, e.Key)
 		}
 	}
-	if len(found) != 1 {
-		return "", fmt.Errorf("cannot tell which benchmark these answers are for (%d candidates: %v); name it with --rubric", len(found), found)
+	switch len(found) {
+	case 0:
+		return "", errors.New("cannot tell which benchmark these answers are for: no rubric benchmark of the registry asks all their questions in these words; name it with --benchmark")
+	case 1:
+	default:
+		return "", fmt.Errorf("cannot tell which benchmark these answers are for: the benchmarks %s each ask all their questions; name one with --benchmark", strings.Join(found, ", "))
 	}
 	return found[0], nil
 }

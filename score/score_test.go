@@ -280,9 +280,9 @@ func TestRubricFor(t *testing.T) {
 		answers []submission.AnswerRow
 		want    string
 	}{
-		{"an older wording", os.DirFS(root), stale, "cannot tell which benchmark these answers are for (0 candidates: []); name it with --rubric"},
-		{"no answers", os.DirFS(root), nil, "(0 candidates: [])"},
-		{"two benchmarks ask them", twice, answers, "(2 candidates: [a b])"},
+		{"an older wording", os.DirFS(root), stale, "cannot tell which benchmark these answers are for: no rubric benchmark of the registry asks all their questions in these words; name it with --benchmark"},
+		{"no answers", os.DirFS(root), nil, "no rubric benchmark of the registry asks all their questions"},
+		{"two benchmarks ask them", twice, answers, "the benchmarks a, b each ask all their questions; name one with --benchmark"},
 		{"no registry", fstest.MapFS{}, answers, "the benchmark registry cannot be used"},
 	} {
 		if key, err := RubricFor(tt.fsys, tt.answers); err == nil || !strings.Contains(err.Error(), tt.want) {

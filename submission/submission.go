@@ -43,10 +43,27 @@ type Meta struct {
 }
 
 // ParseMeta checks a parsed meta.json against its schema and converts it.
-// It returns nil when the file is not valid.
+// It returns nil when the file is not valid. A copy of the template that
+// still holds placeholders has every one of them reported (meta.placeholder),
+// with the schema's findings about the other members.
 func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
-	if fs := schemas.Validate(schemas.Meta, file, doc); len(fs) > 0 {
-		return nil, fs
+	schemaFindings := schemas.Validate(schemas.Meta, file, doc)
+	if ph := placeholders(file, doc); len(ph) > 0 {
+		// A placeholder's own schema finding (the date's pattern) would
+		// say the same thing again.
+		seen := map[int]bool{}
+		for _, f := range ph {
+			seen[f.Line] = true
+		}
+		for _, f := range schemaFindings {
+			if !seen[f.Line] {
+				ph = append(ph, f)
+			}
+		}
+		return nil, ph
+	}
+	if len(schemaFindings) > 0 {
+		return nil, schemaFindings
 	}
 	n := doc.Root
 	m := &Meta{

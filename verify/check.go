@@ -314,6 +314,9 @@ func (c *check) metaAgainst(m *submission.Meta, e *benchmark.Entry) {
 	switch e.Kind {
 	case benchmark.KindRubric:
 		switch {
+		case e.JudgeModel == "":
+			// The registry names no judge: its entry is the fault, which
+			// benchmark.invalid reports; no judge can match it.
 		case m.JudgeModel == "":
 			c.errorf("judge.missing", file, m.Lines["rubric_key"], "", "judge_model is missing; benchmark %q is graded by %q: set \"judge_model\": %q", e.Key, e.JudgeModel, e.JudgeModel)
 		case m.JudgeModel != e.JudgeModel:

@@ -94,8 +94,12 @@ func (s Summary) Line() string {
 	switch {
 	case s.Accuracy != nil && s.Correct != nil && s.Questions != nil:
 		add("%d/%d correct (%.1f%%)", *s.Correct, *s.Questions, 100**s.Accuracy)
+	case s.Mean != nil && s.Graded != nil:
+		add("mean %.2f over the %d of %d scored answers with a valid grade", *s.Mean, *s.Graded, *s.Scored)
 	case s.Mean != nil:
 		add("mean %.2f over %d scored", *s.Mean, *s.Scored)
+	case s.Scored != nil && *s.Scored > 0:
+		add("none of %d scored answers has a valid grade", *s.Scored)
 	case s.Questions != nil:
 		add("%d questions", *s.Questions)
 	default:

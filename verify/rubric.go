@@ -15,7 +15,10 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 	r := b.Rubric
 	seen := c.ids(b, file, len(rows), func(i int) (string, int) { return rows[i].ID, rows[i].Line })
 
-	var answered, empty, scored, unscored, gateKnown, gatePassed, adjudications, sum int
+	// valid are the scored rows whose grade is valid (a total in range,
+	// the gate stated): the mean and the gate-pass rate are both over
+	// them, so that the summary has one denominator.
+	var answered, empty, scored, unscored, valid, gatePassed, adjudications, sum int
 	judge := b.Entry.JudgeModel
 	out := newRubricOutcomes(b.Questions())
 	c.res.Outcomes = out
@@ -55,7 +58,6 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 			c.errorf("arith.score", file, row.Line, row.ID, "score_b %s is not an integer from 0 to %d", row.Score.Str, r.TotalPoints)
 			continue
 		}
-		sum += int(total)
 		out.Points[qi] = int(total)
 		if total > 0 && gradable && graded == "" {
 			// No judge gives points for nothing: these were written by hand.
@@ -64,7 +66,8 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		if row.GatePassed == nil {
 			c.errorf("arith.gate-missing", file, row.Line, row.ID, "score_b_gate_passed is missing for a scored answer; the judge's verdict always says whether the gate passed")
 		} else {
-			gateKnown++
+			valid++
+			sum += int(total)
 			if *row.GatePassed {
 				gatePassed++
 				out.GatePassed[qi] = true
@@ -83,10 +86,13 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 	s.Answered = new(answered)
 	s.Scored = new(scored)
 	s.Unscored = new(unscored)
-	if scored > 0 {
-		s.Mean = new(float64(sum) / float64(scored))
+	if valid > 0 {
+		s.Mean = new(float64(sum) / float64(valid))
 	}
-	s.GatePassRate = ratio(gatePassed, gateKnown)
+	if valid != scored {
+		s.Graded = new(valid)
+	}
+	s.GatePassRate = ratio(gatePassed, valid)
 	s.Adjudications = new(adjudications)
 }
 

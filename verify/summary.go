@@ -3,10 +3,14 @@ package verify
 // Summary holds the figures of one submission. Pointer fields are those
 // that apply to the submission's kind; the others are absent from JSON.
 type Summary struct {
-	Questions      *int     `json:"questions,omitempty"`
-	Answered       *int     `json:"answered,omitempty"`
-	Scored         *int     `json:"scored,omitempty"`
-	Unscored       *int     `json:"unscored,omitempty"`
+	Questions *int `json:"questions,omitempty"`
+	Answered  *int `json:"answered,omitempty"`
+	Scored    *int `json:"scored,omitempty"`
+	Unscored  *int `json:"unscored,omitempty"`
+	// Graded is set when some scored rows have no valid grade (a total out
+	// of range, no gate): the scored rows with one, over which Mean and
+	// GatePassRate are taken. Otherwise they are over Scored.
+	Graded         *int     `json:"graded,omitempty"`
 	Mean           *float64 `json:"mean,omitempty"`
 	Correct        *int     `json:"correct,omitempty"`
 	Accuracy       *float64 `json:"accuracy,omitempty"`

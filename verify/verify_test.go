@@ -446,6 +446,29 @@ func TestBrokenBenchmarkFailsItsSubmissions(t *testing.T) {
 	}
 }
 
+// TestBrokenRegistryEntryOnce: a rubric benchmark whose registry entry
+// names no judge fails its submissions with that one finding, not also a
+// judge mismatch against the empty judge.
+func TestBrokenRegistryEntryOnce(t *testing.T) {
+	tests := []struct {
+		name, from, to string
+		want           string // in the one error's message
+	}{
+		{"no judge_model", `, "judge_model": "openai/gpt-5.5"}`, `}`, "judge_model is missing"},
+		{"an empty judge_model", `"judge_model": "openai/gpt-5.5"`, `"judge_model": " "`, "judge_model is missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := board(t, rubricMeta(), rubricScores(), rubricDir)
+			fsys["rubrics/rubrics.json"] = &fstest.MapFile{Data: []byte(strings.Replace(testRegistry, tt.from, tt.to, 1))}
+			r := verifyOne(t, fsys, rubricDir)
+			if got := describe(r); strings.Join(got, ",") != "benchmark.invalid rb.json:0 " || !strings.Contains(r.Errors[0].Message, tt.want) {
+				t.Errorf("errors: %v", r.Errors)
+			}
+		})
+	}
+}
+
 func TestRegistryMissing(t *testing.T) {
 	_, err := New(fstest.MapFS{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "cannot read the benchmark registry") {
@@ -514,5 +537,38 @@ func TestCache(t *testing.T) {
 	run()
 	if cache.hits != 3 {
 		t.Errorf("after editing a benchmark: hits %d, want no new hit", cache.hits)
+	}
+}
+
+// TestRubricSummaryOneDenominator: the mean and the gate-pass rate are
+// over the same rows, the scored ones with a valid grade, and the summary
+// says how many those are when a grade is not valid.
+func TestRubricSummaryOneDenominator(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(rows []map[string]any)
+		line   string // Summary.Line()
+		errs   string // describe()
+	}{
+		{"every grade valid", func([]map[string]any) {}, "mean 3.50 over 2 scored, gate pass 50%, 1 adjudication", ""},
+		{"a total above the rubric's", func(rows []map[string]any) { rows[1]["score_b"] = 11 },
+			"mean 7.00 over the 1 of 2 scored answers with a valid grade, gate pass 100%, 1 adjudication", "arith.score scores.json:27 Q2"},
+		{"no gate", func(rows []map[string]any) { delete(rows[0], "score_b_gate_passed") },
+			"mean 0.00 over the 1 of 2 scored answers with a valid grade, gate pass 0%, 1 adjudication", "arith.gate-missing scores.json:2 Q1"},
+		{"no valid grade", func(rows []map[string]any) { rows[0]["score_b"] = -1; rows[1]["score_b"] = 11 },
+			"none of 2 scored answers has a valid grade, 1 adjudication", "arith.score scores.json:2 Q1,arith.score scores.json:27 Q2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := rubricScores()
+			tt.mutate(rows)
+			r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir)
+			if got := r.Summary.Line(); got != tt.line {
+				t.Errorf("summary %q, want %q", got, tt.line)
+			}
+			if got := strings.Join(describe(r), ","); got != tt.errs {
+				t.Errorf("errors %q, want %q", got, tt.errs)
+			}
+		})
 	}
 }

@@ -11,9 +11,10 @@ import (
 )
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("calibrate", "--rubric KEY [--min-agreement 0.8]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
-	key := fl.String("rubric", "", "the rubric benchmark's key")
+	fl := newFlagSet("calibrate", "--benchmark KEY [--min-agreement 0.8]", stderr)
+	rootFlag := addRoot(fl, "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("benchmark", "", "the rubric benchmark's key")
+	alias(fl, "rubric", "benchmark")
 	minAgree := fl.Float64("min-agreement", judge.DefaultMinAgreement, "least share of fixtures the judge must grade within ±1 point of the expected total")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	format := fl.String("format", "text", "output format: text or json")
@@ -27,7 +28,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, judge.CalibrationFormats); err != nil {
 		return err
 	}
-	b, j, closeLedger, err := rubricJudge(*root, *key, "it has no judge to calibrate", &ep, ledgerPath(fl, cacheLedger()))
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
+	b, j, closeLedger, err := rubricJudge(root, *key, "it has no judge to calibrate", &ep, ledgerPath(fl, cacheLedger()))
 	if err != nil {
 		return err
 	}
@@ -36,7 +41,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	cal, err := j.Calibrate(ctx, b.Rubric)
 	if err != nil {
-		return failed(err)
+		// Calibrate stops only when the endpoint or the account fails
+		// (or on Ctrl-C): no agreement was measured.
+		return serviceFailed(err)
 	}
 	if err := judge.RenderCalibration(stdout, *format, cal, b.Entry.JudgeModel, *key, *minAgree); err != nil {
 		return err

@@ -19,7 +19,7 @@ import (
 
 func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("check-pr", "--files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]", stderr)
-	root := fl.String("root", ".", "the base branch's leaderboard repository: the registry, benchmarks and merged submissions the rules come from")
+	rootFlag := addRoot(fl, "the base branch's leaderboard repository: the registry, benchmarks and merged submissions the rules come from")
 	list := fl.String("files", "", "the pull request's changed files, as `git diff --name-status BASE...HEAD` prints them")
 	head := fl.String("head", "", "a folder holding the pull request's changed submission files at its head (git show HEAD:PATH), never a checkout of it")
 	author := fl.String("author", "", "the pull request author's GitHub login")
@@ -39,6 +39,10 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, []string{"text", "github"}); err != nil {
 		return err
 	}
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
 	data, err := os.ReadFile(*list)
 	if err != nil {
 		return fmt.Errorf("reading the changed files: %v", err)
@@ -51,7 +55,7 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer}
-	out := prcheck.CheckPR(boardFS(*root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
+	out := prcheck.CheckPR(boardFS(root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
 	if err := renderCheck(stdout, *format, out); err != nil {
 		return err
 	}

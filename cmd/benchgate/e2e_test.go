@@ -168,7 +168,7 @@ func TestEndpointErrors(t *testing.T) {
 	t.Setenv("BENCHGATE_UNSET_KEY", "")
 	dir := t.TempDir()
 	code, _, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", "https://api.example.org/v1", "--api-key-env", "BENCHGATE_UNSET_KEY", "--output", filepath.Join(dir, "o.json"))
-	if code != exitUsage || !strings.Contains(stderr, "BENCHGATE_UNSET_KEY") {
+	if code != exitSetup || !strings.Contains(stderr, "BENCHGATE_UNSET_KEY") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	if files, _ := os.ReadDir(dir); len(files) > 0 {
@@ -180,7 +180,7 @@ func TestEndpointErrors(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "generate", "--root", root, "--rubric", "reservoir-mcq", "--model", "m", "--base-url", srv.URL, "--api-key-env", "BENCHGATE_WRONG_KEY", "--output", out)
 	// A rejected key is the account's failure, which every call would
 	// meet: the run stops at once, saying what to fix, and resumes later.
-	if code != exitFail || !strings.Contains(stderr, "rejected the API key (HTTP 401)") || !strings.Contains(stderr, "run the same command again") || strings.Contains(stdout+stderr, "sk-wrong-key-value") {
+	if code != exitSetup || !strings.Contains(stderr, "rejected the API key (HTTP 401)") || !strings.Contains(stderr, "run the same command again") || strings.Contains(stdout+stderr, "sk-wrong-key-value") {
 		t.Errorf("wrong key: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if calls, _ := srv.Stats(); calls > 4 {

@@ -49,6 +49,8 @@ func (d *deploymentsFlag) String() string {
 	return strings.Join(parts, ",")
 }
 
+func (d *deploymentsFlag) argName() string { return "MODEL=DEPLOYMENT" }
+
 func (d *deploymentsFlag) Set(s string) error {
 	m, err := llm.ParseDeployments(s)
 	if err != nil {
@@ -93,7 +95,7 @@ func (e *endpointFlags) registerEndpoint(fl *flag.FlagSet, prefix, what string) 
 func (e *endpointFlags) check() error {
 	key, err := llm.KeyFromEnv(e.keyEnv)
 	if err != nil && !isLocal(e.baseURL) {
-		return err
+		return setupError(err)
 	}
 	if len(e.deployments.m) > 0 && e.azureVersion == "" {
 		return errors.New("--deployment is for Azure OpenAI: give --azure-api-version too")

@@ -16,9 +16,10 @@ import (
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("generate", "--rubric KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
-	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
+	fl := newFlagSet("generate", "--benchmark KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
+	rootFlag := addRoot(fl, "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("benchmark", "", "the benchmark's key in rubrics/rubrics.json")
+	alias(fl, "rubric", "benchmark")
 	model := fl.String("model", "", "the candidate model's id at the endpoint")
 	output := fl.String("output", "", "the file to write and resume (default: KEY.MODEL.json; an mcq run writes scores.json rows, a rubric run the answers to score)")
 	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added"))
@@ -29,13 +30,17 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 || *key == "" || *model == "" {
-		return usageError(fl, errors.New("--rubric and --model are required, and nothing else"))
+		return usageError(fl, errors.New("--benchmark and --model are required, and nothing else"))
 	}
 	temp, err := parseTemperature(*temperature)
 	if err != nil {
 		return usageError(fl, err)
 	}
-	b, err := openBenchmark(*root, *key)
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
+	b, err := openBenchmark(root, *key)
 	if err != nil {
 		return err
 	}
@@ -62,13 +67,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	})
 	fmt.Fprintln(stdout, sum.Line(*output))
 	if err != nil {
-		return failed(err)
+		// An account error stops the run: the endpoint refuses it.
+		return serviceFailed(err)
 	}
 	fmt.Fprintln(stdout, sum.Next(*output, b))
-	if sum.Failed > 0 {
-		return exitWith(exitFail)
-	}
-	return nil
+	return exitWith(callsExit(sum.Failed, sum.Exhausted, sum.Done))
 }
 
 // parseTemperature reads --temperature: a number from 0 to 2, or none.

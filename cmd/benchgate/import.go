@@ -63,14 +63,15 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 
 // importFlags are the flags every format takes.
 type importFlags struct {
-	root, key string
+	rootFlag  *boardRoot
+	root, key string // root is set by check
 	dryRun    bool
 	opts      importer.Options
 }
 
 func newImportFlags(fl *flag.FlagSet) *importFlags {
 	f := &importFlags{}
-	fl.StringVar(&f.root, "root", ".", "the leaderboard repository (a clone of it)")
+	f.rootFlag = addRoot(fl, "the leaderboard repository (a clone of it)")
 	fl.StringVar(&f.key, "benchmark", "", "the benchmark's key in rubrics/rubrics.json")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "write nothing; print what would be written, verified")
 	fl.StringVar(&f.opts.Submitter, "submitter", "", "meta.json submitter: the GitHub login of who submits the results (default: a placeholder to fill in)")
@@ -93,6 +94,11 @@ func (f *importFlags) check(fl *flag.FlagSet, missing []string) (*benchmark.Benc
 		}
 	}
 	f.opts.Today = time.Now().UTC().Format(time.DateOnly)
+	root, err := f.rootFlag.locate()
+	if err != nil {
+		return nil, err
+	}
+	f.root = root
 	return openBenchmark(f.root, f.key)
 }
 
@@ -153,7 +159,7 @@ func runImportInspect(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("import inspect", inspectSynopsis, stderr)
 	f := newImportFlags(fl)
 	var logs []string
-	fl.Func("log", "an inspect_ai log, .json or .eval (repeat the flag, or list more logs after it; logs of one model are joined)", func(s string) error {
+	fl.Func("log", "an inspect_ai log `FILE`, .json or .eval (repeat the flag, or list more logs after it; logs of one model are joined)", func(s string) error {
 		logs = append(logs, s)
 		return nil
 	})

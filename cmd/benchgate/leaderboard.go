@@ -13,7 +13,7 @@ import (
 
 func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("leaderboard", "[--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
+	rootFlag := addRoot(fl, "the leaderboard repository (registry, benchmarks, submissions)")
 	out := fl.String("out", "", "output folder (default: leaderboard/ in the root)")
 	format := fl.String("format", "all", "what to write: md, html, json, csv or all")
 	asOf := fl.String("as-of", "", "the date printed on the board; without it the output holds no date, so the same submissions give identical files")
@@ -29,10 +29,14 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, formats); err != nil {
 		return err
 	}
-	if *out == "" {
-		*out = filepath.Join(*root, "leaderboard")
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
 	}
-	history, err := ranking.GitHistory(*root, "")
+	if *out == "" {
+		*out = filepath.Join(root, "leaderboard")
+	}
+	history, err := ranking.GitHistory(root, "")
 	if err != nil {
 		return err
 	}
@@ -40,7 +44,7 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 	if *cacheDir != "" {
 		opts.Cache = filecache.Dir(*cacheDir)
 	}
-	g, err := ranking.Generate(boardFS(*root), opts)
+	g, err := ranking.Generate(boardFS(root), opts)
 	if err != nil {
 		return err
 	}

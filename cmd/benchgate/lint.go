@@ -2,15 +2,17 @@ package main
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"testing/fstest"
 
 	"github.com/benchgate/benchgate/benchmark"
 )
 
 func runLintBenchmark(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("lint-benchmark", "[--root DIR] [--format text|json] KEY|PATH", stderr)
-	root := fl.String("root", ".", "the leaderboard repository whose registry names KEY")
+	rootFlag := addRoot(fl, "the leaderboard repository whose registry names KEY")
 	format := fl.String("format", "text", "output format: text or json")
 	pos, err := parseInterleaved(fl, args)
 	if err != nil {
@@ -22,9 +24,22 @@ func runLintBenchmark(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, benchmark.LintFormats); err != nil {
 		return err
 	}
-	rep, err := benchmark.LintNamed(boardFS(*root), pos[0], benchmarkFile(*root, pos[0]))
+	root, err := rootFlag.locate()
 	if err != nil {
-		return registryPath(*root, err)
+		if benchmarkFile(".", pos[0]) == nil {
+			return err
+		}
+		// A benchmark file is linted on its own outside a leaderboard,
+		// as before publishing it with init.
+		root = ""
+	}
+	var board fs.FS = fstest.MapFS{}
+	if root != "" {
+		board = boardFS(root)
+	}
+	rep, err := benchmark.LintNamed(board, pos[0], benchmarkFile(root, pos[0]))
+	if err != nil {
+		return registryPath(root, err)
 	}
 	if err := benchmark.RenderLint(stdout, *format, rep); err != nil {
 		return err
@@ -36,7 +51,7 @@ func runLintBenchmark(args []string, stdout, stderr io.Writer) error {
 }
 
 // benchmarkFile is the file that a command-line path names, nil when it
-// names none.
+// names none; root is "" outside a leaderboard.
 func benchmarkFile(root, p string) *benchmark.File {
 	info, err := os.Stat(p)
 	if err != nil || info.IsDir() {
@@ -47,6 +62,8 @@ func benchmarkFile(root, p string) *benchmark.File {
 		dir = "."
 	}
 	f := &benchmark.File{FS: os.DirFS(dir), Name: base}
-	f.FromRoot, _ = fromRoot(root, p)
+	if root != "" {
+		f.FromRoot, _ = fromRoot(root, p)
+	}
 	return f
 }

@@ -7,11 +7,11 @@
 //		check a benchmark file (by registry key or path)
 //	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR]
 //		rank the verified submissions and write the published leaderboard
-//	benchgate generate --rubric KEY --model ID [--workers N] [--rps R] [--output FILE]
+//	benchgate generate --benchmark KEY --model ID [--workers N] [--rps R] [--output FILE]
 //		ask a candidate model every question of a benchmark
-//	benchgate score ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]
+//	benchgate score ANSWERS [--benchmark KEY] [--output scores.json] [--pair OTHER]
 //		grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)
-//	benchgate calibrate --rubric KEY [--min-agreement 0.8]
+//	benchgate calibrate --benchmark KEY [--min-agreement 0.8]
 //		check the judge against the rubric's calibration fixtures
 //	benchgate rerun PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]
 //		spot-check a submission's reported scores against the benchmark's fixed judge
@@ -21,7 +21,7 @@
 //		create the GitHub App from its manifest and write the configuration serve reads
 //	benchgate import FORMAT [flags]
 //		turn published results into submissions, each verified as it is written
-//	benchgate submit --rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL
+//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter S --contact URL [--force]
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
 //		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)
@@ -32,18 +32,24 @@
 //
 // 'benchgate COMMAND -h' lists a command's flags. The commands with --root
 // read the leaderboard repository it names (the registry
-// rubrics/rubrics.json, the benchmark files and submissions/), by default
-// the current directory.
+// rubrics/rubrics.json, the benchmark files and submissions/); without it,
+// the working directory or the nearest folder above it that holds the
+// registry, as git finds its repository.
 //
 // Each command is a thin shell: it parses its flags, calls the package
-// that does the work and renders with that package's renderer. Exit codes:
-// 0 when all is well; 1 when what the command checked did not pass or its
-// work failed part-way (rerun: the scores are inconsistent); 2 on bad
-// usage, or when the command could not do its job; 3 when rerun is
-// inconclusive and a maintainer must decide.
+// that does the work and renders with that package's renderer. Exit codes,
+// the same for every command (README.md has the table): 0 when all is
+// well; 1 when what the command checked did not pass or its work failed
+// part-way (rerun: the scores are inconsistent); 2 on bad usage or bad
+// input; 3 when a maintainer must decide (rerun inconclusive, check-pr
+// action required); 4 when benchgate could not do its job for want of its
+// setup (no leaderboard, no API key, a configuration serve refuses) or of
+// a service it calls (an endpoint, the queue's database), so that a script
+// never takes a judge that cannot be reached for a verdict.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,16 +60,18 @@ import (
 	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
 )
 
-// Exit codes.
+// Exit codes, documented in one table in README.md.
 const (
 	exitOK    = 0 // nothing failed
 	exitFail  = 1 // a submission or benchmark failed its checks
-	exitUsage = 2 // bad usage, or benchgate could not do its job
+	exitUsage = 2 // bad usage or bad input
 
-	exitInconclusive = 3 // rerun: a maintainer must decide
+	exitInconclusive = 3 // rerun, check-pr: a maintainer must decide
+	exitSetup        = 4 // the setup is missing or a service cannot be reached: no verdict
 )
 
 type command struct {
@@ -109,7 +117,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return report(stderr, c.name, c.run(args[1:], stdout, stderr))
 		}
 	}
-	fmt.Fprintf(stderr, "benchgate: unknown command %q\n\n", args[0])
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	fmt.Fprintf(stderr, "benchgate: unknown command %q", args[0])
+	if s := nearest(args[0], names); len(s) > 0 {
+		fmt.Fprintf(stderr, "; did you mean %s?", strings.Join(s, " or "))
+	}
+	fmt.Fprint(stderr, "\n\n")
 	usage(stderr)
 	return exitUsage
 }
@@ -127,7 +143,7 @@ func usage(w io.Writer) {
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		args = fs.Args()
@@ -147,14 +163,14 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: benchgate %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printFlags(fs, stderr)
 	}
 	return fs
 }
 
 // exitError ends a subcommand with an exit code. Any other error a
-// subcommand returns ends it with exitUsage: benchgate could not do its
-// job.
+// subcommand returns ends it with exitUsage: its arguments or input would
+// not do.
 type exitError struct {
 	code  int
 	err   error  // printed after "benchgate NAME: "; nil when the output said it all
@@ -174,6 +190,48 @@ func (e *exitError) Unwrap() error { return e.err }
 // failed ends a command with exitFail: what it checked did not pass.
 func failed(err error) error { return &exitError{code: exitFail, err: err} }
 
+// setupError ends a command with exitSetup: its setup is missing or
+// wrong, or a service it needs cannot be reached, so it has no verdict.
+func setupError(err error) error { return &exitError{code: exitSetup, err: err} }
+
+// serviceFailed ends a command whose work stopped on err: exitSetup when
+// the endpoint could not be reached or refused the account (serviceDown),
+// which says nothing about what was checked; else exitFail.
+func serviceFailed(err error) error {
+	if serviceDown(err) {
+		return setupError(err)
+	}
+	return failed(err)
+}
+
+// serviceDown reports a call to a model's endpoint that failed for want of
+// the service, not for what was asked: unreachable, timing out or failing
+// on every attempt (llm.ErrExhausted), or refusing the account (a rejected
+// key, no credits, a spent quota: llm.ErrAccount). A request the endpoint
+// refuses (a 400, a content filter) is the work's own failure.
+func serviceDown(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	return errors.Is(err, llm.ErrExhausted) || errors.Is(err, llm.ErrAccount)
+}
+
+// callsExit is the exit code of work made of calls to a model's endpoint:
+// failed of them failed, down of those for want of the service
+// (llm.ErrExhausted: unreachable, timing out, failing on every attempt),
+// and answered succeeded. exitSetup when the endpoint answered none and
+// every failure was the service's, so that no run is taken for a verdict;
+// exitFail when some failed otherwise.
+func callsExit(failed, down, answered int) int {
+	switch {
+	case failed == 0:
+		return exitOK
+	case answered == 0 && down == failed:
+		return exitSetup
+	}
+	return exitFail
+}
+
 // exitWith ends a command with code and no message: its output said why.
 func exitWith(code int) error {
 	if code == exitOK {
@@ -187,13 +245,16 @@ func usageError(fl *flag.FlagSet, err error) error {
 	return &exitError{code: exitUsage, err: err, usage: fl.Usage}
 }
 
-// flagError reports a parse error, which the flag package has printed:
-// -h is not a failure.
+// flagError ends a command whose flags did not parse (parseFlags): -h,
+// whose help is printed, is not a failure.
 func flagError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	return exitWith(exitUsage)
+	if _, ok := err.(*exitError); ok {
+		return err
+	}
+	return &exitError{code: exitUsage, err: err}
 }
 
 // report prints a subcommand's error, the one place that does, and returns

@@ -110,7 +110,7 @@ func TestVerifyPathsAndExitCodes(t *testing.T) {
 		{"outside the root", []string{"verify", "--root", root, os.TempDir()}, exitUsage, "is outside the leaderboard root"},
 		{"missing path", []string{"verify", "--root", root, sub("submissions/model-benchmark/nope")}, exitUsage, "does not exist"},
 		{"bad format", []string{"verify", "--root", root, "--format", "yaml"}, exitUsage, `unknown format "yaml"`},
-		{"no registry", []string{"verify", "--root", t.TempDir()}, exitUsage, "cannot read the benchmark registry"},
+		{"no registry", []string{"verify", "--root", t.TempDir()}, exitSetup, "(no rubrics/rubrics.json in it); run benchgate init, or pass --root"},
 		{"unknown command", []string{"verfy"}, exitUsage, `unknown command "verfy"`},
 		{"help", []string{"verify", "-h"}, exitOK, "Usage: benchgate verify"},
 	}
@@ -169,14 +169,14 @@ func TestServeRefusesToStartWithoutConfiguration(t *testing.T) {
 		t.Setenv(k, "")
 	}
 	code, _, stderr := runCLI(t, "serve")
-	if code != exitUsage || !strings.Contains(stderr, "BENCHGATE_WEBHOOK_SECRET is required") || !strings.Contains(stderr, "BENCHGATE_APP_ID is required") {
+	if code != exitSetup || !strings.Contains(stderr, "BENCHGATE_WEBHOOK_SECRET is required") || !strings.Contains(stderr, "BENCHGATE_APP_ID is required") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
 
 // TestErrorsPrintedOnce: run prints a command's error once, after
-// "benchgate NAME: ", then the command's usage when it asks for it; -h is
-// not a failure, and a bad flag is reported by the flag package alone.
+// "benchgate NAME: ", then the command's usage when it asks for it (a bad
+// flag does); -h is not a failure.
 func TestErrorsPrintedOnce(t *testing.T) {
 	root := copyBoard(t)
 	tests := []struct {
@@ -186,12 +186,12 @@ func TestErrorsPrintedOnce(t *testing.T) {
 		prefix string // how stderr starts
 		named  bool   // stderr holds "benchgate NAME:" once; otherwise never
 	}{
-		{"message then usage", []string{"generate", "--root", root}, exitUsage, "benchgate generate: --rubric and --model are required, and nothing else\nUsage: benchgate generate ", true},
+		{"message then usage", []string{"generate", "--root", root}, exitUsage, "benchgate generate: --benchmark and --model are required, and nothing else\nUsage: benchgate generate ", true},
 		{"usage alone", []string{"score", "--root", root}, exitUsage, "Usage: benchgate score ", false},
 		{"an error", []string{"calibrate", "--root", root, "--rubric", "nope"}, exitUsage, `benchgate calibrate: no benchmark "nope" in `, true},
 		{"help", []string{"lint-benchmark", "-h"}, exitOK, "Usage: benchgate lint-benchmark ", false},
-		{"bad flag", []string{"verify", "--nope"}, exitUsage, "flag provided but not defined: -nope\nUsage: benchgate verify ", false},
-		{"a file that cannot be read", []string{"serve", "--config", filepath.Join(root, "missing.yaml")}, exitUsage, "benchgate serve: open ", true},
+		{"bad flag", []string{"verify", "--nope"}, exitUsage, "benchgate verify: unknown flag --nope\nUsage: benchgate verify ", true},
+		{"a file that cannot be read", []string{"serve", "--config", filepath.Join(root, "missing.yaml")}, exitSetup, "benchgate serve: open ", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,7 +208,7 @@ func TestErrorsPrintedOnce(t *testing.T) {
 	for _, k := range []string{"BENCHGATE_APP_ID", "BENCHGATE_PRIVATE_KEY_FILE", "BENCHGATE_PRIVATE_KEY", "BENCHGATE_WEBHOOK_SECRET"} {
 		t.Setenv(k, "")
 	}
-	if code, _, stderr := runCLI(t, "serve"); code != exitUsage || !strings.HasPrefix(stderr, "benchgate serve cannot start:\n") {
+	if code, _, stderr := runCLI(t, "serve"); code != exitSetup || !strings.HasPrefix(stderr, "benchgate serve cannot start:\n") {
 		t.Errorf("serve without configuration: exit %d\n%s", code, stderr)
 	}
 }

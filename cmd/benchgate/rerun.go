@@ -13,13 +13,14 @@ import (
 
 func runRerun(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository")
+	rootFlag := addRoot(fl, "the leaderboard repository")
 	maxCalls := fl.Int("max-calls", 0, "stop after this many model calls (0: no limit); a check stopped early is inconclusive")
 	maxUSD := fl.Float64("max-usd", 0, "stop once this much has been spent (0: no limit)")
 	format := fl.String("format", "text", "output format: text, json or markdown (what the App posts)")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	sample := fl.Int("sample", 20, "mcq: questions re-asked of the candidate when --candidate-base-url is set")
-	candModel := fl.String("candidate-model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
+	candModel := fl.String("model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
+	alias(fl, "candidate-model", "model")
 	var judgeEP, candEP endpointFlags
 	judgeEP.register(fl, "judge-", "judge")
 	candEP.registerEndpoint(fl, "candidate-", "candidate model (mcq, optional)")
@@ -33,11 +34,15 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, rerun.Formats); err != nil {
 		return err
 	}
-	v, err := verify.New(boardFS(*root), verify.Options{})
+	root, err := rootFlag.locate()
 	if err != nil {
 		return err
 	}
-	dirs, err := selectSubmissions(*root, pos, nil)
+	v, err := verify.New(boardFS(root), verify.Options{})
+	if err != nil {
+		return err
+	}
+	dirs, err := selectSubmissions(root, pos, nil)
 	if err != nil || len(dirs) != 1 {
 		return fmt.Errorf("name one submission folder (%v)", err)
 	}
@@ -77,7 +82,9 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := rerun.Check(ctx, v, dir, cfg)
-	if err != nil {
+	if serviceDown(err) {
+		return setupError(err)
+	} else if err != nil {
 		return err
 	}
 	// The report says what failed; whoever runs the check also gets why.
@@ -89,6 +96,9 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	if err := rerun.Render(stdout, *format, rep); err != nil {
 		return err
 	}
+	if noneAnswered(rep) {
+		return setupError(fmt.Errorf("the endpoint answered no call (see above), so there is no verdict on %s; fix the endpoint or its key and run the check again", dir))
+	}
 	switch rep.Verdict {
 	case rerun.VerdictConsistent:
 		return nil
@@ -96,4 +106,16 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 		return exitWith(exitFail)
 	}
 	return exitWith(exitInconclusive)
+}
+
+// noneAnswered reports a check in which every call failed for want of
+// the service (serviceDown), which says nothing of the submission; calls
+// the endpoint refused (a content filter) leave it inconclusive.
+func noneAnswered(rep rerun.Report) bool {
+	for _, q := range rep.Questions {
+		if !serviceDown(q.Err) {
+			return false
+		}
+	}
+	return len(rep.Questions) > 0 && rep.Verdict == rerun.VerdictInconclusive
 }

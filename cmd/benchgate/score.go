@@ -10,9 +10,10 @@ import (
 )
 
 func runScore(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("score", "ANSWERS [--rubric KEY] [--output scores.json] [--pair OTHER]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry and benchmarks)")
-	key := fl.String("rubric", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
+	fl := newFlagSet("score", "ANSWERS [--benchmark KEY] [--output scores.json] [--pair OTHER]", stderr)
+	rootFlag := addRoot(fl, "the leaderboard repository (registry and benchmarks)")
+	key := fl.String("benchmark", "", "the benchmark's key (default: the rubric benchmark whose questions the answers answer)")
+	alias(fl, "rubric", "benchmark")
 	output := fl.String("output", "scores.json", "the scores.json to write")
 	pair := fl.String("pair", "", "another answers file: compare the two pairwise instead of scoring")
 	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added; with --pair, "+cacheLedgerHelp))
@@ -31,12 +32,16 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
 	answers, err := score.ReadAnswers(pos[0])
 	if err != nil {
 		return err
 	}
 	if *key == "" {
-		if *key, err = score.RubricFor(boardFS(*root), answers); err != nil {
+		if *key, err = score.RubricFor(boardFS(root), answers); err != nil {
 			return err
 		}
 	}
@@ -44,7 +49,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	if *pair != "" {
 		defLedger = cacheLedger()
 	}
-	b, j, closeLedger, err := rubricJudge(*root, *key, "its answers are scored by `benchgate generate` itself", &ep, ledgerPath(fl, defLedger))
+	b, j, closeLedger, err := rubricJudge(root, *key, "its answers are scored by `benchgate generate` itself", &ep, ledgerPath(fl, defLedger))
 	if err != nil {
 		return err
 	}
@@ -59,7 +64,7 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		}
 		rep, err := score.Compare(ctx, cfg, answers, other)
 		if err != nil {
-			return failed(err)
+			return serviceFailed(err)
 		}
 		return score.RenderPair(stdout, *format, pos[0], *pair, rep)
 	}
@@ -68,10 +73,19 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 		err = score.Write(*output, rows)
 	}
 	if err != nil {
-		return failed(err)
+		return serviceFailed(err)
 	}
 	if _, err := io.WriteString(stdout, sum.Text(*output)); err != nil {
 		return err
+	}
+	down := 0 // an account error stops Grade: what is not permanent ran out of retries
+	for _, f := range sum.Failures {
+		if !f.Permanent {
+			down++
+		}
+	}
+	if code := callsExit(len(sum.Failures), down, sum.Scored); code != exitOK {
+		return exitWith(code)
 	}
 	if sum.Incomplete() {
 		// The file is written, but answers another run may grade are not.

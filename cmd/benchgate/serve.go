@@ -49,12 +49,12 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 			getenv, err = bot.WithFile(os.Getenv, data, *configFile)
 		}
 		if err != nil {
-			return err
+			return setupError(err)
 		}
 	}
 	cfg, err := bot.LoadConfig(getenv, os.ReadFile)
 	if err != nil {
-		return &exitError{code: exitUsage, err: err, bare: true} // "benchgate serve cannot start: ..."
+		return &exitError{code: exitSetup, err: err, bare: true} // "benchgate serve cannot start: ..."
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -66,6 +66,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	logDatabase(log, cfg.DatabaseURL)
+	warnUnset(log, cfg)
 	metrics := bot.NewMetrics()
 	metrics.SetLimits(cfg.Limits)
 	gcfg := ghapp.Config{AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, BaseURL: cfg.GitHubAPIURL, Observe: metrics.ObserveGitHub}
@@ -74,7 +75,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	app, err := ghapp.New(gcfg)
 	if err != nil {
-		return err
+		return setupError(err)
 	}
 	w := &bot.Worker{GH: app, Git: appGit{cfg, app}, RerunSecret: cfg.RerunSecret, RerunBudget: cfg.Limits.SpotCheckCalls, AutoRerun: cfg.RerunPolicy == bot.RerunAuto, OnJudge: metrics.ObserveJudge, OnCalls: metrics.ObserveJobCalls, BoardDir: cfg.BoardDir, BoardBranch: cfg.BoardBranch, Author: commitAuthor(cfg, app), Log: log}
 	if cfg.PublishMode == bot.PublishPR {
@@ -90,7 +91,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey, Timeout: cfg.JudgeTimeout, PriceInput: cfg.JudgePriceInput, PriceOutput: cfg.JudgePriceOutput,
 			AzureAPIVersion: cfg.JudgeAzureAPIVersion, Deployments: cfg.JudgeDeployments, TokenParam: cfg.JudgeTokenParam, Log: log})
 		if err != nil {
-			return fmt.Errorf("judge: %v", err)
+			return setupError(fmt.Errorf("judge: %v", err))
 		}
 		// The model and request parameters are each benchmark's, from
 		// its registry entry (judge.Judge.For), as for the CLI.
@@ -98,7 +99,7 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {
-		return fmt.Errorf("the queue's database: %v", err)
+		return setupError(fmt.Errorf("the queue's database: %v", err))
 	}
 	defer q.Close()
 	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
@@ -127,9 +128,20 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 	}
 	mux := bot.Mux(hook, q, metrics, log, ready)
 	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
-		return failed(err)
+		return setupError(err) // it cannot listen, or the queue failed
 	}
 	return nil
+}
+
+// warnUnset says at start-up what will not work for want of a setting
+// that serve can run without.
+func warnUnset(log *slog.Logger, cfg bot.Config) {
+	if cfg.JudgeBaseURL == "" {
+		log.Warn("no judge (BENCHGATE_JUDGE_BASE_URL is unset): spot-checks of rubric submissions cannot run; /benchgate rerun on one reports that no judge is configured", "unset", "BENCHGATE_JUDGE_BASE_URL")
+	}
+	if len(cfg.RerunSecret) == 0 {
+		log.Warn("no rerun secret (BENCHGATE_RERUN_SECRET is unset): the questions a spot-check re-grades follow from a plain hash of the submission's scores, which its author can compute and game; set a random secret to make them unpredictable", "unset", "BENCHGATE_RERUN_SECRET")
+	}
 }
 
 // logDatabase says where a SQLite queue lives, and loudly when it is the

@@ -351,13 +351,13 @@ func TestServeRefusesWrongGitHubURL(t *testing.T) {
 	} {
 		t.Setenv("BENCHGATE_APP_ID", "42")
 		t.Setenv("BENCHGATE_PRIVATE_KEY_FILE", keyFile)
-		t.Setenv("BENCHGATE_WEBHOOK_SECRET", "s")
+		t.Setenv("BENCHGATE_WEBHOOK_SECRET", testWebhookSecret)
 		t.Setenv("BENCHGATE_DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "q.db"))
 		for _, k := range []string{"BENCHGATE_GITHUB_API_URL", "BENCHGATE_COMMIT_NAME", "BENCHGATE_COMMIT_EMAIL"} {
 			t.Setenv(k, tt.env[k])
 		}
 		code, _, stderr := runCLI(t, "serve")
-		if code != exitUsage || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
+		if code != exitSetup || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d\n%s", tt.env, code, stderr)
 		}
 	}
@@ -426,4 +426,30 @@ func TestServeReconcileCalls(t *testing.T) {
 		t.Errorf("a pass over %d open pull requests made %d calls, want %d", prs, len(pass), want)
 	}
 	t.Logf("a reconcile pass over %d open pull requests: %d calls, %d charged to the rate limit", prs, len(pass), charged)
+}
+
+// TestServeRefusesWeakWebhookSecret: serve does not start with a webhook
+// secret anyone could guess, and says why (exit 4, a setup problem).
+func TestServeRefusesWeakWebhookSecret(t *testing.T) {
+	appKeyOnce.Do(func() { appKey = newAppKey() })
+	keyFile := filepath.Join(t.TempDir(), "key.pem")
+	if err := os.WriteFile(keyFile, appKeyPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ secret, want string }{
+		{"...", "BENCHGATE_WEBHOOK_SECRET is 3 bytes long: anyone who guesses it can forge deliveries; use at least 16 random bytes"},
+		{"aaaaaaaaaaaaaaaa", "BENCHGATE_WEBHOOK_SECRET holds only 1 different characters"},
+		{"changemechangeme", `BENCHGATE_WEBHOOK_SECRET contains "changeme"`},
+	} {
+		t.Run(tt.secret, func(t *testing.T) {
+			t.Setenv("BENCHGATE_APP_ID", "42")
+			t.Setenv("BENCHGATE_PRIVATE_KEY_FILE", keyFile)
+			t.Setenv("BENCHGATE_WEBHOOK_SECRET", tt.secret)
+			t.Setenv("BENCHGATE_DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "q.db"))
+			code, _, stderr := runCLI(t, "serve")
+			if code != exitSetup || !strings.HasPrefix(stderr, "benchgate serve cannot start:\n") || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d\n%s", code, stderr)
+			}
+		})
+	}
 }

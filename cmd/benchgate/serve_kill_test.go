@@ -50,7 +50,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Skip("waits for the dead process's heartbeat to go stale (about 30 s)")
 	}
 	gh, root := newFakeBoard(t)
-	a := &app{t: t, gh: gh, root: root, secret: "s"}
+	a := &app{t: t, gh: gh, root: root, secret: testWebhookSecret}
 	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	head := strings.Repeat("f", 40)
@@ -90,7 +90,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	db := "sqlite:" + filepath.Join(dir, "queue.db")
 	env := []string{
 		"BENCHGATE_SERVE_CHILD=1",
-		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=s",
+		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=" + a.secret,
 		"BENCHGATE_DATABASE_URL=" + db, "BENCHGATE_LISTEN=" + a.addr, "BENCHGATE_GITHUB_API_URL=" + gh.URL,
 		// Far longer than the test: only the heartbeat can bring the
 		// job back in time.

@@ -74,7 +74,7 @@ func newFleet(t testing.TB, n, workers int) *fleet {
 
 	gh, root := newFakeBoard(t)
 	gh.AddInstallation(7, "geo/board") // for reconcile
-	a := &app{gh: gh, root: root, secret: "s"}
+	a := &app{gh: gh, root: root, secret: testWebhookSecret}
 	if tt, ok := t.(*testing.T); ok {
 		a.t = tt
 	}

@@ -36,6 +36,10 @@ var (
 )
 
 // app is a running App against a fake GitHub holding geo/board.
+// testWebhookSecret is the webhook secret of the test Apps: random
+// enough for serve to accept it (bot.WeakSecret).
+const testWebhookSecret = "5d2e8a0f7c14b96e"
+
 type app struct {
 	t      *testing.T
 	gh     *fakegithub.Server
@@ -79,7 +83,7 @@ func startApp(t *testing.T) *app { return startAppWith(t, appOptions{}) }
 // startAppWith starts the App with opts.
 func startAppWith(t *testing.T, opts appOptions) *app {
 	gh, root := newFakeBoard(t)
-	a := &app{t: t, gh: gh, root: root, secret: "s"}
+	a := &app{t: t, gh: gh, root: root, secret: testWebhookSecret}
 	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
 	l, _ := net.Listen("tcp", "127.0.0.1:0")

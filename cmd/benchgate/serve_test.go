@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +43,48 @@ func TestServeReconcilesMissedDeliveries(t *testing.T) {
 	a.stop()
 	if runs := a.gh.CheckRuns("geo/board"); len(runs) != 1 || runs[0].HeadSHA != head || runs[0].Conclusion != "success" {
 		t.Errorf("check runs: %+v", runs)
+	}
+}
+
+// TestServeWarnsWhatWillNotWork: serve starts without a judge or a rerun
+// secret, and says at start-up, in its structured log, what will not
+// work for want of each.
+func TestServeWarnsWhatWillNotWork(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  bot.Config
+		want []string // the unset variables warned about, in order
+	}{
+		{"both set", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", RerunSecret: []byte("k")}, nil},
+		{"no judge", bot.Config{RerunSecret: []byte("k")}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
+		{"no rerun secret", bot.Config{JudgeBaseURL: "https://judge.example.org/v1"}, []string{"BENCHGATE_RERUN_SECRET"}},
+		{"neither", bot.Config{}, []string{"BENCHGATE_JUDGE_BASE_URL", "BENCHGATE_RERUN_SECRET"}},
+	}
+	says := map[string]string{
+		"BENCHGATE_JUDGE_BASE_URL": "spot-checks of rubric submissions cannot run",
+		"BENCHGATE_RERUN_SECRET":   "which its author can compute",
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			warnUnset(slog.New(slog.NewJSONHandler(&buf, nil)), tt.cfg)
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+				if line == "" {
+					continue
+				}
+				var rec struct{ Level, Msg, Unset string }
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Fatalf("not a JSON log line: %s", line)
+				}
+				if rec.Level != "WARN" || !strings.Contains(rec.Msg, says[rec.Unset]) {
+					t.Errorf("%s: %s %q", rec.Unset, rec.Level, rec.Msg)
+				}
+				got = append(got, rec.Unset)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("warned about %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -50,7 +50,7 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s (--listen): %v", *listen, err)
+		return setupError(fmt.Errorf("cannot listen on %s (--listen): %v", *listen, err))
 	}
 	defer ln.Close()
 	if *public == "" {

@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -23,6 +25,8 @@ func (o *optionalFloat) String() string {
 	}
 	return strconv.FormatFloat(*o.v, 'g', -1, 64)
 }
+
+func (o *optionalFloat) argName() string { return "number" }
 
 func (o *optionalFloat) Set(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
@@ -43,6 +47,8 @@ func (o *optionalBool) String() string {
 	return strconv.FormatBool(*o.v)
 }
 
+func (o *optionalBool) argName() string { return "true|false" }
+
 func (o *optionalBool) Set(s string) error {
 	b, err := strconv.ParseBool(s)
 	if err != nil {
@@ -53,15 +59,17 @@ func (o *optionalBool) Set(s string) error {
 }
 
 func runSubmit(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("submit", "--rubric KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model-id ID --submitter S --contact URL", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (a clone of it)")
-	key := fl.String("rubric", "", "the benchmark's key in rubrics/rubrics.json")
+	fl := newFlagSet("submit", "--benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter S --contact URL [--force]", stderr)
+	rootFlag := addRoot(fl, "the leaderboard repository (a clone of it)")
+	key := fl.String("benchmark", "", "the benchmark's key in rubrics/rubrics.json")
+	alias(fl, "rubric", "benchmark")
 	slug := fl.String("slug", "", "the submission folder's name: "+submission.SlugPattern)
 	scores := fl.String("scores", "", "the scores.json of the run (copied unchanged)")
 	track := fl.String("track", "model", "model (a model answering directly) or harness (a harness around the benchmark's pinned model)")
 	m := &submission.Meta{}
 	fl.StringVar(&m.ModelName, "model-name", "", "display name of the model")
-	fl.StringVar(&m.CandidateModelID, "model-id", "", "the model's id at its provider, e.g. qwen/qwen3-32b")
+	fl.StringVar(&m.CandidateModelID, "model", "", "the model's id at its provider, e.g. qwen/qwen3-32b (meta.json's candidate_model_id)")
+	alias(fl, "model-id", "model")
 	fl.StringVar(&m.Submitter, "submitter", "", "your handle or organisation")
 	fl.StringVar(&m.ContactOrRepo, "contact", "", "a repository URL or a contact address")
 	fl.StringVar(&m.Date, "date", time.Now().UTC().Format(time.DateOnly), "the date of the run, YYYY-MM-DD")
@@ -75,6 +83,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	fl.Var(&priceOut, "price-output", "USD per million output tokens")
 	fl.Var(&temp, "temperature", "the sampling temperature of the run")
 	maxTokens := fl.Int("max-tokens", 0, "the max tokens of the run (0: not reported)")
+	force := fl.Bool("force", false, "replace the submission folder when it exists (it is put back if the new one does not pass)")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
@@ -85,13 +94,13 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		m.MaxTokens = maxTokens
 	}
 	var missing []string
-	for _, f := range []struct{ name, v string }{{"rubric", *key}, {"slug", *slug}, {"scores", *scores}, {"model-name", m.ModelName}, {"model-id", m.CandidateModelID}, {"submitter", m.Submitter}, {"contact", m.ContactOrRepo}} {
+	for _, f := range []struct{ name, v string }{{"benchmark", *key}, {"slug", *slug}, {"scores", *scores}, {"model-name", m.ModelName}, {"model", m.CandidateModelID}, {"submitter", m.Submitter}, {"contact", m.ContactOrRepo}} {
 		if f.v == "" {
 			missing = append(missing, "--"+f.name)
 		}
 	}
 	if len(missing) > 0 {
-		return usageError(fl, fmt.Errorf("missing %v", missing))
+		return usageError(fl, fmt.Errorf("missing %s", strings.Join(missing, ", ")))
 	}
 	tr, err := submission.ParseTrack(*track)
 	if err != nil {
@@ -100,13 +109,17 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if !submission.ValidSlug(*slug) {
 		return fmt.Errorf("slug %q is not valid: use %s", *slug, submission.SlugRule)
 	}
-	reg, regFindings := benchmark.LoadRegistry(boardFS(*root))
-	if reg == nil {
-		return fmt.Errorf("%v", regFindings)
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
+	reg, err := benchmark.OpenRegistry(boardFS(root))
+	if err != nil {
+		return err
 	}
 	e, ok := reg.Lookup(*key)
 	if !ok {
-		return fmt.Errorf("no benchmark %q in %s; known: %v", *key, benchmark.RegistryFile, reg.Keys())
+		return registryPath(root, &benchmark.KeyError{Key: *key, Known: reg.Keys()})
 	}
 	m.RubricKey = e.Key
 	if e.Kind == benchmark.KindRubric {
@@ -114,30 +127,98 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	}
 	data, err := os.ReadFile(*scores)
 	if err != nil {
-		return err
+		return fmt.Errorf("--scores: %v", err)
 	}
 	folder := submission.NewFolder(tr, *slug)
-	dir, err := submission.Create(*root, folder, m, data)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists; choose another --slug, or remove it to replace it", dir)
+	rel := folder.String()
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	var old *asideFolder // the folder --force replaces
+	if *force {
+		if old, err = setAside(root, dir); err != nil {
+			return err
+		}
 	}
-	if err != nil {
+	if _, err := submission.Create(root, folder, m, data); err != nil {
+		if old != nil {
+			if rerr := old.restore(); rerr != nil {
+				return fmt.Errorf("%v; %v", err, rerr)
+			}
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; choose another --slug, or pass --force to replace it", dir)
+		}
 		return err
 	}
+	// A submit that fails takes back the folder it wrote, so that the
+	// same command can be run again once the input is fixed.
+	undo := func() {
+		os.RemoveAll(dir)
+		if old != nil {
+			if err := old.restore(); err != nil {
+				fmt.Fprintf(stderr, "benchgate submit: %v\n", err)
+			}
+		}
+	}
 	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
-	rel := folder.String()
-	v, err := verify.New(boardFS(*root), verify.Options{})
+	v, err := verify.New(boardFS(root), verify.Options{})
 	if err != nil {
+		undo()
 		return err
 	}
 	report := verify.NewReport([]verify.Result{v.Verify(rel)})
 	verify.Render(stdout, "text", report)
 	if report.Failed > 0 {
-		fmt.Fprintf(stdout, "\nThe submission does not pass yet: fix what is listed above, then run `benchgate verify %s` again.\n", rel)
+		undo()
+		back := ""
+		if old != nil {
+			back = ", and the folder it replaced put back"
+		}
+		fmt.Fprintf(stdout, "\nThe submission does not pass, so %s was removed%s. Fix what is listed above (in %s, or the flags), then run the same benchgate submit again.\n", dir, back, *scores)
 		return exitWith(exitFail)
+	}
+	if old != nil {
+		if err := old.discard(); err != nil {
+			fmt.Fprintf(stderr, "benchgate submit: the replaced folder: %v\n", err)
+		}
+		fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
 	}
 	branch := "submit/" + *slug
 	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
 		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
 	return nil
 }
+
+// asideFolder is a submission folder that --force moved out of the way.
+type asideFolder struct{ dir, tmp string }
+
+// setAside moves the existing submission folder dir out of submissions/,
+// into a hidden folder of root (the same file system, so a rename), for
+// --force; nil when there is none.
+func setAside(root, dir string) (*asideFolder, error) {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(root, ".benchgate-replaced-")
+	if err != nil {
+		return nil, fmt.Errorf("--force: %v", err)
+	}
+	if err := os.Rename(dir, filepath.Join(tmp, "old")); err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("--force: cannot move %s aside: %v", dir, err)
+	}
+	return &asideFolder{dir, tmp}, nil
+}
+
+// restore puts the folder back in place of whatever is at its path.
+func (a *asideFolder) restore() error {
+	os.RemoveAll(a.dir)
+	if err := os.Rename(filepath.Join(a.tmp, "old"), a.dir); err != nil {
+		return fmt.Errorf("cannot put the former %s back (it is in %s): %v", a.dir, a.tmp, err)
+	}
+	return os.Remove(a.tmp)
+}
+
+// discard removes the folder for good, once its replacement passed.
+func (a *asideFolder) discard() error { return os.RemoveAll(a.tmp) }

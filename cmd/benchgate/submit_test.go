@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestSubmit(t *testing.T) {
 	}{
 		{"existing folder", append(base, "--slug", "qwen3-rerun"), exitUsage, "already exists"},
 		{"bad slug", append(base, "--slug", "Qwen 3"), exitUsage, `slug "Qwen 3" is not valid: use 1 to 64 characters`},
-		{"missing flags", []string{"submit", "--root", root, "--slug", "x"}, exitUsage, "missing [--rubric --scores --model-name --model-id --submitter --contact]"},
+		{"missing flags", []string{"submit", "--root", root, "--slug", "x"}, exitUsage, "missing --benchmark, --scores, --model-name, --model, --submitter, --contact"},
 		{"unknown benchmark", append(append([]string{}, base...), "--slug", "y", "--rubric", "nope"), exitUsage, `no benchmark "nope"`},
 		{"bad track", append(base, "--slug", "z", "--track", "agents"), exitUsage, `--track: unknown track "agents": want model or harness`},
 		{"harness track needs the pinned model", append(base, "--slug", "w", "--track", "harness", "--harness-name", "h", "--harness-repo", "https://example.org/h"), exitFail, "pins no reference model"},
@@ -53,5 +54,76 @@ func TestSubmit(t *testing.T) {
 				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tt.code, tt.want, out, stderr)
 			}
 		})
+	}
+}
+
+// TestSubmitFolder: a submit that fails takes back the folder it wrote,
+// so that the same command can be run again; --force replaces a folder,
+// and puts it back when the new one does not pass.
+func TestSubmitFolder(t *testing.T) {
+	root := copyBoard(t)
+	good := filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/scores.json")
+	bad := filepath.Join(t.TempDir(), "scores.json")
+	if err := os.WriteFile(bad, []byte("[\n{\"id\": 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "submissions/model-benchmark/again")
+	submit := func(name, scores string, extra ...string) []string {
+		return append([]string{"submit", "--root", root, "--benchmark", "basin-analysis", "--slug", "again", "--scores", scores, "--model-name", name, "--model", "qwen/qwen3-32b", "--submitter", "lab", "--contact", "https://example.org"}, extra...)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		want     string
+		wantName string // meta.json's model_name afterwards; "" for no folder
+	}{
+		{"a failing submit leaves nothing", submit("First", bad), exitFail, "so " + dir + " was removed. Fix what is listed above (in " + bad + ", or the flags), then run the same benchgate submit again.", ""},
+		{"so it can be run again", submit("First", bad), exitFail, "invalid JSON", ""},
+		{"then pass", submit("First", good), exitOK, "PASS   submissions/model-benchmark/again", "First"},
+		{"an existing folder is kept", submit("Second", good), exitUsage, dir + " already exists; choose another --slug, or pass --force to replace it", "First"},
+		{"--force that fails puts the folder back", submit("Second", bad, "--force"), exitFail, "and the folder it replaced put back", "First"},
+		{"--force replaces it", submit("Second", good, "--force"), exitOK, "replaced the former submissions/model-benchmark/again", "Second"},
+		{"--force without a folder writes one", append(submit("Third", good, "--force"), "--slug", "fresh"), exitOK, "PASS   submissions/model-benchmark/fresh", "Second"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, tt.args...)
+			if code != tt.code || !strings.Contains(out+stderr, tt.want) {
+				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tt.code, tt.want, out, stderr)
+			}
+			var meta struct {
+				ModelName string `json:"model_name"`
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+			if err == nil {
+				err = json.Unmarshal(data, &meta)
+			}
+			if tt.wantName == "" && !os.IsNotExist(err) || tt.wantName != "" && meta.ModelName != tt.wantName {
+				t.Errorf("the folder afterwards: model_name %q (%v), want %q", meta.ModelName, err, tt.wantName)
+			}
+			if left, _ := filepath.Glob(filepath.Join(root, ".benchgate-replaced-*")); len(left) > 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
+	}
+}
+
+// TestTemplateCopy: a copy of the template fails with every placeholder
+// named at once, not one per run.
+func TestTemplateCopy(t *testing.T) {
+	root := copyBoard(t)
+	dst := filepath.Join(root, "submissions/model-benchmark/my-run")
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(root, "submissions/_template"))); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "verify", "--root", root, dst)
+	for _, field := range []string{"_comment", "model_name", "candidate_model_id", "submitter", "contact_or_repo", "rubric_key", "date", "judge_model", "harness_name", "harness_repo", "notes"} {
+		if !regexp.MustCompile(`my-run/meta.json:\d+: ` + field + ` .*\(meta\.placeholder\)`).MatchString(out) {
+			t.Errorf("%s is not reported as a placeholder", field)
+		}
+	}
+	if code != exitFail || strings.Count(out, "(meta.placeholder)") != 11 {
+		t.Errorf("exit %d, %d placeholders:\n%s%s", code, strings.Count(out, "(meta.placeholder)"), out, stderr)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("verify", "[--root DIR] [--format text|json|markdown|github] [--author LOGIN] [PATH...]", stderr)
-	root := fl.String("root", ".", "the leaderboard repository (registry, benchmarks, submissions)")
+	rootFlag := addRoot(fl, "the leaderboard repository (registry, benchmarks, submissions)")
 	format := fl.String("format", "text", "output format: text, json, markdown (what a PR comment shows) or github (GitHub Actions annotations; the markdown goes to $GITHUB_STEP_SUMMARY)")
 	maxBytes := fl.Int64("max-file-bytes", 64<<20, "size cap for each submission file")
 	author := fl.String("author", "", "the GitHub login submitting the submissions under PATH: each meta.json must name it as submitter, as the App requires of a pull request's author (case-insensitive)")
@@ -32,7 +32,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		// them to one login would fail the others'.
 		return usageError(fl, errors.New("--author binds the submissions you submit: name their folders (PATH)"))
 	}
-	v, err := verify.New(boardFS(*root), verify.Options{MaxFileBytes: *maxBytes, Submitter: *author})
+	root, err := rootFlag.locate()
+	if err != nil {
+		return err
+	}
+	v, err := verify.New(boardFS(root), verify.Options{MaxFileBytes: *maxBytes, Submitter: *author})
 	if err != nil {
 		return err
 	}
@@ -42,7 +46,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	dirs := all
 	if len(paths) > 0 {
-		if dirs, err = selectSubmissions(*root, paths, all); err != nil {
+		if dirs, err = selectSubmissions(root, paths, all); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // runVersion prints what build of benchgate this is.
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("version", "(also: benchgate --version)", stderr)
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return flagError(err)
 	}
 	if fl.NArg() > 0 {
