@@ -281,7 +281,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		if decision != Continue {
 			break
 		}
-		if test.N() >= cfg.Rule.MaxN {
+		if cfg.Rule.MaxN > 0 && test.N() >= cfg.Rule.MaxN {
 			stop = fmt.Sprintf("the test reached its cap of %d questions without deciding", cfg.Rule.MaxN)
 			break
 		}

@@ -500,3 +500,18 @@ func TestInjectionMakesConsistentInconclusive(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxNZeroIsNoCap: a rule whose MaxN is 0 sets no cap, as Validate
+// says, so the check goes on until the test decides.
+func TestMaxNZeroIsNoCap(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth + 2 })
+	r := DefaultRule()
+	r.MaxN = 0
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictInconsistent || rep.Checked == 0 {
+		t.Errorf("MaxN 0: %s after %d checked: %s", rep.Verdict, rep.Checked, rep.Reason)
+	}
+}
