@@ -16,26 +16,40 @@ const maxExactMcNemar = 1 << 31
 // X ~ Binomial(b+c, 1/2), and 1 when b+c = 0. Questions both models got
 // right or both wrong say nothing about which is better and do not enter.
 //
-// It is exp(LogMcNemarExact(b, c)), except that a p-value below the
-// smallest positive float64 (about 4.9e-324, first reached at
-// McNemarExact(0, 1075)) is returned as that smallest value: the true
-// p-value is smaller still, but never 0, which would call the observed
-// split impossible. LogMcNemarExact gives its logarithm exactly.
-// Negative counts give NaN.
+// The binomial terms are computed in log space with Stirling's series, so
+// the result keeps nearly full precision for any b+c; above 2^31
+// discordant pairs it uses the normal approximation with continuity
+// correction. A p-value below the smallest positive float64 (about
+// 4.9e-324, first reached at McNemarExact(0, 1075)) is returned as that
+// smallest value: the true p-value is smaller still, but never 0, which
+// would call the observed split impossible. LogMcNemarExact gives its
+// logarithm. Negative counts give NaN.
 func McNemarExact(b, c int) float64 {
-	lp := LogMcNemarExact(b, c)
-	if math.IsNaN(lp) {
-		return lp
+	if b < 0 || c < 0 {
+		return math.NaN()
 	}
-	return max(math.Exp(lp), math.SmallestNonzeroFloat64)
+	if b > maxExactMcNemar-c {
+		d := math.Abs(float64(b)-float64(c)) - 1
+		if d <= 0 {
+			return 1
+		}
+		return max(math.Erfc(d/math.Sqrt(2*(float64(b)+float64(c)))), math.SmallestNonzeroFloat64)
+	}
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	k := min(b, c)
+	if k == 0 {
+		return max(math.Ldexp(1, 1-n), math.SmallestNonzeroFloat64)
+	}
+	return min(1, max(2*math.Exp(logBinomialHalf(k, n))*binomialHalfSum(k, n), math.SmallestNonzeroFloat64))
 }
 
 // LogMcNemarExact returns the natural logarithm of McNemar's exact p-value
-// (see McNemarExact), finite for any counts: the binomial terms are
-// computed in log space with Stirling's series, so that it keeps nearly
-// full precision for any b+c however far in the tail. Above 2^31
-// discordant pairs it uses the normal approximation with continuity
-// correction, also in log form. Negative counts give NaN.
+// (see McNemarExact), finite for any counts however far in the tail.
+// Above 2^31 discordant pairs it uses the normal approximation with
+// continuity correction, also in log form. Negative counts give NaN.
 func LogMcNemarExact(b, c int) float64 {
 	if b < 0 || c < 0 {
 		return math.NaN()
@@ -51,7 +65,27 @@ func LogMcNemarExact(b, c int) float64 {
 	if n == 0 {
 		return 0
 	}
-	return min(0, math.Ln2+logBinomialHalfCDF(min(b, c), n))
+	k := min(b, c)
+	if k == 0 {
+		return float64(1-n) * math.Ln2
+	}
+	return min(0, math.Ln2+logBinomialHalf(k, n)+math.Log(binomialHalfSum(k, n)))
+}
+
+// binomialHalfSum returns P(X ≤ k)/P(X = k) for X ~ Binomial(n, 1/2),
+// 0 < k ≤ n/2. It sums the terms downward from P(X = k) by their exact
+// ratios; below the mode they fall, so the loop stops as soon as they no
+// longer count.
+func binomialHalfSum(k, n int) float64 {
+	sum, term := 1.0, 1.0
+	for i := k; i > 0; i-- {
+		term *= float64(i) / float64(n-i+1)
+		sum += term
+		if term < sum*0x1p-56 {
+			break
+		}
+	}
+	return sum
 }
 
 // logErfc returns log(erfc(x)) for x ≥ 0, by the asymptotic series where
@@ -64,25 +98,6 @@ func logErfc(x float64) float64 {
 	// is below 1e-5 at x = 26, and the log of the bracket is what counts.
 	x2 := x * x
 	return -x2 - math.Log(x*math.SqrtPi) + math.Log1p(-1/(2*x2)+3/(4*x2*x2))
-}
-
-// logBinomialHalfCDF returns log P(X ≤ k) for X ~ Binomial(n, 1/2),
-// 0 ≤ k ≤ n/2. It sums the terms downward from P(X = k) by their exact
-// ratios; below the mode they fall, so the loop stops as soon as they no
-// longer count.
-func logBinomialHalfCDF(k, n int) float64 {
-	if k == 0 {
-		return -float64(n) * math.Ln2
-	}
-	sum, term := 1.0, 1.0
-	for i := k; i > 0; i-- {
-		term *= float64(i) / float64(n-i+1)
-		sum += term
-		if term < sum*0x1p-56 {
-			break
-		}
-	}
-	return logBinomialHalf(k, n) + math.Log(sum)
 }
 
 // logBinomialHalf returns log P(X = k) for X ~ Binomial(n, 1/2), 0 < k < n,
