@@ -94,7 +94,7 @@ type Report struct {
 	MeanDiff       float64     `json:"mean_diff,omitempty"` // reported − judged, points per question
 	LLR            float64     `json:"llr,omitempty"`
 	Contradictions int         `json:"gate_contradictions,omitempty"`
-	JudgeFaults    int         `json:"judge_faults,omitempty"`
+	JudgeFaults    int         `json:"judge_faults,omitempty"` // the fixtures' and the answers'
 	// Tolerance is the inflation, in points per question, the test
 	// accepted as the judge's drift, and Sigma the spread of the
 	// differences it estimated (see Rule).
@@ -321,6 +321,9 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	decision := Continue
 	stop := ""
 	testCalls := 0 // the test's judge calls, failed ones included
+	// The fixtures' faults are reported with the others, but the
+	// allowance is the test's own.
+	fixtureFaults := rep.JudgeFaults
 	for _, qi := range order {
 		if decision != Continue {
 			break
@@ -333,8 +336,8 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f)", rep.Calls, rep.SpendUSD)
 			break
 		}
-		if limit := rule.FaultLimit(testCalls); rep.JudgeFaults >= limit {
-			stop = fmt.Sprintf("the judge failed on %d of %d questions (at most max(%d, %g × calls) are allowed); its faults are never held against the submission", rep.JudgeFaults, testCalls, rule.MinFaults, rule.FaultShare)
+		if faults, limit := rep.JudgeFaults-fixtureFaults, rule.FaultLimit(testCalls); faults >= limit {
+			stop = fmt.Sprintf("the judge failed on %d of %d questions (the allowance is max(%d, %g × calls)); its faults are never held against the submission", faults, testCalls, rule.MinFaults, rule.FaultShare)
 			break
 		}
 		row := byQ[qi]
@@ -474,11 +477,14 @@ func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule
 		case errors.Is(err, llm.ErrAccount):
 			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
 			rep.Fixtures = append(rep.Fixtures, fc)
+			rep.JudgeFaults++
 			return "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed", nil
 		case err != nil:
 			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
+			rep.JudgeFaults++
 		case !got.Scored:
 			fc.Fault = "the judge gave no valid verdict"
+			rep.JudgeFaults++
 		default:
 			judged := got.Total()
 			diff := judged - f.Total

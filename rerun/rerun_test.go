@@ -367,13 +367,16 @@ func TestJudgeFaults(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth + 3 })
 	broken := bd.noisyJudge(t, 5, nil)
 	broken.LLM = brokenJudge{}
+	// The fixtures fail first, and count as faults, but the test's own
+	// allowance of five is for the answers.
+	fx := DefaultRule().DriftFixtures
 	rep := bd.check(t, broken, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 || rep.Checked != 0 {
-		t.Errorf("broken JSON: %s, %d faults, %d checked: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, rep.Reason)
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 || rep.Checked != 0 || len(rep.Fixtures) != fx || rep.JudgeBias != nil {
+		t.Errorf("broken JSON: %s, %d faults, %d checked, %d fixtures: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, len(rep.Fixtures), rep.Reason)
 	}
 	hanging := bd.noisyJudge(t, 5, func(call int) *fakeopenai.Failure { return &fakeopenai.Failure{Hang: true} })
 	rep = bd.check(t, hanging, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 {
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 {
 		t.Errorf("timeouts: %s, %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
 	}
 }
