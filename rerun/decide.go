@@ -68,8 +68,10 @@ func (d Decision) String() string {
 //     unlikely: consistent.
 //
 // Because the spread and the rate of honest jumps are estimated from the
-// differences themselves, a noisier judge, or one that flips more gates,
-// widens the test instead of raising its false alarms; the tolerance
+// differences themselves, a noisier judge widens the test instead of
+// raising its false alarms, and one that flips more gates is recognised,
+// after a while, by its downward jumps (docs/PERFORMANCE.md measures how
+// far that goes); the tolerance
 // covers a judge that grades up to Tolerance points more strictly than the
 // submitter's run; and a larger drift is for the calibration fixtures to
 // find (see DriftFixtures), since no count of paired differences tells it
@@ -100,7 +102,9 @@ type Rule struct {
 	Sigma       float64
 	SigmaWeight int
 	MinSigma    float64
-	// Clip bounds each difference to ±Clip before it counts. Default 5.
+	// Clip bounds each difference to ±Clip before it counts in the shift.
+	// Default 5, above the differences below Jump that the shift counts,
+	// so that it matters only to a rule with a larger Jump.
 	Clip float64
 	// Alpha is the target probability of calling an honest submission
 	// inconsistent (default 0.01), and Beta that of calling a submission
@@ -124,9 +128,10 @@ type Rule struct {
 	// Share the share of questions the jump alternative inflates (default
 	// 0.17: the concentrated inflation of the simulation raises a fifth,
 	// but some of its questions do not jump, and a smaller share makes a
-	// run of agreements weigh less against it), and JumpRate the typical rate of honest jumps each way
-	// (default 0.015, one run of the default judge flipping a gate),
-	// the centre of the rates the test averages over.
+	// run of agreements weigh less against it), and JumpRate the typical
+	// rate of honest jumps each way (default 0.015, one run of the
+	// default judge flipping a gate), the centre of the rates the test
+	// averages over.
 	Jump     int
 	Share    float64
 	JumpRate float64

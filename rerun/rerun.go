@@ -1,6 +1,7 @@
 // Package rerun spot-checks a submission's self-reported scores. For a
-// rubric benchmark it re-grades answers with the benchmark's fixed judge,
-// one at a time in an order nobody can predict before the submission is
+// rubric benchmark it first checks the benchmark's fixed judge on a few of
+// the rubric's calibration fixtures, then re-grades answers with it, one
+// at a time in an order nobody can predict before the submission is
 // final, and stops as soon as the evidence decides (a sequential test, see
 // Rule); it also looks, without a judge, for answers that copy the grading
 // key. For a multiple-choice benchmark it relies on re-extracting every
