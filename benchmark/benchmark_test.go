@@ -233,6 +233,17 @@ func TestRegistry(t *testing.T) {
 			}},
 		{"url without host", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "url": "https://"}]`, []string{`error registry.url`}, nil},
 		{"url with a space", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "url": "https://example.org/a b"}]`, []string{`error registry.url`}, nil},
+		{"spot-check tolerance", `[{"key": "a", "file": "a.json", "judge_model": "j", "spot_check_tolerance": 0.5}, {"key": "b", "file": "b.json", "judge_model": "j"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				b, _ := r.Lookup("b")
+				if a.SpotCheckTolerance == nil || *a.SpotCheckTolerance != 0.5 || b.SpotCheckTolerance != nil {
+					t.Errorf("tolerances %v and %v", a.SpotCheckTolerance, b.SpotCheckTolerance)
+				}
+			}},
+		{"spot-check tolerance negative", `[{"key": "a", "file": "a.json", "judge_model": "j", "spot_check_tolerance": -0.1}]`, []string{"error schema: /0/spot_check_tolerance"}, nil},
+		{"spot-check tolerance of a point", `[{"key": "a", "file": "a.json", "judge_model": "j", "spot_check_tolerance": 1}]`, []string{"error schema: /0/spot_check_tolerance"}, nil},
+		{"spot-check tolerance on mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "spot_check_tolerance": 0.1}]`, []string{"warning registry.spot-check-tolerance: benchmark \"a\": spot_check_tolerance applies to rubric benchmarks only"}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}
 	for _, tt := range tests {

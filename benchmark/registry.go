@@ -66,7 +66,12 @@ type Entry struct {
 	// Judge is the registry's judge contract (rubric kind): the fixed
 	// judge's request parameters.
 	Judge JudgeParams
-	Line  int // line of the entry in the registry file
+	// SpotCheckTolerance is the registry's spot_check_tolerance (rubric
+	// kind), nil when it sets none: the inflation in points per question
+	// that a spot-check accepts as the judge's drift (rerun.Rule's
+	// Tolerance).
+	SpotCheckTolerance *float64
+	Line               int // line of the entry in the registry file
 
 	// Problem, when set, says why submissions to this benchmark cannot be
 	// verified (for example a rubric entry with no judge_model).
@@ -169,6 +174,9 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		}
 		e.MaxAnswerBytes, _ = integer(n, "max_answer_bytes") // the schema makes it a positive integer
 		e.Judge = judgeParams(n.Get("judge"))                // the schema checked every member's type and range
+		if f, ok := n.Get("spot_check_tolerance").Float(); ok {
+			e.SpotCheckTolerance = &f
+		}
 		if e.Label == "" {
 			e.Label = e.Key
 		}
@@ -212,6 +220,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			if e.Judge != (JudgeParams{}) {
 				out.Warnf("registry.judge-params", RegistryFile, e.Line, "", "benchmark %q: judge applies to rubric benchmarks only, which have a judge, and is ignored for an mcq benchmark", e.Key)
 				e.Judge = JudgeParams{}
+			}
+			if e.SpotCheckTolerance != nil {
+				out.Warnf("registry.spot-check-tolerance", RegistryFile, e.Line, "", "benchmark %q: spot_check_tolerance applies to rubric benchmarks only, whose scores a judge re-grades, and is ignored for an mcq benchmark", e.Key)
+				e.SpotCheckTolerance = nil
 			}
 			if e.MaxAnswerBytes != 0 {
 				out.Warnf("registry.max-answer-bytes", RegistryFile, e.Line, "", "benchmark %q: max_answer_bytes applies to rubric benchmarks only, whose answers go to a judge, and is ignored for an mcq benchmark", e.Key)

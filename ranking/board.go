@@ -58,6 +58,10 @@ type Benchmark struct {
 	// tier alpha: then no two models can be told apart, however different.
 	MinPairedP float64 `json:"min_paired_p"`
 	TooSmall   bool    `json:"too_small_to_separate"`
+	// IntervalWarning, on a rubric benchmark of fewer than
+	// MinCoveredQuestions questions, says that its intervals cover less
+	// than their level (measured by simulation, docs/PERFORMANCE.md).
+	IntervalWarning string `json:"interval_warning,omitempty"`
 
 	Entries  []Entry    `json:"entries"`
 	Excluded []Excluded `json:"excluded"`
@@ -147,6 +151,13 @@ type RubricDetail struct {
 	Adjudications int      `json:"adjudications"`
 	Unscored      int      `json:"unscored"`
 	MeanScored    *float64 `json:"mean_scored,omitempty"` // the mean over scored answers only, as verify reports it
+	// ScoredCILow and ScoredCIHigh are the interval of MeanScored, the
+	// same Student t interval as the entry's over the scored answers
+	// only: unbiased when answers go unscored at random, where the
+	// entry's own interval, with an unscored answer counted as 0, is the
+	// conservative one the board ranks by.
+	ScoredCILow  *float64 `json:"mean_scored_ci_low,omitempty"`
+	ScoredCIHigh *float64 `json:"mean_scored_ci_high,omitempty"`
 }
 
 // Excluded is a submission that is not ranked, with the reason.

@@ -14,8 +14,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/internal/roundtrip"
+	"github.com/benchgate/benchgate/internal/synth"
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/schemas"
 	"github.com/benchgate/benchgate/stats"
@@ -405,4 +407,60 @@ func TestGroupCache(t *testing.T) {
 // the cache as it went in, including fields added after this test.
 func TestGroupRecordRoundTrip(t *testing.T) {
 	roundtrip.Check(t, encodeGroup, decodeGroup)
+}
+
+// TestRubricIntervals: a rubric mean's interval is the t interval over its
+// questions, an unscored answer counting as 0; beside it, the mean over
+// the scored answers has its own; and a benchmark too small for the t
+// interval to hold its level says so, on the board and in LEADERBOARD.md.
+func TestRubricIntervals(t *testing.T) {
+	b := buildFS(t, exampleBoard(t), Options{})
+	var bm *Benchmark
+	for i := range b.Benchmarks {
+		if b.Benchmarks[i].Kind == benchmark.KindRubric {
+			bm = &b.Benchmarks[i]
+		} else if b.Benchmarks[i].IntervalWarning != "" {
+			t.Errorf("%s (mcq) warns about its intervals", b.Benchmarks[i].Key)
+		}
+	}
+	if bm == nil || len(bm.Entries) == 0 {
+		t.Fatal("the example board has no ranked rubric benchmark")
+	}
+	if bm.Questions >= MinCoveredQuestions || !strings.Contains(bm.IntervalWarning, fmt.Sprintf("With %d questions, the intervals", bm.Questions)) {
+		t.Errorf("%d questions: warning %q", bm.Questions, bm.IntervalWarning)
+	}
+	if md := string(render(t, b, md)); !strings.Contains(md, bm.IntervalWarning) {
+		t.Error("LEADERBOARD.md does not give the interval warning")
+	}
+	v, err := verify.New(exampleBoard(t), verify.Options{Today: today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range bm.Entries {
+		res := v.Verify(e.Path)
+		all, scored := rubricScores(res.Outcomes.Points)
+		lo, hi := stats.MeanInterval(all, int(bm.MaxScore), 0.95)
+		slo, shi := stats.MeanInterval(scored, int(bm.MaxScore), 0.95)
+		if e.CILow != lo || e.CIHigh != hi || e.Rubric.ScoredCILow == nil || *e.Rubric.ScoredCILow != slo || *e.Rubric.ScoredCIHigh != shi {
+			t.Errorf("%s: interval %v–%v, scored %v–%v; want %v–%v and %v–%v", e.Slug, e.CILow, e.CIHigh, e.Rubric.ScoredCILow, e.Rubric.ScoredCIHigh, lo, hi, slo, shi)
+		}
+		if !(e.CILow <= e.Score && e.Score <= e.CIHigh) {
+			t.Errorf("%s: score %v outside %v–%v", e.Slug, e.Score, e.CILow, e.CIHigh)
+		}
+	}
+	// Fifty questions are enough.
+	files, err := synth.Rubric(50, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := buildFS(t, files.MapFS(), Options{}).Benchmarks[0].IntervalWarning; w != "" {
+		t.Errorf("50 questions: warning %q", w)
+	}
+}
+
+func TestRubricScores(t *testing.T) {
+	all, scored := rubricScores([]int{7, -1, 0, 10, -1})
+	if fmt.Sprint(all) != "[7 0 0 10 0]" || fmt.Sprint(scored) != "[7 0 10]" {
+		t.Errorf("rubricScores = %v, %v", all, scored)
+	}
 }

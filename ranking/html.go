@@ -305,8 +305,8 @@ func newPageView(b *Board) pageView {
 // the page alike.
 func methodText(m Method) string {
 	return "Every number is computed by benchgate from the merged submissions that passed verification. " +
-		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and paired bootstrap intervals over questions (%s resamples, seed %d) for rubric means, where an unscored answer counts as 0. ", 100*m.Confidence, thousands(m.Resamples), m.Seed) +
-		"The rank range is the span of ranks a model holds in the central share of bootstrap resamples. " +
+		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and Student t intervals over questions for rubric means, where an unscored answer counts as 0, the conservative score that ranks; beside it, each entry gives the mean over its scored answers with its own interval. ", 100*m.Confidence) +
+		fmt.Sprintf("The rank range is the span of ranks a model holds in the central share of paired bootstrap resamples of the questions (%s resamples, seed %d). ", thousands(m.Resamples), m.Seed) +
 		"Two models are compared on the same questions by an exact paired test: McNemar's for accuracy, the sign-flip test for rubric means. " +
 		fmt.Sprintf("A tier starts at its leader, the best model not yet placed, and holds the models below it up to the first one significantly worse than the leader (Holm-corrected over the leader's comparisons, α = %g), which starts the next tier. ", m.Alpha) +
 		"Rank (UB) is 1 + the number of models significantly better than a model (Holm-corrected over its comparisons with the models above it): the best rank the evidence leaves it."
@@ -396,7 +396,11 @@ func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
 		add("Adjudications", strconv.Itoa(d.Adjudications))
 		add("Unscored answers", strconv.Itoa(d.Unscored))
 		if d.MeanScored != nil {
-			add("Mean over scored answers", fmt.Sprintf("%.2f", *d.MeanScored))
+			text := fmt.Sprintf("%.2f", *d.MeanScored)
+			if d.ScoredCILow != nil && d.ScoredCIHigh != nil {
+				text += fmt.Sprintf(" (%.2f–%.2f; the score above, which ranks, counts unscored answers as 0)", *d.ScoredCILow, *d.ScoredCIHigh)
+			}
+			add("Mean over scored answers", text)
 		}
 	}
 	ev.Notes = renderNotes(e.Notes)
@@ -609,6 +613,13 @@ func tierNoteText(bm *Benchmark, es []Entry, alpha float64) string {
 // tierNoteFor says in words what the tiers of one track show, each name
 // passed through escape.
 func tierNoteFor(bm *Benchmark, es []Entry, alpha float64, escape func(string) string) string {
+	if bm.IntervalWarning != "" {
+		return tierNote(bm, es, alpha, escape) + " " + escape(bm.IntervalWarning)
+	}
+	return tierNote(bm, es, alpha, escape)
+}
+
+func tierNote(bm *Benchmark, es []Entry, alpha float64, escape func(string) string) string {
 	if len(es) == 1 {
 		return "One entry so far."
 	}

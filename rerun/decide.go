@@ -34,94 +34,107 @@ func (d Decision) String() string {
 }
 
 // Rule is the sequential test that compares a submission's reported scores
-// with the judge's, one re-graded question at a time. It is Wald's
-// sequential probability ratio test of H0, the reported scores are one
-// honest run of the judge, so that d = reported − judged has mean 0,
-// against H1, every reported score is Delta points higher. Each
-// observation adds the Gaussian log-likelihood ratio increment
+// with the judge's, one re-graded question at a time. Its null hypothesis
+// is that the reported scores are an honest run of the judge, inflated by
+// at most Tolerance points a question: the tolerance absorbs a judge whose
+// grades have drifted a little since the submitter's run, which no test
+// against exactly 0 could tell from inflation. Against it the test weighs a
+// mixture of two alternatives, each the way a submitter inflates scores:
 //
-//	z = (Delta/Sigma²)·(c − Delta/2),  c = d clipped to ±Clip,
+//   - shift: the differences d = reported − judged of the questions that
+//     agree on the gate (|d| < Jump) have mean Delta instead of at most
+//     Tolerance. Their log-likelihood ratio is Gaussian,
+//     L₁ = (θ/σ̂²)·Σ(c − Tolerance − θ/2), θ = Delta − Tolerance, with each
+//     c = d clipped to ±Clip, and σ̂ the spread of those differences
+//     estimated as they arrive (see Sigma);
+//   - jumps: a Share of the questions is raised by Jump points or more.
+//     An honest submission has such jumps only where its run and the
+//     judge decided a gate differently, as often upward as downward, at
+//     a rate q the test does not know; L₂ is the ratio of the likelihoods
+//     of the upward and downward jumps seen, at rates q + Share and q
+//     against q and q, each averaged over q from JumpRate/2 to
+//     3·JumpRate (see Components), so that the downward jumps tell how
+//     often the judge flips gates.
 //
-// and the test ends at the first observation n ≥ MinN at which
+// The test's log-likelihood ratio is that of the even mixture,
+// log(½e^L₁ + ½e^L₂), and it ends at the first observation n ≥ MinN at
+// which
 //
 //   - at least MinContradictions gates reported passed were failed by the
 //     judge and they are at least ContradictionShare of the n observations:
 //     inconsistent;
-//   - the sum reaches ln A = ln((1−Beta)/Alpha): inconsistent;
-//   - the sum reaches ln B = ln(Beta/(1−Alpha)) and n is at least
-//     MinConsistent plus JumpExtra for every jump (a difference of Jump
-//     points or more) seen: consistent.
+//   - the ratio reaches ln A = ln((1−Beta)/Alpha): inconsistent;
+//   - it reaches ln B = ln(Beta/(1−Alpha)), so that both alternatives are
+//     unlikely: consistent.
 //
-// The differences are not Gaussian: they are whole points, a gate the two
-// runs decide differently moves a score by four points or more, and an
-// inflation may be spread over every question or concentrated on a few.
-// The increments are therefore a score rather than the true likelihood
-// ratio, and Wald's bounds on the error rates do not hold by themselves.
-// The defaults were chosen by simulating the judge (see Simulate and
-// docs/PERFORMANCE.md) until the error rates met their targets; a Rule
-// with other values should be checked the same way.
+// Because the spread and the rate of honest jumps are estimated from the
+// differences themselves, a noisier judge widens the test instead of
+// raising its false alarms, and one that flips more gates is recognised,
+// after a while, by its downward jumps (docs/PERFORMANCE.md measures how
+// far that goes); the tolerance
+// covers a judge that grades up to Tolerance points more strictly than the
+// submitter's run; and a larger drift is for the calibration fixtures to
+// find (see DriftFixtures), since no count of paired differences tells it
+// from inflation. The estimates make the ratio approximate, so the error
+// rates are measured by simulation (see Simulate and docs/PERFORMANCE.md);
+// a Rule with other values should be checked the same way.
 //
 // Rule is comparable, so a zero Rule can stand for "the default".
 type Rule struct {
-	// Delta is the inflation the test is built to detect, in points per
-	// question. Default 1.0, the inflation the acceptance criteria name: a
-	// point on every question of a 0–10 rubric is a tenth of the scale,
-	// enough to reorder a leaderboard, and about the standard deviation of
-	// the difference of two honest runs of the judge on one question when
-	// they agree on the gate.
+	// Tolerance is the inflation, in points per question, that the test
+	// accepts as honest (δ₀). Default 0.25, a quarter point: a judge whose
+	// grades moved by that much since the submitter's run leaves the
+	// honest false alarms within Alpha. A benchmark's registry entry may
+	// set its own (spot_check_tolerance).
+	Tolerance float64
+	// Delta is the mean inflation the shift alternative names, in points
+	// per question. Default 1.0: a point on every question of a 0–10
+	// rubric, a tenth of the scale, enough to reorder a leaderboard.
 	Delta float64
-	// Sigma is the assumed standard deviation of the clipped difference
-	// for an honest submission. Default 1.3. The default NoiseModel gives
-	// 1.21 with Clip 5 (two runs each a point off on 30% of the questions
-	// and two points on 4%, and gates decided differently on 3%); the
-	// default is rounded up so that a judge somewhat noisier than the
-	// model does not reach the upper boundary by noise alone. Sigma scales
-	// both boundaries against the step: in the simulation 1.25 raised the
-	// honest false alarms to about 0.65%, and 1.35 lowered the detection
-	// of the concentrated inflation to 95.5%, the edge of its target, and
-	// cost every scenario calls.
-	Sigma float64
-	// Clip bounds each difference to ±Clip before it counts. Default 5.
-	// A gate decided differently by the two runs moves a score by 4 to 10
-	// points; clipped, it adds at most (Delta/Sigma²)·(Clip − Delta/2) =
-	// 2.66 to the log-likelihood ratio, well short of ln A = 4.55, so one
-	// such disagreement never decides alone. A lower clip also cuts an
-	// inflation of five points on a few questions: with Clip 4 no Sigma
-	// kept the honest false alarms under 1% and detected +5 on a fifth of
-	// the questions in 95% of the trials. With Clip 6 two gate flips weigh
-	// more, and the honest false alarms rose to 1.2% at the same Sigma.
+	// Sigma is the prior spread of the differences of the questions that
+	// agree on the gate, worth SigmaWeight observations; the spread used
+	// is the pooled estimate of prior and observations, never below
+	// MinSigma. Defaults 1.0, 6 and 0.6. Two runs of the default
+	// NoiseModel differ with a spread of 0.96 on such questions. The
+	// floor keeps a judge that repeats itself exactly, as a seeded one at
+	// temperature 0 may, from turning one point of difference into
+	// certainty.
+	Sigma       float64
+	SigmaWeight int
+	MinSigma    float64
+	// Clip bounds each difference to ±Clip before it counts in the shift.
+	// Default 5, above the differences below Jump that the shift counts,
+	// so that it matters only to a rule with a larger Jump.
 	Clip float64
 	// Alpha is the target probability of calling an honest submission
 	// inconsistent (default 0.01), and Beta that of calling a submission
 	// inflated by Delta consistent (default 0.05). They set the boundaries
-	// ln A = 4.55 and ln B = −2.99; the simulation, not Wald's
-	// approximation, checks that the rates are met.
+	// ln A = 4.55 and ln B = −2.99.
 	Alpha, Beta float64
-	// MinN is the number of observations before any decision. Default 8.
-	// Two gate flips in a row add 5.3, past ln A; among eight observations
-	// the six agreements take 1.8 off again, so two flips decide only with
-	// further evidence of inflation.
-	MinN int
-	// MaxN is the number of observations at which the caller stops and
-	// reports the test inconclusive; the caller also stops at the number
-	// of questions and at its budget. Default 50, a whole typical rubric
-	// benchmark: a few inflated submissions need many observations before
-	// their evidence adds up, and in the simulation a cap of 40 lost two
-	// points of detection of a uniform inflation and four of a
-	// concentrated one, while the mean number of calls hardly changed.
+	// MinN is the number of observations before any decision, and
+	// MinConsistent before a consistent one. Defaults 8 and 16: a sample
+	// of 16 of 50 questions misses all of ten inflated ones with
+	// probability 1.3%, so that a short run of agreements cannot accept
+	// a concentrated inflation it has not seen; at 14 the detection of +5
+	// on a fifth fell below 95% in the simulation.
+	MinN, MinConsistent int
+	// MaxN is the number of judge calls, failed ones included, at which
+	// the caller stops and reports the test inconclusive; the caller also
+	// stops at the number of questions and at its budget. Default 50, a
+	// whole typical rubric benchmark. 0 sets no cap.
 	MaxN int
-	// MinConsistent is the least number of observations before a
-	// consistent decision, and each jump seen, a difference of at least
-	// Jump points, adds JumpExtra to it. Defaults 16, 4 and 10. They guard
-	// against an inflation concentrated on a few questions, which a short
-	// run of agreements would otherwise accept: with five points added to
-	// ten questions of fifty, a random sample misses all ten in its first
-	// 16 draws with probability 1.3%, and finds at most one in 26 draws
-	// with probability 0.35%. Differences of four points or more are the
-	// size of such an inflation and otherwise arise almost only from a gate
-	// decided differently, on about 1.5% of an honest submission's
-	// questions, so most honest tests stop at 16 to 20 observations.
-	MinConsistent, Jump, JumpExtra int
+	// Jump is the difference, in points, that counts as a jump (default
+	// 4: a gate decided differently moves a score by 4 points or more),
+	// Share the share of questions the jump alternative inflates (default
+	// 0.17: the concentrated inflation of the simulation raises a fifth,
+	// but some of its questions do not jump, and a smaller share makes a
+	// run of agreements weigh less against it), and JumpRate the typical
+	// rate of honest jumps each way (default 0.015, one run of the
+	// default judge flipping a gate), the centre of the rates the test
+	// averages over.
+	Jump     int
+	Share    float64
+	JumpRate float64
 	// MinContradictions and ContradictionShare are the hard-contradiction
 	// rule: a contradiction is a question whose gate the submission
 	// reports passed and the judge fails, and the test is inconsistent once
@@ -129,14 +142,32 @@ type Rule struct {
 	// ContradictionShare of the observations. Defaults 4 and 0.25. The
 	// judge alone produces a contradiction on about 1.5% of an honest
 	// submission's questions, so four among the first sixteen happen about
-	// once in 13,000 tests (once in 1,000 if the judge flipped twice as
-	// many gates), while a submission that claims a quarter of the gates
-	// the judge fails is not a matter of noise. Neither condition alone
-	// suffices: one contradiction is a borderline gate, and four among
-	// forty observations are within what the judge does by itself. A
-	// MinContradictions of 0 turns the rule off.
+	// once in 13,000 tests, while a submission that claims a quarter of the
+	// gates the judge fails is not a matter of noise. A MinContradictions
+	// of 0 turns the rule off.
 	MinContradictions  int
 	ContradictionShare float64
+	// DriftFixtures is how many of the rubric's calibration fixtures the
+	// judge grades before the test, chosen by the spot-check's seed (and
+	// cached like any grade); 0 means none. Default 4. When the mean of
+	// their differences from the expected grades, each clipped to
+	// ±DriftClip (default 2, so that one gate decided differently does
+	// not decide alone), is further than DriftLimit from 0 (default 0.75),
+	// the judge has drifted and the check ends inconclusive. Four fixtures
+	// are cheap, and they catch a judge that moved by a point or more;
+	// a drift of half a point is within their noise (an honest judge's
+	// fixture differences have a spread of about 0.7), and the rule's
+	// Tolerance, not the fixtures, is what absorbs a quarter point.
+	DriftFixtures int
+	DriftClip     float64
+	DriftLimit    float64
+	// MinFaults and FaultShare set how many judge faults (errors,
+	// unusable verdicts) end the check inconclusive: once they reach
+	// max(MinFaults, FaultShare × calls made). Defaults 5 and 0.2, so that
+	// a judge failing one call in ten still lets the test reach its
+	// decision.
+	MinFaults  int
+	FaultShare float64
 }
 
 // DefaultRule returns the rule whose error rates and calls
@@ -144,36 +175,52 @@ type Rule struct {
 // value.
 func DefaultRule() Rule {
 	return Rule{
+		Tolerance:          0.25,
 		Delta:              1.0,
-		Sigma:              1.3,
+		Sigma:              1.0,
+		SigmaWeight:        6,
+		MinSigma:           0.6,
 		Clip:               5,
 		Alpha:              0.01,
 		Beta:               0.05,
 		MinN:               8,
-		MaxN:               50,
 		MinConsistent:      16,
+		MaxN:               50,
 		Jump:               4,
-		JumpExtra:          10,
+		Share:              0.17,
+		JumpRate:           0.015,
 		MinContradictions:  4,
 		ContradictionShare: 0.25,
+		DriftFixtures:      4,
+		DriftClip:          2,
+		DriftLimit:         0.75,
+		MinFaults:          5,
+		FaultShare:         0.2,
 	}
 }
 
-// Validate reports a rule the test cannot run: a non-positive Delta, Sigma
-// or Clip, error rates whose boundaries would not enclose 0, negative
-// counts, a MaxN below MinN, or a ContradictionShare outside [0, 1].
+// Validate reports a rule the test cannot run: a Tolerance that is
+// negative or not below Delta, a non-positive Sigma, MinSigma or Clip,
+// error rates whose boundaries would not enclose 0, negative counts, a
+// MaxN below MinN, or a share outside its range.
 func (r Rule) Validate() error {
 	switch {
-	case !(r.Delta > 0) || !(r.Sigma > 0) || !(r.Clip > 0):
-		return errors.New("rerun: Delta, Sigma and Clip must be positive")
+	case !(r.Tolerance >= 0) || !(r.Delta > r.Tolerance):
+		return errors.New("rerun: Tolerance must be at least 0 and below Delta")
+	case !(r.Sigma > 0) || !(r.MinSigma > 0) || !(r.Clip > 0):
+		return errors.New("rerun: Sigma, MinSigma and Clip must be positive")
 	case !(r.Alpha > 0 && r.Alpha < 1) || !(r.Beta > 0 && r.Beta < 1) || r.Alpha+r.Beta >= 1:
 		return errors.New("rerun: Alpha and Beta must be in (0, 1) with Alpha+Beta < 1")
-	case r.MinN < 0 || r.MaxN < 0 || r.MinConsistent < 0 || r.Jump < 0 || r.JumpExtra < 0 || r.MinContradictions < 0:
-		return errors.New("rerun: the counts of a rule must not be negative")
+	case r.MinN < 0 || r.MinConsistent < 0 || r.MaxN < 0 || r.SigmaWeight < 0 || r.Jump < 1 || r.MinContradictions < 0 || r.DriftFixtures < 0 || r.MinFaults < 0:
+		return errors.New("rerun: the counts of a rule must not be negative, and Jump must be at least 1")
 	case r.MaxN > 0 && r.MaxN < r.MinN:
 		return errors.New("rerun: MaxN is below MinN")
-	case !(r.ContradictionShare >= 0 && r.ContradictionShare <= 1):
-		return errors.New("rerun: ContradictionShare must be in [0, 1]")
+	case !(r.ContradictionShare >= 0 && r.ContradictionShare <= 1) || !(r.FaultShare >= 0 && r.FaultShare <= 1):
+		return errors.New("rerun: ContradictionShare and FaultShare must be in [0, 1]")
+	case !(r.Share > 0 && r.Share < 1) || !(r.JumpRate > 0 && r.JumpRate+r.Share < 1):
+		return errors.New("rerun: Share and JumpRate must be positive, with JumpRate+Share below 1")
+	case !(r.DriftClip > 0) || !(r.DriftLimit >= 0):
+		return errors.New("rerun: DriftClip must be positive and DriftLimit not negative")
 	}
 	return nil
 }
@@ -184,11 +231,26 @@ func (r Rule) Bounds() (lower, upper float64) {
 	return math.Log(r.Beta / (1 - r.Alpha)), math.Log((1 - r.Beta) / r.Alpha)
 }
 
-// Increment returns the log-likelihood ratio increment of one difference
-// d = reported − judged.
-func (r Rule) Increment(d float64) float64 {
-	c := math.Max(-r.Clip, math.Min(r.Clip, d))
-	return r.Delta / (r.Sigma * r.Sigma) * (c - r.Delta/2)
+// FaultLimit returns how many judge faults the check allows after calls
+// judge calls: max(MinFaults, FaultShare × calls), so that the allowance
+// grows with the evidence gathered rather than ending a long check that a
+// flaky judge slows down.
+func (r Rule) FaultLimit(calls int) int {
+	return max(r.MinFaults, int(r.FaultShare*float64(calls)))
+}
+
+// Drift returns the judge's bias estimated from its grades of calibration
+// fixtures, the mean of got − expected, each clipped to ±DriftClip, and
+// whether it is beyond DriftLimit. No grades give 0 and false.
+func (r Rule) Drift(diffs []int) (bias float64, drifted bool) {
+	if len(diffs) == 0 {
+		return 0, false
+	}
+	for _, d := range diffs {
+		bias += math.Max(-r.DriftClip, math.Min(r.DriftClip, float64(d)))
+	}
+	bias /= float64(len(diffs))
+	return bias, math.Abs(bias) > r.DriftLimit
 }
 
 // Observation is one question graded again: the score and gate decision
@@ -206,14 +268,21 @@ func (o Observation) Contradiction() bool { return o.ReportedGate && !o.JudgedGa
 // Test is one run of a Rule over a sequence of observations. It is not
 // safe for concurrent use.
 type Test struct {
-	rule           Rule
-	lower, upper   float64
-	n              int
-	llr            float64
-	sumDiff        int
-	contradictions int
-	jumps          int
-	decision       Decision
+	rule         Rule
+	lower, upper float64
+	n            int
+	sumDiff      int
+	// The questions that agree on the gate: their count, the sum of
+	// their clipped differences, and the sum of squares about the running
+	// mean (Welford's), for the spread.
+	inner      int
+	innerSum   float64
+	innerMean  float64
+	innerM2    float64
+	up, down   int // differences of at least Jump, either way
+	contradict int
+	llr        float64
+	decision   Decision
 }
 
 // Start begins a test with no observations. r should be valid (see
@@ -235,26 +304,111 @@ func (t *Test) Add(o Observation) Decision {
 	t.n++
 	d := o.Reported - o.Judged
 	t.sumDiff += d
-	t.llr += t.rule.Increment(float64(d))
-	if t.rule.Jump > 0 && d >= t.rule.Jump {
-		t.jumps++
+	// A gate the two runs decide differently is a jump whatever its size:
+	// its difference is the answer's worth, not the grading's noise.
+	switch {
+	case d >= t.rule.Jump || (o.ReportedGate && !o.JudgedGate):
+		t.up++
+	case d <= -t.rule.Jump || (!o.ReportedGate && o.JudgedGate):
+		t.down++
+	default:
+		c := math.Max(-t.rule.Clip, math.Min(t.rule.Clip, float64(d)))
+		t.inner++
+		t.innerSum += c
+		delta := c - t.innerMean
+		t.innerMean += delta / float64(t.inner)
+		t.innerM2 += delta * (c - t.innerMean)
 	}
 	if o.Contradiction() {
-		t.contradictions++
+		t.contradict++
 	}
+	l1, l2 := t.Components()
+	t.llr = logMeanExp(l1, l2)
 	if t.n < t.rule.MinN {
 		return Continue
 	}
 	switch {
-	case t.rule.MinContradictions > 0 && t.contradictions >= t.rule.MinContradictions &&
-		float64(t.contradictions) >= t.rule.ContradictionShare*float64(t.n):
+	case t.rule.MinContradictions > 0 && t.contradict >= t.rule.MinContradictions &&
+		float64(t.contradict) >= t.rule.ContradictionShare*float64(t.n):
 		t.decision = Inconsistent
 	case t.llr >= t.upper:
 		t.decision = Inconsistent
-	case t.llr <= t.lower && t.n >= t.rule.MinConsistent+t.jumps*t.rule.JumpExtra:
+	case t.llr <= t.lower && t.n >= t.rule.MinConsistent:
 		t.decision = Consistent
 	}
 	return t.decision
+}
+
+// logMeanExp returns log(½e^a + ½e^b) without overflow.
+func logMeanExp(a, b float64) float64 {
+	m := math.Max(a, b)
+	return m + math.Log(0.5*(math.Exp(a-m)+math.Exp(b-m)))
+}
+
+// Sigma returns the spread of the differences of the questions that agree
+// on the gate, as the test uses it now: the prior Sigma pooled with the
+// observations, never below MinSigma.
+func (t *Test) Sigma() float64 {
+	r := t.rule
+	w := float64(r.SigmaWeight)
+	v := r.Sigma * r.Sigma
+	if dof := w + float64(max(t.inner-1, 0)); dof > 0 {
+		v = (w*r.Sigma*r.Sigma + t.innerM2) / dof
+	}
+	return math.Max(r.MinSigma, math.Sqrt(v))
+}
+
+// jumpRates are the rates of honest jumps each way over which the jump
+// alternative's ratio is averaged, as multiples of Rule.JumpRate, with
+// prior weights falling as 1/k², so that a judge flipping up to three
+// times as many gates as assumed is still honest once the downward jumps
+// show it, while the assumed rate counts most when there are few jumps to
+// go by. A wider range, or flatter weights, cost the concentrated
+// inflation's detection more than they saved false alarms (see
+// docs/PERFORMANCE.md).
+var jumpRates = [...]float64{0.5, 1, 2, 3}
+
+// Components returns the log-likelihood ratios of the two alternatives
+// (see Rule), the shift's and the jumps', after the observations so far.
+// The jumps' is a ratio of averages over the rate q of honest jumps each
+// way (see jumpRates): with u upward jumps, w downward and m neither, the
+// average of (q+Share)^u·q^w·(1−2q−Share)^m over that of
+// q^u·q^w·(1−2q)^m. Downward jumps, which inflation does not cause,
+// weigh for a higher q: a judge that flips many gates makes honest upward
+// jumps less surprising.
+func (t *Test) Components() (shift, jumps float64) {
+	r := t.rule
+	theta := r.Delta - r.Tolerance
+	s := t.Sigma()
+	shift = theta / (s * s) * (t.innerSum - float64(t.inner)*(r.Tolerance+theta/2))
+	u, w, m := float64(t.up), float64(t.down), float64(t.n-t.up-t.down)
+	var l0, l1 [len(jumpRates)]float64
+	for i, k := range jumpRates {
+		q := k * r.JumpRate
+		base := w*math.Log(q) - 2*math.Log(k)
+		l0[i] = base + u*math.Log(q) + m*math.Log1p(-2*q)
+		l1[i] = math.Inf(-1)
+		if 2*q+r.Share < 1 {
+			l1[i] = base + u*math.Log(q+r.Share) + m*math.Log1p(-2*q-r.Share)
+		}
+	}
+	return shift, logSumExp(l1[:]) - logSumExp(l0[:])
+}
+
+// logSumExp returns log Σ e^x without overflow.
+func logSumExp(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	if math.IsInf(m, -1) {
+		return m
+	}
+	sum := 0.0
+	for _, v := range x {
+		sum += math.Exp(v - m)
+	}
+	return m + math.Log(sum)
 }
 
 // Decision returns the decision so far, Continue until Add returned
@@ -271,17 +425,17 @@ func (t *Test) Done() bool {
 // N returns the number of observations counted.
 func (t *Test) N() int { return t.n }
 
-// LLR returns the log-likelihood ratio of H1 against H0 so far, the sum of
-// the increments (see Rule).
+// LLR returns the log-likelihood ratio of the mixture of alternatives
+// against H0 so far (see Rule).
 func (t *Test) LLR() float64 { return t.llr }
 
 // Contradictions returns the number of observations whose gate the
 // submission reports passed and the judge failed.
-func (t *Test) Contradictions() int { return t.contradictions }
+func (t *Test) Contradictions() int { return t.contradict }
 
 // Jumps returns the number of observations whose reported score exceeds
 // the judge's by at least the rule's Jump.
-func (t *Test) Jumps() int { return t.jumps }
+func (t *Test) Jumps() int { return t.up }
 
 // MeanDiff returns the mean of reported − judged over the observations,
 // unclipped, so that a report shows the actual size of a disagreement; 0

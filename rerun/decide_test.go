@@ -12,6 +12,33 @@ var agree = Observation{Reported: 7, Judged: 7, ReportedGate: true, JudgedGate: 
 // passed: the largest disagreement there is.
 var flip = Observation{Reported: 10, Judged: 0, ReportedGate: true, JudgedGate: false}
 
+// by returns an observation whose reported score exceeds the judged one by
+// d points, both gates passed.
+func by(d int) Observation {
+	return Observation{Reported: 5 + d, Judged: 5, ReportedGate: true, JudgedGate: true}
+}
+
+// run adds seq to a test of r until it decides.
+func run(r Rule, seq []Observation) (Decision, *Test) {
+	test := r.Start()
+	d := Continue
+	for _, o := range seq {
+		if d = test.Add(o); d != Continue {
+			break
+		}
+	}
+	return d, test
+}
+
+// repeat returns n copies of the pattern's observations, in turn.
+func repeat(n int, pattern ...Observation) []Observation {
+	out := make([]Observation, n)
+	for i := range out {
+		out[i] = pattern[i%len(pattern)]
+	}
+	return out
+}
+
 func TestDefaultRuleIsValid(t *testing.T) {
 	r := DefaultRule()
 	if err := r.Validate(); err != nil {
@@ -22,29 +49,39 @@ func TestDefaultRuleIsValid(t *testing.T) {
 	if math.Abs(upper-4.554) > 0.001 || math.Abs(lower+2.986) > 0.001 {
 		t.Errorf("Bounds() = %.4f, %.4f; want ln(0.95/0.01), ln(0.05/0.99)", lower, upper)
 	}
-	if z := r.Increment(100); z >= upper || math.Abs(z-2.663) > 0.001 {
-		t.Errorf("largest increment %.4f; want 2.663, below ln A %.4f", z, upper)
-	}
 }
 
 func TestValidate(t *testing.T) {
 	for name, mod := range map[string]func(*Rule){
-		"zero sigma":     func(r *Rule) { r.Sigma = 0 },
-		"negative delta": func(r *Rule) { r.Delta = -1 },
-		"NaN clip":       func(r *Rule) { r.Clip = math.NaN() },
-		"alpha 0":        func(r *Rule) { r.Alpha = 0 },
-		"beta 1":         func(r *Rule) { r.Beta = 1 },
-		"alpha+beta 1":   func(r *Rule) { r.Alpha, r.Beta = 0.5, 0.5 },
-		"negative MinN":  func(r *Rule) { r.MinN = -1 },
-		"negative Jump":  func(r *Rule) { r.Jump = -1 },
-		"MaxN < MinN":    func(r *Rule) { r.MaxN = r.MinN - 1 },
-		"share above 1":  func(r *Rule) { r.ContradictionShare = 1.5 },
+		"negative tolerance":     func(r *Rule) { r.Tolerance = -0.1 },
+		"tolerance at delta":     func(r *Rule) { r.Tolerance = r.Delta },
+		"zero sigma":             func(r *Rule) { r.Sigma = 0 },
+		"zero sigma floor":       func(r *Rule) { r.MinSigma = 0 },
+		"NaN clip":               func(r *Rule) { r.Clip = math.NaN() },
+		"alpha 0":                func(r *Rule) { r.Alpha = 0 },
+		"beta 1":                 func(r *Rule) { r.Beta = 1 },
+		"alpha+beta 1":           func(r *Rule) { r.Alpha, r.Beta = 0.5, 0.5 },
+		"negative MinN":          func(r *Rule) { r.MinN = -1 },
+		"zero Jump":              func(r *Rule) { r.Jump = 0 },
+		"MaxN < MinN":            func(r *Rule) { r.MaxN = r.MinN - 1 },
+		"share above 1":          func(r *Rule) { r.ContradictionShare = 1.5 },
+		"jump share 0":           func(r *Rule) { r.Share = 0 },
+		"jump rate too high":     func(r *Rule) { r.JumpRate = 1 - r.Share },
+		"negative fixtures":      func(r *Rule) { r.DriftFixtures = -1 },
+		"zero drift clip":        func(r *Rule) { r.DriftClip = 0 },
+		"fault share above 1":    func(r *Rule) { r.FaultShare = 2 },
+		"negative minimum fault": func(r *Rule) { r.MinFaults = -1 },
 	} {
 		r := DefaultRule()
 		mod(&r)
 		if r.Validate() == nil {
 			t.Errorf("%s: Validate() = nil", name)
 		}
+	}
+	r := DefaultRule()
+	r.MaxN = 0 // no cap
+	if err := r.Validate(); err != nil {
+		t.Errorf("MaxN 0: %v", err)
 	}
 }
 
@@ -62,36 +99,131 @@ func TestDecisionString(t *testing.T) {
 func TestOneFlipNeverDecides(t *testing.T) {
 	r := DefaultRule()
 	for at := range 60 {
-		test := r.Start()
-		var d Decision
-		for i := 0; i < 60 && d == Continue; i++ {
-			o := agree
-			if i == at {
-				o = flip
-			}
-			d = test.Add(o)
-		}
-		if d != Consistent {
+		seq := repeat(80, agree)
+		seq[at] = flip
+		if d, test := run(r, seq); d != Consistent {
 			t.Errorf("flip at %d: decision %v after %d observations, LLR %.3f; want consistent", at, d, test.N(), test.LLR())
 		}
 	}
-	// Also with no minimum sample: the single increment is below ln A.
-	r.MinN = 0
-	test := r.Start()
-	if d := test.Add(flip); d != Continue {
-		t.Errorf("a first observation d = 10 with MinN 0 gives %v", d)
+}
+
+// TestTolerance: differences averaging the tolerance, a quarter point,
+// are honest; the same sequence a point higher on every question is not.
+func TestTolerance(t *testing.T) {
+	r := DefaultRule()
+	quarter := repeat(50, by(1), by(0), by(0), by(0))
+	if d, test := run(r, quarter); d != Consistent {
+		t.Errorf("mean difference 0.25 (the tolerance): %v after %d, LLR %.2f; want consistent", d, test.N(), test.LLR())
+	}
+	plusOne := repeat(50, by(2), by(1), by(1), by(1))
+	if d, test := run(r, plusOne); d != Inconsistent {
+		t.Errorf("mean difference 1.25: %v after %d, LLR %.2f; want inconsistent", d, test.N(), test.LLR())
+	}
+	// A mean difference of 0.6 is below the midpoint of the tolerance and
+	// Delta, 0.625, and above that of 0 and Delta: inconsistent only when
+	// nothing is tolerated.
+	point6 := repeat(300, by(1), by(1), by(1), by(0), by(0))
+	if d, test := run(r, point6); d == Inconsistent {
+		t.Errorf("mean difference 0.6 with tolerance 0.25: inconsistent after %d", test.N())
+	}
+	r.Tolerance = 0
+	if d, test := run(r, point6); d != Inconsistent {
+		t.Errorf("mean difference 0.6 with tolerance 0: %v after %d; want inconsistent", d, test.N())
 	}
 }
 
-func TestTwoEarlyFlipsNeedMore(t *testing.T) {
-	// Two flips first add 5.3, past ln A, but MinN makes the test wait,
-	// and six agreements bring the ratio back below the boundary.
-	test := DefaultRule().Start()
-	seq := []Observation{flip, flip, agree, agree, agree, agree, agree, agree}
-	for i, o := range seq {
-		if d := test.Add(o); d != Continue {
-			t.Fatalf("decision %v at observation %d (LLR %.3f)", d, i+1, test.LLR())
+// TestSpreadEstimated: the spread of the differences is estimated as they
+// arrive, so the same mean difference decides later when they scatter
+// more, and the estimate never falls below the floor.
+func TestSpreadEstimated(t *testing.T) {
+	r := DefaultRule()
+	tight := repeat(50, by(1))
+	wide := repeat(300, by(3), by(-1)) // also a mean of +1
+	dt, tt := run(r, tight)
+	dw, tw := run(r, wide)
+	if dt != Inconsistent || dw != Inconsistent || tw.N() <= tt.N() {
+		t.Errorf("tight: %v at %d (sigma %.2f); wide: %v at %d (sigma %.2f); want both inconsistent, the wide later",
+			dt, tt.N(), tt.Sigma(), dw, tw.N(), tw.Sigma())
+	}
+	// Many identical differences wear the prior down to the floor.
+	undecided := r
+	undecided.MinN = 1000
+	same := undecided.Start()
+	for range 100 {
+		same.Add(by(1))
+	}
+	if same.Sigma() != r.MinSigma {
+		t.Errorf("100 identical differences give sigma %.3f; want the floor %g", same.Sigma(), r.MinSigma)
+	}
+	if s := tw.Sigma(); s < 1.5 || s > 2 {
+		t.Errorf("differences of +3 and −1 give sigma %.3f; want near their spread of 2, pooled with the prior 1", s)
+	}
+	// Before any observation the prior is the spread.
+	if s := r.Start().Sigma(); s != r.Sigma {
+		t.Errorf("sigma before any observation %g; want %g", s, r.Sigma)
+	}
+}
+
+// TestJumps: upward jumps of Jump points or more, or a gate the judge
+// fails, are the concentrated alternative's evidence; downward ones show
+// a judge that flips gates, and weigh against it.
+func TestJumps(t *testing.T) {
+	r := DefaultRule()
+	up := by(5)
+	down := Observation{Reported: 0, Judged: 7, ReportedGate: false, JudgedGate: true}
+	seq := repeat(30, up, agree, agree, agree, agree)
+	d, test := run(r, seq)
+	if d != Inconsistent {
+		t.Errorf("a jump of +5 on every fifth question: %v after %d", d, test.N())
+	}
+	if test.Jumps() == 0 {
+		t.Error("Jumps() = 0")
+	}
+	// A judge that flips a gate one time in twelve each way, four times
+	// the assumed rate, is not taken for inflation.
+	balanced := repeat(60, up, agree, agree, agree, agree, agree, down, agree, agree, agree, agree, agree)
+	if d, test := run(r, balanced); d == Inconsistent {
+		t.Errorf("upward and downward jumps alike: %v after %d, LLR %.2f", d, test.N(), test.LLR())
+	}
+	// The jumps' ratio falls with downward jumps, all else the same.
+	a, b := r.Start(), r.Start()
+	for i := range 12 {
+		o := agree
+		if i == 3 {
+			o = up
 		}
+		a.Add(o)
+		if i == 7 {
+			o = down
+		}
+		b.Add(o)
+	}
+	_, ja := a.Components()
+	_, jb := b.Components()
+	if !(jb < ja) {
+		t.Errorf("jumps' ratio %.3f with a downward jump, %.3f without; want lower", jb, ja)
+	}
+	// A gate decided differently is a jump whatever its size.
+	c := r.Start()
+	c.Add(Observation{Reported: 3, Judged: 0, ReportedGate: true, JudgedGate: false})
+	c.Add(by(3))
+	if c.Jumps() != 1 {
+		t.Errorf("Jumps() = %d; want 1 (the gate, not the +3)", c.Jumps())
+	}
+}
+
+func TestMinConsistent(t *testing.T) {
+	r := DefaultRule()
+	d, test := run(r, repeat(60, agree))
+	if d != Consistent || test.N() < r.MinConsistent || test.N() > r.MinConsistent+2 {
+		t.Errorf("agreements: %v at %d; want consistent at about %d", d, test.N(), r.MinConsistent)
+	}
+	if test.MeanDiff() != 0 || test.Contradictions() != 0 || test.Jumps() != 0 {
+		t.Errorf("MeanDiff %g, Contradictions %d, Jumps %d; want 0", test.MeanDiff(), test.Contradictions(), test.Jumps())
+	}
+	r.MinConsistent = 30
+	if d, test := run(r, repeat(60, agree)); d != Consistent || test.N() != 30 {
+		t.Errorf("MinConsistent 30: %v at %d", d, test.N())
 	}
 }
 
@@ -99,7 +231,7 @@ func TestMinN(t *testing.T) {
 	r := DefaultRule()
 	r.MinN = 10
 	test := r.Start()
-	inflated := Observation{Reported: 9, Judged: 4, ReportedGate: true, JudgedGate: true}
+	inflated := by(5)
 	for i := 1; i <= 10; i++ {
 		d := test.Add(inflated)
 		switch {
@@ -111,51 +243,36 @@ func TestMinN(t *testing.T) {
 	}
 }
 
-func TestIdenticalScoresConsistent(t *testing.T) {
-	r := DefaultRule()
-	lower, _ := r.Bounds()
-	// Each agreement adds −Delta²/(2·Sigma²); the test is consistent once
-	// the sum reaches ln B and MinConsistent observations are in.
-	want := max(r.MinN, r.MinConsistent, int(math.Ceil(lower/r.Increment(0))))
-	test := r.Start()
-	for i := 1; i <= 50; i++ {
-		if d := test.Add(agree); d != Continue {
-			if d != Consistent || i != want {
-				t.Fatalf("decision %v at %d; want consistent at %d", d, i, want)
-			}
-			if test.MeanDiff() != 0 || test.Contradictions() != 0 || test.Jumps() != 0 {
-				t.Errorf("MeanDiff %g, Contradictions %d, Jumps %d; want 0", test.MeanDiff(), test.Contradictions(), test.Jumps())
-			}
-			return
-		}
-	}
-	t.Fatal("no decision after 50 agreements")
-}
-
 func TestLLRByHand(t *testing.T) {
-	r := Rule{Delta: 1, Sigma: 2, Clip: 3, Alpha: 0.01, Beta: 0.05, MinN: 100}
+	r := DefaultRule()
+	r.SigmaWeight, r.MinSigma = 0, 0.5
 	test := r.Start()
-	// (1/4)·(2 − 0.5) + (1/4)·(−1 − 0.5) + (1/4)·(3 − 0.5), the last
-	// difference (7) clipped to 3, and (1/4)·(−3 − 0.5) for −9.
-	obs := []Observation{
-		{Reported: 6, Judged: 4},
-		{Reported: 5, Judged: 6},
-		{Reported: 9, Judged: 2},
-		{Reported: 0, Judged: 9},
+	// Two inner differences, +2 and 0: their spread is √2 and the shift's
+	// ratio (0.75/2)·(2 − 2·(0.25 + 0.375)) = 0.28125. No jumps: the
+	// jumps' ratio is that of two observations without one.
+	test.Add(by(2))
+	test.Add(by(0))
+	shift, jumps := test.Components()
+	if math.Abs(shift-0.28125) > 1e-12 {
+		t.Errorf("shift ratio %g; want 0.28125", shift)
 	}
-	want := []float64{0.375, 0, 0.625, -0.25}
-	for i, o := range obs {
-		test.Add(o)
-		if got := test.LLR(); math.Abs(got-want[i]) > 1e-12 {
-			t.Errorf("LLR after %d observations = %g; want %g", i+1, got, want[i])
-		}
+	var num, den float64
+	for _, k := range jumpRates {
+		q := k * r.JumpRate
+		w := 1 / (k * k)
+		num += w * math.Pow(1-2*q-r.Share, 2)
+		den += w * math.Pow(1-2*q, 2)
 	}
-	// The mean difference is not clipped: (2 − 1 + 7 − 9)/4.
-	if got := test.MeanDiff(); got != -0.25 {
-		t.Errorf("MeanDiff() = %g; want -0.25", got)
+	if want := math.Log(num / den); math.Abs(jumps-want) > 1e-12 {
+		t.Errorf("jumps' ratio %g; want %g", jumps, want)
 	}
-	if test.N() != 4 {
-		t.Errorf("N() = %d; want 4", test.N())
+	if want := math.Log(0.5*math.Exp(shift) + 0.5*math.Exp(jumps)); math.Abs(test.LLR()-want) > 1e-12 {
+		t.Errorf("LLR %g; want the mixture's %g", test.LLR(), want)
+	}
+	// The mean difference is not clipped.
+	test.Add(Observation{Reported: 0, Judged: 9, JudgedGate: true})
+	if got := test.MeanDiff(); got != (2.0+0-9)/3 {
+		t.Errorf("MeanDiff() = %g; want %g", got, (2.0-9)/3)
 	}
 }
 
@@ -175,67 +292,11 @@ func TestContradictions(t *testing.T) {
 	if got := test.Contradictions(); got != 2 {
 		t.Errorf("Contradictions() = %d; want 2", got)
 	}
-
-	// A contradiction whose score difference is small, and no consistent
-	// decision, so that only the contradiction rule can decide.
+	// Four among the first eight, a quarter and more, decide with the
+	// rest agreeing.
 	c := Observation{Reported: 5, Judged: 4, ReportedGate: true, JudgedGate: false}
-	r.MinConsistent = 100
-	run := func(seq []Observation) (Decision, *Test) {
-		test := r.Start()
-		d := Continue
-		for _, o := range seq {
-			if d = test.Add(o); d != Continue {
-				break
-			}
-		}
-		return d, test
-	}
-	// Three contradictions in three observations: fewer than four.
-	seq := []Observation{c, c, c}
-	for range 20 {
-		seq = append(seq, agree)
-	}
-	if d, test := run(seq); d == Inconsistent {
-		t.Errorf("three contradictions decided inconsistent at %d", test.N())
-	}
-	// Four among the first eight: a quarter and more.
-	if d, test := run([]Observation{c, agree, c, agree, c, agree, c, agree}); d != Inconsistent || test.N() != 8 {
+	if d, test := run(r, []Observation{c, agree, c, agree, c, agree, c, agree}); d != Inconsistent || test.N() != 8 {
 		t.Errorf("four contradictions in eight: %v at %d; want inconsistent at 8", d, test.N())
-	}
-	// Four among twenty: too small a share.
-	seq = []Observation{c, c, c, c}
-	for len(seq) < 20 {
-		seq = append([]Observation{agree}, seq...)
-	}
-	if d, test := run(seq); d == Inconsistent {
-		t.Errorf("four contradictions among twenty decided inconsistent at %d", test.N())
-	}
-	// Turned off, the rule never decides.
-	r.MinContradictions = 0
-	if d, _ := run([]Observation{c, c, c, c, c, c, c, c}); d != Continue {
-		t.Errorf("eight contradictions with the rule off: %v", d)
-	}
-}
-
-func TestJumpsDelayConsistent(t *testing.T) {
-	r := DefaultRule()
-	jump := Observation{Reported: 8, Judged: 4, ReportedGate: true, JudgedGate: true}
-	test := r.Start()
-	test.Add(jump)
-	for test.Add(agree) == Continue {
-	}
-	if test.Decision() != Consistent || test.N() != r.MinConsistent+r.JumpExtra {
-		t.Errorf("one jump: %v at %d; want consistent at %d", test.Decision(), test.N(), r.MinConsistent+r.JumpExtra)
-	}
-	if test.Jumps() != 1 {
-		t.Errorf("Jumps() = %d; want 1", test.Jumps())
-	}
-	// A difference of Jump−1 points, or one the other way, is no jump.
-	test = r.Start()
-	test.Add(Observation{Reported: 7, Judged: 4, ReportedGate: true, JudgedGate: true})
-	test.Add(Observation{Reported: 0, Judged: 9, ReportedGate: false, JudgedGate: true})
-	if test.Jumps() != 0 {
-		t.Errorf("Jumps() = %d; want 0", test.Jumps())
 	}
 }
 
@@ -266,8 +327,48 @@ func TestDone(t *testing.T) {
 	if !test.Done() || test.Decision() != Continue {
 		t.Errorf("at MaxN: Done() = %v, Decision() = %v; want true, continue", test.Done(), test.Decision())
 	}
+	r.MaxN = 0
+	test = r.Start()
+	for range 20 {
+		test.Add(agree)
+	}
+	if test.Done() {
+		t.Error("MaxN 0: Done() before a decision")
+	}
 	var zero Test
 	if zero.MeanDiff() != 0 {
 		t.Error("MeanDiff of no observations is not 0")
+	}
+}
+
+func TestFaultLimit(t *testing.T) {
+	r := DefaultRule()
+	for _, tc := range []struct{ calls, want int }{{0, 5}, {10, 5}, {25, 5}, {30, 6}, {50, 10}, {100, 20}} {
+		if got := r.FaultLimit(tc.calls); got != tc.want {
+			t.Errorf("FaultLimit(%d) = %d; want %d", tc.calls, got, tc.want)
+		}
+	}
+}
+
+func TestDrift(t *testing.T) {
+	r := DefaultRule()
+	for _, tc := range []struct {
+		name    string
+		diffs   []int
+		bias    float64
+		drifted bool
+	}{
+		{"no fixtures", nil, 0, false},
+		{"exact", []int{0, 0, 0, 0}, 0, false},
+		{"noise", []int{1, -1, 0, 1}, 0.25, false},
+		{"one gate flip, clipped", []int{-8, 0, 0, 0}, -0.5, false},
+		{"a point stricter everywhere", []int{-1, -1, -1, -1}, -1, true},
+		{"more lenient", []int{1, 2, 0, 1}, 1, true},
+		{"at the limit", []int{1, 1, 1, 0}, 0.75, false},
+	} {
+		bias, drifted := r.Drift(tc.diffs)
+		if math.Abs(bias-tc.bias) > 1e-12 || drifted != tc.drifted {
+			t.Errorf("%s: Drift(%v) = %g, %v; want %g, %v", tc.name, tc.diffs, bias, drifted, tc.bias, tc.drifted)
+		}
 	}
 }

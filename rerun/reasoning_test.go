@@ -47,7 +47,9 @@ func TestSpotCheckGradesTheReasoning(t *testing.T) {
 		return reply(req)
 	}})
 	rep := bd.check(t, j, Config{Secret: secret})
-	if rep.Verdict != VerdictConsistent || empty != 0 || graded != rep.Calls || graded == 0 {
-		t.Errorf("verdict %s (%s); %d calls graded the reasoning text, %d something else", rep.Verdict, rep.Reason, graded, empty)
+	// The other calls grade the calibration fixtures, whose text is the
+	// rubric's.
+	if rep.Verdict != VerdictConsistent || empty != len(rep.Fixtures) || graded != rep.Calls-len(rep.Fixtures) || graded == 0 {
+		t.Errorf("verdict %s (%s); %d calls graded the reasoning text, %d something else, %d fixtures", rep.Verdict, rep.Reason, graded, empty, len(rep.Fixtures))
 	}
 }

@@ -57,6 +57,9 @@ func text(r Report) string {
 		keyed = "not keyed"
 	}
 	fmt.Fprintf(&b, "  seed %s (%s); %d calls, $%.4f\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	if line := judgeCheck(r); line != "" {
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  warning: %s\n", w)
 	}
@@ -105,6 +108,9 @@ func markdown(r Report) string {
 		keyed = "**not keyed**: no secret is configured"
 	}
 	fmt.Fprintf(&b, "Seed `%s` (%s). %d calls, $%.4f.\n\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	if line := judgeCheck(r); line != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdtext.Escape(line))
+	}
 	if len(r.Questions) > 0 {
 		if r.Kind == benchmark.KindMCQ {
 			b.WriteString("| Question | Submitted | Re-asked | Note |\n|---|---|---|---|\n")
@@ -142,6 +148,31 @@ func markdown(r Report) string {
 		fmt.Fprintf(&b, "> %s\n", mdtext.Escape(w))
 	}
 	return b.String()
+}
+
+// judgeCheck says what the judge's check before the test found and what
+// the test tolerated, or nothing for a report without either.
+func judgeCheck(r Report) string {
+	var parts []string
+	if r.JudgeBias != nil {
+		scored := 0
+		for _, f := range r.Fixtures {
+			if f.Diff != nil {
+				scored++
+			}
+		}
+		parts = append(parts, fmt.Sprintf("Judge check: graded %d of the rubric's calibration fixtures, %+.2f points from their expected grades on average (the judge's estimated bias).", scored, *r.JudgeBias))
+	} else if len(r.Fixtures) > 0 {
+		parts = append(parts, fmt.Sprintf("Judge check: none of the %d calibration fixtures tried was graded.", len(r.Fixtures)))
+	}
+	if r.Tolerance > 0 {
+		s := fmt.Sprintf("The test tolerates %.2f points of inflation per question as drift of the judge", r.Tolerance)
+		if r.Sigma > 0 {
+			s += fmt.Sprintf("; the differences' estimated spread is %.2f points", r.Sigma)
+		}
+		parts = append(parts, s+".")
+	}
+	return strings.Join(parts, " ")
 }
 
 // injectionNote marks a question whose answer or verdict instructs the

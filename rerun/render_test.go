@@ -20,7 +20,12 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		{"consistent.md", Report{
 			Path: "submissions/model-benchmark/qwen3-32b-basin", RubricKey: "basin-analysis", Kind: "rubric",
 			Verdict: VerdictConsistent, Reason: "the judge's scores agree with the reported ones within noise after 3 questions",
-			Seed: "9f3a", SeedKeyed: true, Sample: []string{"Q4", "Q1", "Q3"}, Calls: 3, SpendUSD: 0.0312, Checked: 3,
+			Seed: "9f3a", SeedKeyed: true, Sample: []string{"Q4", "Q1", "Q3"}, Calls: 5, SpendUSD: 0.0312, Checked: 3,
+			Tolerance: 0.25, Sigma: 0.93, JudgeBias: new(-0.5),
+			Fixtures: []FixtureCheck{
+				{QuestionID: "Q2", FixtureID: "F1", Expected: 7, Judged: intp(6), Diff: intp(-1)},
+				{QuestionID: "Q5", FixtureID: "F2", Expected: 3, Judged: intp(3), Diff: intp(0), Cached: true},
+			},
 			Questions: []QuestionCheck{
 				{ID: "Q4", Reported: intp(8), Judged: intp(8), Diff: intp(0), ReportedGate: boolp(true), JudgedGate: boolp(true)},
 				{ID: "Q1", Reported: intp(7), Judged: intp(6), Diff: intp(1), ReportedGate: boolp(true), JudgedGate: boolp(true),
@@ -41,7 +46,8 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		{"inconclusive.md", Report{
 			Path: "submissions/model-benchmark/x-run", RubricKey: "basin-analysis", Kind: "rubric",
 			Verdict: VerdictInconclusive, Reason: "answers reproduce the grading key; a maintainer decides | *not* `this`",
-			Seed: "77ee", SeedKeyed: true, Sample: []string{"Q2", "Q5"}, Calls: 2, SpendUSD: 0.5, Checked: 1, JudgeFaults: 1, Contradictions: 1,
+			Seed: "77ee", SeedKeyed: true, Sample: []string{"Q2", "Q5"}, Calls: 3, SpendUSD: 0.5, Checked: 1, JudgeFaults: 1, Contradictions: 1,
+			Tolerance: 0.4, Fixtures: []FixtureCheck{{QuestionID: "Q1", FixtureID: "F1", Expected: 6, Fault: "the judge gave no valid verdict"}},
 			Questions: []QuestionCheck{
 				{ID: "Q2", Reported: intp(10), Judged: intp(3), Diff: intp(7), ReportedGate: boolp(true), JudgedGate: boolp(false), GateFlip: true, Injection: true,
 					Components: []ComponentDiff{{ID: "G1", Reported: 3, Judged: 0}, {ID: "C1", Reported: 4, Judged: 0}}},

@@ -1,6 +1,7 @@
 // Package rerun spot-checks a submission's self-reported scores. For a
-// rubric benchmark it re-grades answers with the benchmark's fixed judge,
-// one at a time in an order nobody can predict before the submission is
+// rubric benchmark it first checks the benchmark's fixed judge on a few of
+// the rubric's calibration fixtures, then re-grades answers with it, one
+// at a time in an order nobody can predict before the submission is
 // final, and stops as soon as the evidence decides (a sequential test, see
 // Rule); it also looks, without a judge, for answers that copy the grading
 // key. For a multiple-choice benchmark it relies on re-extracting every
@@ -58,9 +59,14 @@ type Config struct {
 	// call, and the report warns that one call may go past it.
 	MaxCalls int
 	MaxUSD   float64
-	Rule     Rule // the sequential test; zero means DefaultRule()
-	// MaxFaults is how many judge faults (errors, unusable verdicts) end
-	// the check as inconclusive; 0 means 5.
+	// Rule is the sequential test; zero means DefaultRule(). A benchmark
+	// whose registry entry sets spot_check_tolerance replaces its
+	// Tolerance.
+	Rule Rule
+	// MaxFaults, when positive, replaces the rule's MinFaults: the least
+	// number of judge faults (errors, unusable verdicts) that end the
+	// check as inconclusive; the allowance grows with the calls made (see
+	// Rule.FaultLimit).
 	MaxFaults int
 }
 
@@ -89,7 +95,19 @@ type Report struct {
 	MeanDiff       float64     `json:"mean_diff,omitempty"` // reported − judged, points per question
 	LLR            float64     `json:"llr,omitempty"`
 	Contradictions int         `json:"gate_contradictions,omitempty"`
-	JudgeFaults    int         `json:"judge_faults,omitempty"`
+	JudgeFaults    int         `json:"judge_faults,omitempty"` // the fixtures' and the answers'
+	// Tolerance is the inflation, in points per question, the test
+	// accepted as the judge's drift, and Sigma the spread of the
+	// differences it estimated (see Rule).
+	Tolerance float64 `json:"tolerance,omitempty"`
+	Sigma     float64 `json:"sigma,omitempty"`
+	// Fixtures are the rubric's calibration fixtures the judge graded
+	// before the test, and JudgeBias the mean of their differences from
+	// the expected grades (see Rule.Drift): the judge's estimated bias,
+	// negative when it grades more strictly than the rubric's authors.
+	// It is absent when no fixture was graded.
+	Fixtures  []FixtureCheck `json:"fixtures,omitempty"`
+	JudgeBias *float64       `json:"judge_bias,omitempty"`
 
 	// Multiple-choice kind.
 	Disputes     int      `json:"disputes,omitempty"`
@@ -121,6 +139,19 @@ type QuestionCheck struct {
 	// Injection reports signs of instructing the judge in the answer or
 	// the verdict (see Report.Injections).
 	Injection bool `json:"injection,omitempty"`
+}
+
+// FixtureCheck is one calibration fixture graded by the judge to check it
+// before a spot-check.
+type FixtureCheck struct {
+	QuestionID string `json:"question_id"`
+	FixtureID  string `json:"fixture_id"`
+	Expected   int    `json:"expected"`
+	Judged     *int   `json:"judged,omitempty"`
+	Diff       *int   `json:"diff,omitempty"` // judged − expected
+	Cached     bool   `json:"cached,omitempty"`
+	Fault      string `json:"fault,omitempty"`
+	Err        error  `json:"-"`
 }
 
 // Injection is one question whose answer, or whose verdict from the judge,
@@ -176,9 +207,6 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	if cfg.Rule == (Rule{}) {
 		cfg.Rule = DefaultRule()
 	}
-	if cfg.MaxFaults <= 0 {
-		cfg.MaxFaults = 5
-	}
 	if cfg.Sample <= 0 {
 		cfg.Sample = 20
 	}
@@ -200,7 +228,7 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	order := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.Questions())
 	switch {
 	case b.Rubric != nil && files.Rubric != nil:
-		return checkRubric(ctx, b, files.Rubric, order, cfg, rep)
+		return checkRubric(ctx, b, files.Rubric, order, seed, cfg, rep)
 	case b.Rubric == nil && files.MCQ != nil:
 		return checkMCQ(ctx, b, res, files.MCQ, order, cfg, rep)
 	}
@@ -237,7 +265,7 @@ func budgeted(cfg Config) *judge.Judge {
 	return &j
 }
 
-func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, cfg Config, rep Report) (Report, error) {
+func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, seed uint64, cfg Config, rep Report) (Report, error) {
 	if cfg.Judge == nil {
 		return rep, errors.New("a rubric benchmark is spot-checked with its judge: configure the judge endpoint")
 	}
@@ -274,23 +302,43 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	}
 	rep.Leaks = FindLeaks(b.Rubric, answers)
 
-	test := cfg.Rule.Start()
+	rule := cfg.Rule
+	if t := b.Entry.SpotCheckTolerance; t != nil {
+		rule.Tolerance = *t
+	}
+	if cfg.MaxFaults > 0 {
+		rule.MinFaults = cfg.MaxFaults
+	}
+	if err := rule.Validate(); err != nil {
+		return rep, fmt.Errorf("the spot-check's rule for %s cannot run: %w", b.Entry.Key, err)
+	}
+	rep.Tolerance = rule.Tolerance
+	if stop, err := checkDrift(ctx, jud, b.Rubric, rule, seed, cfg, &rep); err != nil || stop != "" {
+		rep.Verdict, rep.Reason = VerdictInconclusive, stop
+		return rep, err
+	}
+
+	test := rule.Start()
 	decision := Continue
 	stop := ""
+	testCalls := 0 // the test's judge calls, failed ones included
+	// The fixtures' faults are reported with the others, but the
+	// allowance is the test's own.
+	fixtureFaults := rep.JudgeFaults
 	for _, qi := range order {
 		if decision != Continue {
 			break
 		}
-		if test.N() >= cfg.Rule.MaxN {
-			stop = fmt.Sprintf("the test reached its cap of %d questions without deciding", cfg.Rule.MaxN)
+		if rule.MaxN > 0 && testCalls >= rule.MaxN {
+			stop = fmt.Sprintf("the test reached its cap of %d judge calls without deciding", rule.MaxN)
 			break
 		}
 		if overBudget(cfg, &rep) {
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f)", rep.Calls, rep.SpendUSD)
 			break
 		}
-		if rep.JudgeFaults >= cfg.MaxFaults {
-			stop = fmt.Sprintf("the judge failed on %d questions; its faults are never held against the submission", rep.JudgeFaults)
+		if faults, limit := rep.JudgeFaults-fixtureFaults, rule.FaultLimit(testCalls); faults >= limit {
+			stop = fmt.Sprintf("the judge failed on %d of %d questions (the allowance is max(%d, %g × calls)); its faults are never held against the submission", faults, testCalls, rule.MinFaults, rule.FaultShare)
 			break
 		}
 		row := byQ[qi]
@@ -305,6 +353,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		reported64, _ := row.Score.Int()
 		reported := int(reported64)
 		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
+		testCalls++
 		got, err := jud.Grade(ctx, b.Rubric, q, answers[row.ID])
 		rep.spend(got.Usage)
 		qc.Cached, qc.Injection = got.Cached, injected[q.ID]
@@ -315,6 +364,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			// Not a fault of the judge, and no evidence: the question was
 			// not checked.
 			rep.Sample = rep.Sample[:len(rep.Sample)-1]
+			testCalls--
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
 		case errors.Is(err, llm.ErrAccount):
 			// No judge call can succeed until the account is fixed: stop
@@ -349,10 +399,13 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		rep.Questions = append(rep.Questions, qc)
 	}
 	rep.Checked, rep.MeanDiff, rep.LLR, rep.Contradictions = test.N(), test.MeanDiff(), test.LLR(), test.Contradictions()
+	if test.N() > 0 {
+		rep.Sigma = test.Sigma()
+	}
 	switch decision {
 	case Inconsistent:
 		rep.Verdict = VerdictInconsistent
-		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores exceed the judge's by %.2f points per question on average (%d reported gate passes the judge fails); the sequential test rejects honest noise", rep.Checked, rep.MeanDiff, rep.Contradictions)
+		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores exceed the judge's by %.2f points per question on average (%d reported gate passes the judge fails); the sequential test rejects honest noise and a drift of the judge of up to %.2f points", rep.Checked, rep.MeanDiff, rep.Contradictions, rep.Tolerance)
 	case Consistent:
 		rep.Verdict = VerdictConsistent
 		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores agree with the judge's within its noise (mean difference %+.2f points)", rep.Checked, rep.MeanDiff)
@@ -380,6 +433,77 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 		rep.Verdict, rep.Reason = VerdictInconclusive, msg
 	}
 	return rep, nil
+}
+
+// checkDrift grades rule.DriftFixtures of the rubric's calibration
+// fixtures, chosen in an order drawn from the spot-check's seed, and
+// records them and the judge's estimated bias in rep. It returns the
+// reason to stop, when the judge has drifted beyond rule.DriftLimit or
+// cannot be used, and an error only when ctx is done. The grades go
+// through the judge cache like any other: a fixture graded once is not
+// paid for again.
+func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule Rule, seed uint64, cfg Config, rep *Report) (string, error) {
+	if rule.DriftFixtures == 0 {
+		return "", nil
+	}
+	type ref struct{ q, f int }
+	var all []ref
+	for qi := range r.Questions {
+		for fi := range r.Questions[qi].Calibration {
+			all = append(all, ref{qi, fi})
+		}
+	}
+	if len(all) == 0 {
+		rep.Warnings = append(rep.Warnings, "the rubric has no calibration fixtures, so the judge could not be checked for drift before the spot-check")
+		return "", nil
+	}
+	// The fixtures' order is its own stream of the sample's seed.
+	perm := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)).Perm(len(all))
+	var diffs []int
+	for _, i := range perm[:min(rule.DriftFixtures, len(all))] {
+		if overBudget(cfg, rep) {
+			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures", rep.Calls, rep.SpendUSD), nil
+		}
+		q := &r.Questions[all[i].q]
+		f := &q.Calibration[all[i].f]
+		fc := FixtureCheck{QuestionID: q.ID, FixtureID: f.ID, Expected: f.Total}
+		got, err := jud.Grade(ctx, r, q, f.Response)
+		rep.spend(got.Usage)
+		fc.Cached = got.Cached
+		switch {
+		case ctx.Err() != nil:
+			return "", ctx.Err()
+		case errors.Is(err, judge.ErrBudget):
+			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures: %v", rep.Calls, rep.SpendUSD, err), nil
+		case errors.Is(err, llm.ErrAccount):
+			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
+			rep.Fixtures = append(rep.Fixtures, fc)
+			rep.JudgeFaults++
+			return "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed", nil
+		case err != nil:
+			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
+			rep.JudgeFaults++
+		case !got.Scored:
+			fc.Fault = "the judge gave no valid verdict"
+			rep.JudgeFaults++
+		default:
+			judged := got.Total()
+			diff := judged - f.Total
+			fc.Judged, fc.Diff = &judged, &diff
+			diffs = append(diffs, diff)
+		}
+		rep.Fixtures = append(rep.Fixtures, fc)
+	}
+	if len(diffs) == 0 {
+		rep.Warnings = append(rep.Warnings, "the judge graded none of the calibration fixtures, so it could not be checked for drift before the spot-check")
+		return "", nil
+	}
+	bias, drifted := rule.Drift(diffs)
+	rep.JudgeBias = &bias
+	if drifted {
+		return fmt.Sprintf("the judge has drifted: its grades of the calibration fixtures differ by %+.2f points on average from the grades the rubric expects (%d fixtures, each difference counted up to ±%g; the limit is ±%.2f), so its grades cannot be compared with the submitter's run; check the judge with `benchgate calibrate` and its model and parameters against the benchmark's judge contract", bias, len(diffs), rule.DriftClip, rule.DriftLimit), nil
+	}
+	return "", nil
 }
 
 // injectionIDs lists the questions of injections once each, in order,

@@ -120,6 +120,12 @@ func (bd *board) noisyJudge(t *testing.T, seed uint64, fail func(call int) *fake
 // noisyReply gives verdicts around the truth; note, when set, is every
 // verdict's adjudication note.
 func (bd *board) noisyReply(seed uint64, note string) func(req fakeopenai.Request) fakeopenai.Reply {
+	return bd.shiftedReply(seed, note, 0)
+}
+
+// shiftedReply is noisyReply from a judge that has drifted: every passed
+// gate's total moves by shift points, fixtures' and answers' alike.
+func (bd *board) shiftedReply(seed uint64, note string, shift int) func(req fakeopenai.Request) fakeopenai.Reply {
 	var mu sync.Mutex
 	r := rand.New(rand.NewPCG(seed, 1))
 	return func(req fakeopenai.Request) fakeopenai.Reply {
@@ -133,6 +139,19 @@ func (bd *board) noisyReply(seed uint64, note string) func(req fakeopenai.Reques
 			total := max(0, min(10, bd.truth[i]+noise(r)))
 			if bd.truth[i] == 0 {
 				total = 0
+			}
+			// A calibration fixture is graded as its authors expect,
+			// give or take the same noise: the judge has not drifted.
+			for _, f := range q.Calibration {
+				if strings.Contains(user, f.Response) {
+					total = max(0, min(10, f.Total+noise(r)))
+					if !f.GatePassed {
+						total = 0
+					}
+				}
+			}
+			if total > 0 {
+				total = max(1, min(10, total+shift))
 			}
 			mu.Unlock()
 			v, _ := json.Marshal(map[string]any{"gate_passed": total > 0, "gate_reason": "g", "components": awards(q, total), "total": total, "adjudication_required": note != "", "adjudication_note": note})
@@ -222,8 +241,13 @@ func TestVerdicts(t *testing.T) {
 			if tt.want != "" && rep.Verdict != tt.want {
 				t.Errorf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
-			if rep.Calls != rep.Checked || rep.Calls > DefaultRule().MaxN || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
-				t.Errorf("%d calls, %d checked, %d sampled, $%.2f", rep.Calls, rep.Checked, len(rep.Sample), rep.SpendUSD)
+			// Every call grades a fixture or a sampled answer.
+			fixtures := DefaultRule().DriftFixtures
+			if rep.Calls != rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked > DefaultRule().MaxN || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
+				t.Errorf("%d calls, %d fixtures, %d checked, %d sampled, $%.2f", rep.Calls, len(rep.Fixtures), rep.Checked, len(rep.Sample), rep.SpendUSD)
+			}
+			if rep.JudgeBias == nil || *rep.JudgeBias < -DefaultRule().DriftLimit || *rep.JudgeBias > DefaultRule().DriftLimit || rep.Tolerance != DefaultRule().Tolerance || rep.Sigma <= 0 {
+				t.Errorf("judge bias %v, tolerance %g, sigma %g", rep.JudgeBias, rep.Tolerance, rep.Sigma)
 			}
 			for _, q := range rep.Questions {
 				if q.Diff != nil && *q.Diff != 0 && len(q.Components) == 0 {
@@ -321,7 +345,7 @@ func TestBudgetReservesWorstCase(t *testing.T) {
 			if over := rep.SpendUSD > budget; over != tt.overshoot {
 				t.Errorf("spent $%.6f of $%.6f", rep.SpendUSD, budget)
 			}
-			if len(rep.Sample) != len(rep.Questions) || len(rep.Questions) != tt.calls {
+			if len(rep.Sample) != len(rep.Questions) || len(rep.Questions)+len(rep.Fixtures) != tt.calls {
 				t.Errorf("%d sampled, %d questions reported", len(rep.Sample), len(rep.Questions))
 			}
 			// A judge without a completion limit of its own is given one.
@@ -343,13 +367,16 @@ func TestJudgeFaults(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth + 3 })
 	broken := bd.noisyJudge(t, 5, nil)
 	broken.LLM = brokenJudge{}
+	// The fixtures fail first, and count as faults, but the test's own
+	// allowance of five is for the answers.
+	fx := DefaultRule().DriftFixtures
 	rep := bd.check(t, broken, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 || rep.Checked != 0 {
-		t.Errorf("broken JSON: %s, %d faults, %d checked: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, rep.Reason)
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 || rep.Checked != 0 || len(rep.Fixtures) != fx || rep.JudgeBias != nil {
+		t.Errorf("broken JSON: %s, %d faults, %d checked, %d fixtures: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, len(rep.Fixtures), rep.Reason)
 	}
 	hanging := bd.noisyJudge(t, 5, func(call int) *fakeopenai.Failure { return &fakeopenai.Failure{Hang: true} })
 	rep = bd.check(t, hanging, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 {
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 {
 		t.Errorf("timeouts: %s, %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
 	}
 }
@@ -498,5 +525,131 @@ func TestInjectionMakesConsistentInconclusive(t *testing.T) {
 			}
 			t.Logf("%s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 		})
+	}
+}
+
+// TestMaxNZeroIsNoCap: a rule whose MaxN is 0 sets no cap, as Validate
+// says, so the check goes on until the test decides.
+func TestMaxNZeroIsNoCap(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth + 2 })
+	r := DefaultRule()
+	r.MaxN = 0
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictInconsistent || rep.Checked == 0 {
+		t.Errorf("MaxN 0: %s after %d checked: %s", rep.Verdict, rep.Checked, rep.Reason)
+	}
+}
+
+// TestJudgeDrift: a judge that grades two points lower than the
+// submitter's run grades the calibration fixtures two points lower than
+// the rubric expects too; the check ends inconclusive before grading a
+// single answer, saying so and reporting the bias, where without the
+// fixtures the honest submission would be called inconsistent.
+func TestJudgeDrift(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	stricter := func() *judge.Judge { return bd.judgeAt(t, fakeopenai.Options{Reply: bd.shiftedReply(5, "", -2)}) }
+	rep := bd.check(t, stricter(), Config{Secret: secret})
+	if rep.Verdict != VerdictInconclusive || !strings.HasPrefix(rep.Reason, "the judge has drifted: its grades of the calibration fixtures differ by -") ||
+		rep.Checked != 0 || len(rep.Questions) != 0 || rep.Calls != DefaultRule().DriftFixtures {
+		t.Errorf("%s after %d calls, %d checked: %s", rep.Verdict, rep.Calls, rep.Checked, rep.Reason)
+	}
+	if rep.JudgeBias == nil || *rep.JudgeBias > -1 {
+		t.Errorf("judge bias %v; want about −2", rep.JudgeBias)
+	}
+	for _, f := range rep.Fixtures {
+		if f.Judged == nil || f.Diff == nil || *f.Diff != *f.Judged-f.Expected || f.QuestionID == "" || f.FixtureID == "" {
+			t.Errorf("fixture %+v", f)
+		}
+	}
+	// The same judge without the drift check.
+	r := DefaultRule()
+	r.DriftFixtures = 0
+	rep = bd.check(t, stricter(), Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictInconsistent || rep.JudgeBias != nil || len(rep.Fixtures) != 0 {
+		t.Errorf("without fixtures: %s, bias %v, %d fixtures: %s", rep.Verdict, rep.JudgeBias, len(rep.Fixtures), rep.Reason)
+	}
+	// The same fixtures, drawn from the same seed, come from the judge
+	// cache the second time.
+	j := bd.noisyJudge(t, 5, nil)
+	j.Cache = newMemCache()
+	first := bd.check(t, j, Config{Secret: secret})
+	second := bd.check(t, j, Config{Secret: secret})
+	for i, f := range second.Fixtures {
+		if !f.Cached || f.FixtureID != first.Fixtures[i].FixtureID {
+			t.Errorf("fixture %d the second time: %+v (first %+v)", i, f, first.Fixtures[i])
+		}
+	}
+}
+
+// memCache is a judge cache in memory.
+type memCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func newMemCache() *memCache { return &memCache{m: map[string][]byte{}} }
+
+func (c *memCache) Get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[key]
+	return v, ok
+}
+
+func (c *memCache) Put(key string, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = data
+}
+
+// TestRegistryTolerance: a benchmark's spot_check_tolerance replaces the
+// rule's, and the report says which was used.
+func TestRegistryTolerance(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	var reg []map[string]any
+	if err := json.Unmarshal(bd.fsys[benchmark.RegistryFile].Data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	reg[0]["spot_check_tolerance"] = 0.5
+	data, _ := json.Marshal(reg)
+	bd.fsys[benchmark.RegistryFile] = &fstest.MapFile{Data: data}
+	rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret})
+	if rep.Tolerance != 0.5 || rep.Verdict != VerdictConsistent {
+		t.Errorf("tolerance %g, %s: %s", rep.Tolerance, rep.Verdict, rep.Reason)
+	}
+}
+
+// TestFaultAllowance: judge faults are allowed in proportion to the calls
+// made, so a judge failing one call in eight does not stop a long check
+// at its fifth fault; and failed calls count towards the cap.
+func TestFaultAllowance(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int {
+		if truth == 0 {
+			return 0
+		}
+		return truth + noise(r)
+	})
+	failEvery := func(n int) func(call int) *fakeopenai.Failure {
+		return func(call int) *fakeopenai.Failure {
+			if call > DefaultRule().DriftFixtures && call%n == 0 {
+				return &fakeopenai.Failure{Status: 400}
+			}
+			return nil
+		}
+	}
+	r := DefaultRule()
+	r.MinConsistent = 40 // a long check, as a hard case needs
+	rep := bd.check(t, bd.noisyJudge(t, 5, failEvery(8)), Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictConsistent || rep.JudgeFaults <= 5 {
+		t.Errorf("one call in eight failing: %s with %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
+	}
+	r = DefaultRule()
+	r.MaxN = 10
+	rep = bd.check(t, bd.noisyJudge(t, 5, failEvery(3)), Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictInconclusive || rep.Checked+rep.JudgeFaults != 10 || rep.JudgeFaults == 0 || !strings.Contains(rep.Reason, "cap of 10 judge calls") {
+		t.Errorf("MaxN 10, one call in three failing: %s, %d checked, %d faults: %s", rep.Verdict, rep.Checked, rep.JudgeFaults, rep.Reason)
 	}
 }

@@ -27,6 +27,17 @@ type NoiseModel struct {
 	GateFail float64
 	// Worth[s] is the share of answers worth s points when the gate passes.
 	Worth [MaxScore + 1]float64
+	// Bias is how many points the checking judge's scores of passed gates
+	// move from the submitter's run of the same judge, as a judge whose
+	// provider changed the model might: each such score moves by the whole
+	// part of Bias and by one point more with the probability of its
+	// fraction, so that the mean move is Bias. Negative is stricter. The
+	// submitter's run and the calibration fixtures' expected grades are
+	// unbiased.
+	Bias float64
+	// CallFail is the probability that one call of the checking judge
+	// fails and gives no grade.
+	CallFail float64
 }
 
 // DefaultNoiseModel returns the judge the defaults of DefaultRule were
@@ -56,8 +67,11 @@ func (nm NoiseModel) Validate() error {
 	if err := checkProbs("Worth", nm.Worth[:]); err != nil {
 		return err
 	}
-	if !(nm.GateFlip >= 0 && nm.GateFlip <= 1) || !(nm.GateFail >= 0 && nm.GateFail <= 1) {
-		return fmt.Errorf("rerun: GateFlip and GateFail must be in [0, 1]")
+	if !(nm.GateFlip >= 0 && nm.GateFlip <= 1) || !(nm.GateFail >= 0 && nm.GateFail <= 1) || !(nm.CallFail >= 0 && nm.CallFail < 1) {
+		return fmt.Errorf("rerun: GateFlip and GateFail must be in [0, 1], CallFail in [0, 1)")
+	}
+	if !(math.Abs(nm.Bias) <= MaxScore) {
+		return fmt.Errorf("rerun: Bias must be within ±%d points", MaxScore)
 	}
 	return nil
 }
@@ -154,6 +168,62 @@ func (nm NoiseModel) run(rng *rand.Rand, a simAnswer) simGrade {
 		return simGrade{}
 	}
 	return simGrade{score: clampToScale(a.worth + drawIndex(rng, nm.Error[:]) - 2), gate: true}
+}
+
+// check is one grading of a by the checking judge, biased by nm.Bias.
+func (nm NoiseModel) check(rng *rand.Rand, a simAnswer) simGrade {
+	g := nm.run(rng, a)
+	if !g.gate || nm.Bias == 0 {
+		return g
+	}
+	whole := math.Floor(nm.Bias)
+	move := int(whole)
+	if rng.Float64() < nm.Bias-whole {
+		move++
+	}
+	g.score = clampToScale(g.score + move)
+	return g
+}
+
+// Noisier returns nm with the spread of its score errors multiplied by
+// k: the mass off by one and two points is scaled so that the standard
+// deviation of ε grows k-fold, keeping the ratio of the two. It is
+// meaningful while the exact share stays positive (k up to about 1.6
+// for the default model).
+func (nm NoiseModel) Noisier(k float64) NoiseModel {
+	p1, p2 := nm.Error[1]+nm.Error[3], nm.Error[0]+nm.Error[4]
+	f := k * k
+	nm.Error = [5]float64{f * nm.Error[0], f * nm.Error[1], 1 - f*(p1+p2), f * nm.Error[3], f * nm.Error[4]}
+	return nm
+}
+
+// JudgeScenario is a checking judge that differs from the one the rule
+// was tuned for.
+type JudgeScenario struct {
+	Name  string
+	Model NoiseModel
+}
+
+// JudgeScenarios lists the judges bench/rerunsim and the tests simulate:
+// the default, one that grades a quarter or half a point more strictly
+// or more leniently than the submitter's run, one whose scores are 1.5
+// times as noisy, ones that decide the gate the other way on 3% and 5% of
+// their runs (twice and three times the default's 1.5%), and one whose
+// calls fail one time in ten.
+func JudgeScenarios() []JudgeScenario {
+	d := DefaultNoiseModel()
+	with := func(f func(*NoiseModel)) NoiseModel { m := d; f(&m); return m }
+	return []JudgeScenario{
+		{"default judge", d},
+		{"stricter by 0.25", with(func(m *NoiseModel) { m.Bias = -0.25 })},
+		{"stricter by 0.5", with(func(m *NoiseModel) { m.Bias = -0.5 })},
+		{"more lenient by 0.25", with(func(m *NoiseModel) { m.Bias = 0.25 })},
+		{"more lenient by 0.5", with(func(m *NoiseModel) { m.Bias = 0.5 })},
+		{"1.5× noise", d.Noisier(1.5)},
+		{"3% gate flips", with(func(m *NoiseModel) { m.GateFlip = 0.03 })},
+		{"5% gate flips", with(func(m *NoiseModel) { m.GateFlip = 0.05 })},
+		{"10% failed calls", with(func(m *NoiseModel) { m.CallFail = 0.10 })},
+	}
 }
 
 // drawIndex returns an index of p at random with the probabilities p.
@@ -315,23 +385,51 @@ func spreadPoints(rng *rand.Rand, rep []simGrade, points int, skip []bool) {
 type SimResult struct {
 	Trials int
 	// Inconsistent, Consistent and Inconclusive are the shares of the
-	// trials that ended so; inconclusive is a test stopped by MaxN or by
-	// running out of questions.
+	// trials that ended so; inconclusive is a test stopped by MaxN, by
+	// running out of questions, by the judge's faults or by its drift.
 	Inconsistent, Consistent, Inconclusive float64
-	// MeanCalls is the mean number of judge calls over all trials, and
+	// Drifted is the share of the trials that the calibration fixtures
+	// ended as inconclusive before the test.
+	Drifted float64
+	// MeanCalls is the mean number of judge calls over all trials, the
+	// calibration fixtures' and the failed ones included, and
 	// MeanCallsDecided over the trials that decided (0 if none did).
 	MeanCalls        float64
 	MeanCallsDecided float64
+	// MeanBias is the mean of the judge's bias estimated from the
+	// fixtures (0 without fixtures).
+	MeanBias float64
+}
+
+// sequential is a sequential test as the simulation drives it.
+type sequential interface {
+	Add(Observation) Decision
+	N() int
 }
 
 // Simulate runs trials spot-checks of r on simulated submissions of
 // scenario sc to a benchmark of questions questions graded by the judge
 // nm, and returns the shares of the decisions and the mean number of
 // calls. Each trial draws every answer's truth and the submission's report,
-// then asks the judge about the questions in a random order until the test
-// decides, MaxN observations have been made or the questions run out. The
-// same arguments always give the same result.
+// has the checking judge grade r.DriftFixtures calibration fixtures (each
+// a fresh answer whose expected grade is its true worth) and stops as
+// inconclusive if they show drift, then asks the judge about the questions
+// in a random order until the test decides, MaxN calls have been made,
+// the judge's faults reach the rule's FaultLimit, or the questions run
+// out. The same arguments always give the same result.
 func Simulate(r Rule, nm NoiseModel, sc Scenario, questions, trials int, seed uint64) SimResult {
+	return simulate(func() sequential { return r.Start() }, &r, r.MaxN, nm, sc, questions, trials, seed)
+}
+
+// SimulateBaseline runs the same trials as Simulate with the baseline b
+// instead of a Rule: no fixtures, a cap of b.MaxN observations, and the
+// judge's faults skipped.
+func SimulateBaseline(b Baseline, nm NoiseModel, sc Scenario, questions, trials int, seed uint64) SimResult {
+	bb := b.prepare()
+	return simulate(func() sequential { return bb.start() }, nil, b.MaxN, nm, sc, questions, trials, seed)
+}
+
+func simulate(start func() sequential, r *Rule, maxN int, nm NoiseModel, sc Scenario, questions, trials int, seed uint64) SimResult {
 	res := SimResult{Trials: trials}
 	if trials <= 0 || questions <= 0 {
 		return res
@@ -339,74 +437,157 @@ func Simulate(r Rule, nm NoiseModel, sc Scenario, questions, trials int, seed ui
 	// The scenario picks the stream, so that scenarios simulated with one
 	// seed are independent of each other.
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15^uint64(sc)))
-	limit := questions
-	if r.MaxN > 0 && r.MaxN < limit {
-		limit = r.MaxN
-	}
 	as := make([]simAnswer, questions)
-	var inc, con, calls, decidedCalls int
+	var inc, con, drifted, calls, decidedCalls int
+	var biasSum float64
 	for range trials {
 		for i := range as {
 			as[i] = nm.truth(rng)
 		}
 		rep := nm.report(rng, sc, as)
 		order := rng.Perm(questions)
-		t := r.Start()
+		trialCalls, faults := 0, 0
 		dec := Continue
-		for _, q := range order[:limit] {
-			j := nm.run(rng, as[q])
+		if r != nil && r.DriftFixtures > 0 {
+			var diffs []int
+			for range r.DriftFixtures {
+				trialCalls++
+				if rng.Float64() < nm.CallFail {
+					continue
+				}
+				a := nm.truth(rng)
+				expected := 0
+				if a.pass {
+					expected = a.worth
+				}
+				diffs = append(diffs, nm.check(rng, a).score-expected)
+			}
+			bias, drift := r.Drift(diffs)
+			biasSum += bias
+			if drift {
+				drifted++
+				calls += trialCalls
+				continue
+			}
+		}
+		t := start()
+		testCalls := 0
+		for _, q := range order {
+			if maxN > 0 && testCalls >= maxN {
+				break
+			}
+			if r != nil && faults >= r.FaultLimit(testCalls) {
+				break
+			}
+			testCalls++
+			if rng.Float64() < nm.CallFail {
+				faults++
+				continue
+			}
+			j := nm.check(rng, as[q])
 			dec = t.Add(Observation{Reported: rep[q].score, Judged: j.score, ReportedGate: rep[q].gate, JudgedGate: j.gate})
 			if dec != Continue {
 				break
 			}
 		}
-		calls += t.N()
+		trialCalls += testCalls
+		calls += trialCalls
 		switch dec {
 		case Inconsistent:
 			inc++
-			decidedCalls += t.N()
+			decidedCalls += trialCalls
 		case Consistent:
 			con++
-			decidedCalls += t.N()
+			decidedCalls += trialCalls
 		}
 	}
 	n := float64(trials)
 	res.Inconsistent = float64(inc) / n
 	res.Consistent = float64(con) / n
 	res.Inconclusive = float64(trials-inc-con) / n
+	res.Drifted = float64(drifted) / n
 	res.MeanCalls = float64(calls) / n
+	res.MeanBias = biasSum / n
 	if inc+con > 0 {
 		res.MeanCallsDecided = float64(decidedCalls) / float64(inc+con)
 	}
 	return res
 }
 
-// WaldASN returns Wald's approximations of the expected number of
-// observations of a sequential test with the error rates and boundaries of
-// r, under H0 (an honest submission, h0) and H1 (every difference larger by
-// Delta, h1), ignoring MinN, MaxN and the contradiction rule:
-//
-//	h0 = (α·ln A + (1−α)·ln B) / E0[z],  h1 = ((1−β)·ln A + β·ln B) / E1[z]
-//
-// with the means of the increment z computed exactly from the distribution
-// of an honest difference under nm (see Differences). It neglects the
-// overshoot of the boundaries, so it is the least a test of this kind needs
-// on average, the figure to compare the simulated calls with. A mean
-// increment of the wrong sign, a test that would not stop, gives +Inf.
-func WaldASN(r Rule, nm NoiseModel) (h0, h1 float64) {
-	lnB, lnA := r.Bounds()
-	var e0, e1 float64
-	for k, p := range nm.Differences() {
-		d := float64(k - MaxScore)
-		e0 += p * r.Increment(d)
-		e1 += p * r.Increment(d+r.Delta)
-	}
-	h0, h1 = math.Inf(1), math.Inf(1)
-	if e0 < 0 {
-		h0 = (r.Alpha*lnA + (1-r.Alpha)*lnB) / e0
-	}
-	if e1 > 0 {
-		h1 = ((1-r.Beta)*lnA + r.Beta*lnB) / e1
-	}
-	return h0, h1
+// Baseline is the yardstick of a Rule's calls: the mixture sequential
+// probability ratio test that knows the judge exactly. Its null hypothesis
+// is that every difference d = reported − judged follows Model's honest
+// distribution f₀ (see Differences); its alternative is the even mixture
+// of every difference shifted by Shift points, f₀(d − Shift), and a Share
+// of the questions raised by Jump points, (1 − Share)·f₀(d) +
+// Share·f₀(d − Jump): the two inflations the simulation's scenarios
+// apply. It stops at the boundaries of Alpha and Beta (see Rule.Bounds)
+// or at MaxN observations. No test of the same error rates can expect
+// many fewer calls on the judge it knows, but it assumes that judge: it
+// has no tolerance, estimates nothing and grades no fixtures.
+type Baseline struct {
+	Model       NoiseModel
+	Alpha, Beta float64
+	MaxN        int
+	Shift, Jump int
+	Share       float64
 }
+
+// DefaultBaseline returns the baseline for the default judge and the
+// scenarios of the simulation, at the error rates of DefaultRule.
+func DefaultBaseline() Baseline {
+	return Baseline{Model: DefaultNoiseModel(), Alpha: 0.01, Beta: 0.05, MaxN: 50, Shift: 1, Jump: 5, Share: 0.2}
+}
+
+// preparedBaseline holds a Baseline's per-difference log-likelihood ratios.
+type preparedBaseline struct {
+	lower, upper float64
+	shift, jump  [2*MaxScore + 1]float64
+}
+
+func (b Baseline) prepare() *preparedBaseline {
+	f := b.Model.Differences()
+	at := func(k int) float64 {
+		if k < 0 || k >= len(f) {
+			return 0
+		}
+		return f[k]
+	}
+	pb := &preparedBaseline{}
+	pb.lower, pb.upper = math.Log(b.Beta/(1-b.Alpha)), math.Log((1-b.Beta)/b.Alpha)
+	const floor = 1e-12 // a difference the model rules out still has a ratio
+	for k := range f {
+		f0 := math.Max(f[k], floor)
+		pb.shift[k] = math.Log(math.Max(at(k-b.Shift), floor) / f0)
+		pb.jump[k] = math.Log(math.Max((1-b.Share)*f[k]+b.Share*at(k-b.Jump), floor) / f0)
+	}
+	return pb
+}
+
+type baselineTest struct {
+	pb       *preparedBaseline
+	n        int
+	l1, l2   float64
+	decision Decision
+}
+
+func (pb *preparedBaseline) start() *baselineTest { return &baselineTest{pb: pb} }
+
+func (t *baselineTest) Add(o Observation) Decision {
+	if t.decision != Continue {
+		return t.decision
+	}
+	t.n++
+	k := o.Reported - o.Judged + MaxScore
+	t.l1 += t.pb.shift[k]
+	t.l2 += t.pb.jump[k]
+	switch llr := logMeanExp(t.l1, t.l2); {
+	case llr >= t.pb.upper:
+		t.decision = Inconsistent
+	case llr <= t.pb.lower:
+		t.decision = Consistent
+	}
+	return t.decision
+}
+
+func (t *baselineTest) N() int { return t.n }

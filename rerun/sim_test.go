@@ -8,8 +8,23 @@ import (
 
 // simTrials matches the table of docs/PERFORMANCE.md (seed 1), so that the
 // test checks the published figures; the shares then have a standard error
-// of about 0.15 points, and the simulation takes well under a second.
+// of about 0.15 points.
 const simTrials = 20000
+
+// judgeScenario returns the simulated judge of that name.
+func judgeScenario(t *testing.T, name string) NoiseModel {
+	t.Helper()
+	for _, js := range JudgeScenarios() {
+		if js.Name == name {
+			if err := js.Model.Validate(); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return js.Model
+		}
+	}
+	t.Fatalf("no judge scenario %q", name)
+	return NoiseModel{}
+}
 
 // TestTargets checks the acceptance criteria of the spot-check on a
 // 50-question rubric benchmark, each with a small margin, so that a change
@@ -19,34 +34,82 @@ const simTrials = 20000
 func TestTargets(t *testing.T) {
 	r, nm := DefaultRule(), DefaultNoiseModel()
 	res := map[Scenario]SimResult{}
-	for _, sc := range Scenarios {
+	for _, sc := range []Scenario{Honest, InflatedUniform, InflatedFifth} {
 		res[sc] = Simulate(r, nm, sc, 50, simTrials, 1)
-		t.Logf("%-24s consistent %.4f inconsistent %.4f inconclusive %.4f calls %.1f", sc, res[sc].Consistent, res[sc].Inconsistent, res[sc].Inconclusive, res[sc].MeanCalls)
+		t.Logf("%-24s consistent %.4f inconsistent %.4f inconclusive %.4f (drift %.4f) calls %.1f", sc, res[sc].Consistent, res[sc].Inconsistent, res[sc].Inconclusive, res[sc].Drifted, res[sc].MeanCalls)
 	}
-	if got := res[Honest].Inconsistent; got > 0.009 {
+	if got := res[Honest].Inconsistent; got > 0.005 {
 		t.Errorf("honest flagged inconsistent in %.2f%% of trials; target ≤ 1%%", 100*got)
 	}
 	for _, sc := range []Scenario{InflatedUniform, InflatedFifth} {
-		if got := res[sc].Inconsistent; got < 0.955 {
+		if got := res[sc].Inconsistent; got < 0.95 {
 			t.Errorf("%s detected in %.2f%% of trials; target ≥ 95%%", sc, 100*got)
 		}
 	}
-	mean := 0.0
+	// The calls docs/PERFORMANCE.md reports, fixtures included, and the
+	// ratio to the baseline it states.
+	b := DefaultBaseline()
+	var ours, base float64
 	for _, sc := range []Scenario{Honest, InflatedUniform, InflatedFifth} {
-		mean += res[sc].MeanCalls / 3
-		if got := res[sc].MeanCalls; got > 20 {
-			t.Errorf("%s takes %.1f calls on average; want each ≤ 20", sc, got)
+		ours += res[sc].MeanCalls / 3
+		base += SimulateBaseline(b, nm, sc, 50, simTrials, 1).MeanCalls / 3
+	}
+	if ratio := ours / base; ratio > 2.05 {
+		t.Errorf("%.1f calls on average against the baseline's %.1f: %.2f times; documented at most 2", ours, base, ratio)
+	}
+}
+
+// TestRobustness: the misspecified judges the rule was designed for keep
+// the honest false alarms within Alpha, where the exact mixture SPRT's
+// exceed it; the one it was not (a drift of twice the tolerance, or three
+// times the gate flips) are bounded as docs/PERFORMANCE.md states.
+func TestRobustness(t *testing.T) {
+	r, b := DefaultRule(), DefaultBaseline()
+	for _, tc := range []struct {
+		judge       string
+		maxFalse    float64 // the rule's honest false alarms at most
+		baseAbove   float64 // and the baseline's at least, where it breaks
+		minUniform  float64 // the uniform inflation's detection at least
+		maxInconcl  float64 // honest inconclusive at most
+		description string
+	}{
+		{"stricter by 0.25", 0.01, 0.03, 0.9, 0.15, "within the tolerance"},
+		{"more lenient by 0.25", 0.01, 0, 0.6, 0.15, "within the tolerance"},
+		{"1.5× noise", 0.01, 0.02, 0.6, 0.15, "the spread is estimated"},
+		{"3% gate flips", 0.02, 0, 0.9, 0.15, "the flip rate is estimated: bounded, not met"},
+		{"10% failed calls", 0.01, 0, 0.88, 0.15, "the fault allowance grows with the calls"},
+		{"stricter by 0.5", 0.06, 0.2, 0.8, 0.35, "twice the tolerance: bounded, not met"},
+		{"5% gate flips", 0.07, 0, 0.9, 0.3, "three times the flips: bounded, not met"},
+	} {
+		nm := judgeScenario(t, tc.judge)
+		h := Simulate(r, nm, Honest, 50, simTrials/4, 1)
+		u := Simulate(r, nm, InflatedUniform, 50, simTrials/4, 1)
+		bh := SimulateBaseline(b, nm, Honest, 50, simTrials/4, 1)
+		t.Logf("%-22s honest flagged %.2f%% (baseline %.2f%%), inconclusive %.2f%%; uniform caught %.2f%%", tc.judge, 100*h.Inconsistent, 100*bh.Inconsistent, 100*h.Inconclusive, 100*u.Inconsistent)
+		if h.Inconsistent > tc.maxFalse || bh.Inconsistent < tc.baseAbove || u.Inconsistent < tc.minUniform || h.Inconclusive > tc.maxInconcl {
+			t.Errorf("%s (%s): honest flagged %.2f%% (want ≤ %.1f%%), baseline %.2f%% (want ≥ %.1f%%), uniform caught %.2f%% (want ≥ %.0f%%), honest inconclusive %.2f%% (want ≤ %.0f%%)",
+				tc.judge, tc.description, 100*h.Inconsistent, 100*tc.maxFalse, 100*bh.Inconsistent, 100*tc.baseAbove, 100*u.Inconsistent, 100*tc.minUniform, 100*h.Inconclusive, 100*tc.maxInconcl)
 		}
 	}
-	if mean > 19.5 {
-		t.Errorf("%.1f calls on average over honest and inflated; target ≤ 20", mean)
-	}
-	// Wald's approximation neglects the overshoot of the boundaries and
-	// the guards of the rule, which only add observations; a simulated
-	// mean well below it would mean that the two disagree on the model.
-	h0, h1 := WaldASN(r, nm)
-	if res[Honest].MeanCalls < h0 || res[InflatedUniform].MeanCalls < 0.9*h1 {
-		t.Errorf("mean calls %.1f and %.1f against Wald's %.1f and %.1f", res[Honest].MeanCalls, res[InflatedUniform].MeanCalls, h0, h1)
+}
+
+// TestBaseline: the exact mixture SPRT reproduces the figures of the
+// audit that proposed it as the yardstick (13.2, 9.2 and 10.7 calls on
+// the honest, uniform and concentrated scenarios), within simulation
+// noise and the details of the scenarios.
+func TestBaseline(t *testing.T) {
+	b, nm := DefaultBaseline(), DefaultNoiseModel()
+	for _, tc := range []struct {
+		sc    Scenario
+		calls float64
+	}{{Honest, 13.2}, {InflatedUniform, 9.2}, {InflatedFifth, 10.7}} {
+		s := SimulateBaseline(b, nm, tc.sc, 50, simTrials, 1)
+		if math.Abs(s.MeanCalls-tc.calls) > 0.6 {
+			t.Errorf("%s: baseline takes %.1f calls; the audit's %.1f", tc.sc, s.MeanCalls, tc.calls)
+		}
+		if tc.sc == Honest && s.Inconsistent > 0.01 {
+			t.Errorf("baseline flags %.2f%% of honest submissions", 100*s.Inconsistent)
+		}
 	}
 }
 
@@ -67,7 +130,7 @@ func TestSimulateDeterministic(t *testing.T) {
 
 func TestSimulateShares(t *testing.T) {
 	r, nm := DefaultRule(), DefaultNoiseModel()
-	r.MaxN = 10 // most tests stop undecided at the cap
+	r.MaxN, r.DriftFixtures = 10, 0 // most tests stop undecided at the cap
 	s := Simulate(r, nm, Honest, 50, 500, 3)
 	if sum := s.Consistent + s.Inconsistent + s.Inconclusive; math.Abs(sum-1) > 1e-12 {
 		t.Errorf("shares add up to %g", sum)
@@ -77,8 +140,39 @@ func TestSimulateShares(t *testing.T) {
 	}
 	// Fewer questions than MaxN: the test stops at the last one.
 	r = DefaultRule()
+	r.DriftFixtures = 0
 	if s := Simulate(r, nm, Honest, 6, 200, 3); s.MeanCalls != 6 || s.Inconclusive != 1 {
 		t.Errorf("6 questions, MinN 8: %+v", s)
+	}
+	// The fixtures are calls too.
+	r.DriftFixtures, r.DriftLimit = 4, MaxScore
+	if s := Simulate(r, nm, Honest, 6, 200, 3); s.MeanCalls != 10 {
+		t.Errorf("6 questions and 4 fixtures: %.2f calls on average; want 10", s.MeanCalls)
+	}
+	// Failed calls count towards the cap.
+	r.MaxN = 10
+	bad := nm
+	bad.CallFail = 0.3
+	if s := Simulate(r, bad, Honest, 50, 300, 3); s.MeanCalls > 14 {
+		t.Errorf("MaxN 10 with failing calls: %.2f calls on average; want at most 10 and the fixtures", s.MeanCalls)
+	}
+}
+
+// TestDriftCaught: a judge a point and a half stricter than the
+// submitter's run is caught by its fixtures in most checks, and the mean
+// bias they report is about its drift.
+func TestDriftCaught(t *testing.T) {
+	r, nm := DefaultRule(), DefaultNoiseModel()
+	nm.Bias = -1.5
+	s := Simulate(r, nm, Honest, 50, 2000, 5)
+	if s.Drifted < 0.8 || s.Inconsistent > 0.15 || math.Abs(s.MeanBias+1.3) > 0.3 {
+		t.Errorf("judge 1.5 points stricter: %.1f%% drifted, %.1f%% flagged, mean bias %.2f", 100*s.Drifted, 100*s.Inconsistent, s.MeanBias)
+	}
+	// The default judge's fixtures lean slightly strict: a gate flipped
+	// on an answer that passes costs more than one on an answer that
+	// fails, and scores of 10 cannot go up.
+	if s := Simulate(r, DefaultNoiseModel(), Honest, 50, 2000, 5); s.Drifted > 0.03 || math.Abs(s.MeanBias) > 0.08 {
+		t.Errorf("default judge: %.1f%% drifted, mean bias %.3f", 100*s.Drifted, s.MeanBias)
 	}
 }
 
@@ -98,7 +192,7 @@ func TestNoiseModel(t *testing.T) {
 	if math.Abs(sum-1) > 1e-12 {
 		t.Errorf("Differences add up to %g", sum)
 	}
-	// The figures the documentation of the model and the rule quote.
+	// The figures the documentation of the model quotes.
 	big := 0.0
 	for k, p := range d {
 		if k-MaxScore >= 4 || k-MaxScore <= -4 {
@@ -111,40 +205,67 @@ func TestNoiseModel(t *testing.T) {
 	if math.Abs(big-0.03) > 0.002 {
 		t.Errorf("two runs differ by 4 or more on %.4f; documented 0.03", big)
 	}
-	sd := nm.ClippedSD(DefaultRule().Clip)
-	if math.Abs(sd-1.21) > 0.005 || DefaultRule().Sigma < sd {
-		t.Errorf("clipped honest sd %.3f; documented 1.21, below Sigma %g", sd, DefaultRule().Sigma)
+	if sd := nm.ClippedSD(5); math.Abs(sd-1.21) > 0.005 {
+		t.Errorf("clipped honest sd %.3f; documented 1.21", sd)
 	}
 
-	bad := nm
-	bad.Error[2] = 0.5
-	if bad.Validate() == nil {
-		t.Error("Error adding up to 0.84 passed Validate")
-	}
-	bad = nm
-	bad.GateFlip = -0.1
-	if bad.Validate() == nil {
-		t.Error("negative GateFlip passed Validate")
+	for name, mod := range map[string]func(*NoiseModel){
+		"Error adding up to 0.84": func(m *NoiseModel) { m.Error[2] = 0.5 },
+		"negative GateFlip":       func(m *NoiseModel) { m.GateFlip = -0.1 },
+		"CallFail 1":              func(m *NoiseModel) { m.CallFail = 1 },
+		"NaN Bias":                func(m *NoiseModel) { m.Bias = math.NaN() },
+	} {
+		bad := nm
+		mod(&bad)
+		if bad.Validate() == nil {
+			t.Errorf("%s passed Validate", name)
+		}
 	}
 }
 
-func TestWaldASNByHand(t *testing.T) {
-	// A judge without noise: every honest difference is 0, so
-	// E0[z] = −Delta²/(2·Sigma²) and E1[z] = +Delta²/(2·Sigma²).
-	nm := NoiseModel{Error: [5]float64{2: 1}, GateFail: 0.1, Worth: [MaxScore + 1]float64{7: 1}}
-	r := DefaultRule()
-	lnB, lnA := r.Bounds()
-	e := r.Delta * r.Delta / (2 * r.Sigma * r.Sigma)
-	want0 := (r.Alpha*lnA + (1-r.Alpha)*lnB) / -e
-	want1 := ((1-r.Beta)*lnA + r.Beta*lnB) / e
-	h0, h1 := WaldASN(r, nm)
-	if math.Abs(h0-want0) > 1e-9 || math.Abs(h1-want1) > 1e-9 {
-		t.Errorf("WaldASN = %g, %g; want %g, %g", h0, h1, want0, want1)
+// TestNoisier: the spread of ε grows by the factor asked, the shape of
+// the errors otherwise kept.
+func TestNoisier(t *testing.T) {
+	nm := DefaultNoiseModel()
+	sd := func(m NoiseModel) float64 {
+		v := 0.0
+		for k, p := range m.Error {
+			v += p * float64((k-2)*(k-2))
+		}
+		return math.Sqrt(v)
 	}
-	// A shift that the clip hides entirely never ends a test under H1.
-	r.Clip = 0.25
-	if _, h1 := WaldASN(r, nm); !math.IsInf(h1, 1) {
-		t.Errorf("h1 = %g with the whole shift clipped; want +Inf", h1)
+	n := nm.Noisier(1.5)
+	if err := n.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := sd(n) / sd(nm); math.Abs(got-1.5) > 1e-12 {
+		t.Errorf("Noisier(1.5) scales the spread by %g", got)
+	}
+	if n.Error[0]/n.Error[1] != nm.Error[0]/nm.Error[1] {
+		t.Errorf("Noisier changed the ratio of two-point to one-point errors: %v", n.Error)
+	}
+}
+
+// TestBias: the checking judge's passed scores move by Bias points on
+// average, and a failed gate still scores 0.
+func TestBias(t *testing.T) {
+	nm := DefaultNoiseModel()
+	nm.Error = [5]float64{2: 1}
+	nm.GateFlip = 0
+	for _, bias := range []float64{-0.5, -0.25, 0.25, 1.5} {
+		nm.Bias = bias
+		rng := rand.New(rand.NewPCG(1, 2))
+		sum := 0
+		const n = 20000
+		for range n {
+			sum += nm.check(rng, simAnswer{pass: true, worth: 5}).score - 5
+		}
+		if got := float64(sum) / n; math.Abs(got-bias) > 0.02 {
+			t.Errorf("Bias %g moves scores by %.3f on average", bias, got)
+		}
+		if g := nm.check(rng, simAnswer{pass: false, worth: 5}); g.score != 0 || g.gate {
+			t.Errorf("Bias %g: a failed gate graded %+v", bias, g)
+		}
 	}
 }
 

@@ -17,9 +17,13 @@ const maxExactMcNemar = 1 << 31
 // right or both wrong say nothing about which is better and do not enter.
 //
 // The binomial terms are computed in log space with Stirling's series, so
-// the result keeps nearly full precision for any b+c; above 2^31 discordant
-// pairs it uses the normal approximation with continuity correction.
-// Negative counts give NaN.
+// the result keeps nearly full precision for any b+c; above 2^31
+// discordant pairs it uses the normal approximation with continuity
+// correction. A p-value below the smallest positive float64 (about
+// 4.9e-324, first reached at McNemarExact(0, 1075)) is returned as that
+// smallest value: the true p-value is smaller still, but never 0, which
+// would call the observed split impossible. LogMcNemarExact gives its
+// logarithm. Negative counts give NaN.
 func McNemarExact(b, c int) float64 {
 	if b < 0 || c < 0 {
 		return math.NaN()
@@ -29,22 +33,50 @@ func McNemarExact(b, c int) float64 {
 		if d <= 0 {
 			return 1
 		}
-		return math.Erfc(d / math.Sqrt(2*(float64(b)+float64(c))))
+		return max(math.Erfc(d/math.Sqrt(2*(float64(b)+float64(c)))), math.SmallestNonzeroFloat64)
 	}
 	n := b + c
 	if n == 0 {
 		return 1
 	}
-	return min(1, 2*binomialHalfCDF(min(b, c), n))
+	k := min(b, c)
+	if k == 0 {
+		return max(math.Ldexp(1, 1-n), math.SmallestNonzeroFloat64)
+	}
+	return min(1, max(2*math.Exp(logBinomialHalf(k, n))*binomialHalfSum(k, n), math.SmallestNonzeroFloat64))
 }
 
-// binomialHalfCDF returns P(X ≤ k) for X ~ Binomial(n, 1/2), 0 ≤ k ≤ n/2.
-// It sums the terms downward from P(X = k) by their exact ratios; below the
-// mode they fall, so the loop stops as soon as they no longer count.
-func binomialHalfCDF(k, n int) float64 {
-	if k == 0 {
-		return math.Ldexp(1, -n)
+// LogMcNemarExact returns the natural logarithm of McNemar's exact p-value
+// (see McNemarExact), finite for any counts however far in the tail.
+// Above 2^31 discordant pairs it uses the normal approximation with
+// continuity correction, also in log form. Negative counts give NaN.
+func LogMcNemarExact(b, c int) float64 {
+	if b < 0 || c < 0 {
+		return math.NaN()
 	}
+	if b > maxExactMcNemar-c {
+		d := math.Abs(float64(b)-float64(c)) - 1
+		if d <= 0 {
+			return 0
+		}
+		return logErfc(d / math.Sqrt(2*(float64(b)+float64(c))))
+	}
+	n := b + c
+	if n == 0 {
+		return 0
+	}
+	k := min(b, c)
+	if k == 0 {
+		return float64(1-n) * math.Ln2
+	}
+	return min(0, math.Ln2+logBinomialHalf(k, n)+math.Log(binomialHalfSum(k, n)))
+}
+
+// binomialHalfSum returns P(X ≤ k)/P(X = k) for X ~ Binomial(n, 1/2),
+// 0 < k ≤ n/2. It sums the terms downward from P(X = k) by their exact
+// ratios; below the mode they fall, so the loop stops as soon as they no
+// longer count.
+func binomialHalfSum(k, n int) float64 {
 	sum, term := 1.0, 1.0
 	for i := k; i > 0; i-- {
 		term *= float64(i) / float64(n-i+1)
@@ -53,7 +85,19 @@ func binomialHalfCDF(k, n int) float64 {
 			break
 		}
 	}
-	return math.Exp(logBinomialHalf(k, n)) * sum
+	return sum
+}
+
+// logErfc returns log(erfc(x)) for x ≥ 0, by the asymptotic series where
+// erfc underflows.
+func logErfc(x float64) float64 {
+	if x < 26 {
+		return math.Log(math.Erfc(x))
+	}
+	// erfc(x) = exp(−x²)/(x√π)·(1 − 1/(2x²) + 3/(4x⁴) − …); the third term
+	// is below 1e-5 at x = 26, and the log of the bracket is what counts.
+	x2 := x * x
+	return -x2 - math.Log(x*math.SqrtPi) + math.Log1p(-1/(2*x2)+3/(4*x2*x2))
 }
 
 // logBinomialHalf returns log P(X = k) for X ~ Binomial(n, 1/2), 0 < k < n,
@@ -139,8 +183,9 @@ func SignFlip(d []int) float64 {
 		return 1
 	}
 	if float64(n)*float64(total) > maxSignFlipWork {
-		// The sum moves in steps of 2, so the correction is 1.
-		return min(1, math.Erfc((float64(observed)-1)/math.Sqrt(2*squares)))
+		// The sum moves in steps of 2, so the correction is 1. Far in the
+		// tail the p-value stays positive, as McNemarExact's does.
+		return min(1, max(math.Erfc((float64(observed)-1)/math.Sqrt(2*squares)), math.SmallestNonzeroFloat64))
 	}
 	// dist[u] is the probability that the differences signed + add up to u
 	// in size; the signed sum is then 2u − S. Small sizes first keep the
@@ -165,7 +210,9 @@ func SignFlip(d []int) float64 {
 	for u := total; u >= (total+observed)/2; u-- {
 		tail += dist[u]
 	}
-	return min(1, 2*tail)
+	// Every term may underflow when hundreds of differences share a sign;
+	// the p-value is positive all the same.
+	return min(1, max(2*tail, math.SmallestNonzeroFloat64))
 }
 
 // MinPairedP is the smallest p-value that the paired tests (McNemar's and

@@ -67,7 +67,10 @@ func TestMcNemarExactLarge(t *testing.T) {
 		{4900, 5100}, {4800, 5200}, {4500, 5500}, {4000, 6000}, {100, 9900}, {1, 9999}, {5000, 5000}, {2970, 3030},
 	} {
 		got, want := McNemarExact(tc.b, tc.c), bigMcNemar(tc.b, tc.c)
-		if math.Abs(got-want) > 1e-11*want || (want == 0) != (got == 0) {
+		// Below the smallest float64 the p-value stays at it (see
+		// TestMcNemarExactFarTail).
+		want = max(want, math.SmallestNonzeroFloat64)
+		if math.Abs(got-want) > 1e-11*want {
 			t.Errorf("McNemarExact(%d, %d) = %.17g, want %.17g", tc.b, tc.c, got, want)
 		}
 	}
@@ -245,5 +248,66 @@ func TestMinPairedP(t *testing.T) {
 		if got := McNemarExact(n, 0); !near(got, MinPairedP(n), 1e-15) {
 			t.Errorf("McNemarExact(%d, 0) = %v, MinPairedP = %v", n, got, MinPairedP(n))
 		}
+	}
+}
+
+// bigLogMcNemar is the logarithm of bigMcNemar's exact value, kept as
+// mantissa and binary exponent so that it does not underflow.
+func bigLogMcNemar(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 0
+	}
+	sum, term := new(big.Int), big.NewInt(1)
+	for i := 0; i <= min(b, c); i++ {
+		sum.Add(sum, term)
+		term.Mul(term, big.NewInt(int64(n-i)))
+		term.Quo(term, big.NewInt(int64(i+1)))
+	}
+	f := new(big.Float).SetPrec(256).SetInt(sum)
+	mant := new(big.Float)
+	exp := f.MantExp(mant)
+	m, _ := mant.Float64()
+	return min(0, math.Log(m)+float64(exp+1-n)*math.Ln2)
+}
+
+// TestMcNemarExactFarTail: where the p-value is below the smallest float64
+// (from 1,075 discordant pairs all one way) its logarithm is still exact,
+// and McNemarExact stays positive instead of calling the split impossible.
+func TestMcNemarExactFarTail(t *testing.T) {
+	for _, tc := range []struct{ b, c int }{
+		{0, 1074}, {0, 1075}, {0, 2000}, {3, 2000}, {40, 5000}, {0, 100000}, {1, 99999},
+	} {
+		got, want := LogMcNemarExact(tc.b, tc.c), bigLogMcNemar(tc.b, tc.c)
+		if math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("LogMcNemarExact(%d, %d) = %.17g, want %.17g", tc.b, tc.c, got, want)
+		}
+		if p := McNemarExact(tc.b, tc.c); !(p > 0) || p > math.Max(math.Exp(want), math.SmallestNonzeroFloat64)*(1+1e-12) {
+			t.Errorf("McNemarExact(%d, %d) = %v, want exp(%v) and above 0", tc.b, tc.c, p, want)
+		}
+	}
+	if got, want := LogMcNemarExact(0, 1075), -1074*math.Ln2; math.Abs(got-want) > 1e-12*-want {
+		t.Errorf("LogMcNemarExact(0, 1075) = %v, want −1074·ln 2 = %v", got, want)
+	}
+	// The normal branch in log form, past 2^31 pairs.
+	if lp := LogMcNemarExact(0, 1<<40); math.IsInf(lp, 0) || lp > -1e11 {
+		t.Errorf("LogMcNemarExact(0, 2^40) = %v, want a finite value near −2^39", lp)
+	}
+	for _, tc := range []struct{ b, c int }{{-1, 3}, {3, -1}} {
+		if lp := LogMcNemarExact(tc.b, tc.c); !math.IsNaN(lp) {
+			t.Errorf("LogMcNemarExact(%d, %d) = %v, want NaN", tc.b, tc.c, lp)
+		}
+	}
+}
+
+// TestSignFlipFarTail: hundreds of differences of one sign give a p-value
+// that underflows in every term, and is still positive.
+func TestSignFlipFarTail(t *testing.T) {
+	d := make([]int, 1500)
+	for i := range d {
+		d[i] = 1 + i%3
+	}
+	if p := SignFlip(d); !(p > 0) || p > 1e-300 {
+		t.Errorf("SignFlip(1,500 positive differences) = %v, want a tiny positive p-value", p)
 	}
 }

@@ -1,22 +1,21 @@
 // Command rerunsim simulates the sequential spot-check of benchgate rerun
-// and prints, for each scenario of submission, how often the default rule
-// calls it consistent, inconsistent or inconclusive, the mean number of
-// judge calls, and Wald's approximation of the expected number of calls
-// for the same error rates (see docs/PERFORMANCE.md).
+// and prints, for each simulated judge (the default one and the
+// misspecified ones of rerun.JudgeScenarios) and each scenario of
+// submission, how often the default rule calls it inconsistent,
+// consistent or inconclusive and its mean number of judge calls, beside
+// the same figures for the mixture SPRT that knows the default judge
+// exactly (rerun.Baseline), and the ratio of their calls (see
+// docs/PERFORMANCE.md).
 //
-//	go run ./bench/rerunsim [-trials 20000] [-questions 50] [-seed 1] [-gateflip P] [-noguard]
+//	go run ./bench/rerunsim [-trials 20000] [-questions 50] [-seed 1] [-tolerance 0.25] [-fixtures 6]
 //
-// -gateflip replaces the default judge's probability of deciding a gate
-// the other way on one run, to see how the rule fares with a judge that
-// is noisier than the one it was tuned for. -noguard drops the rule's
-// guard against concentrated inflation (MinConsistent and JumpExtra), to
-// show what it buys. The same flags always print the same figures.
+// -tolerance and -fixtures replace the rule's Tolerance and DriftFixtures.
+// The same flags always print the same figures.
 package main
 
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 
 	"github.com/benchgate/benchgate/rerun"
@@ -26,64 +25,73 @@ func main() {
 	trials := flag.Int("trials", 20000, "simulated submissions per scenario")
 	questions := flag.Int("questions", 50, "questions in the benchmark")
 	seed := flag.Uint64("seed", 1, "seed of the simulation")
-	gateFlip := flag.Float64("gateflip", -1, "probability that one judge run decides a gate the other way (default: the noise model's)")
-	noGuard := flag.Bool("noguard", false, "drop the minimum sample for a consistent decision and its extension per jump")
+	tolerance := flag.Float64("tolerance", -1, "the rule's tolerance in points per question (default: the rule's)")
+	fixtures := flag.Int("fixtures", -1, "calibration fixtures graded before each check (default: the rule's)")
 	flag.Parse()
 	if flag.NArg() > 0 || *trials <= 0 || *questions <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench/rerunsim [-trials N] [-questions N] [-seed N] [-gateflip P] [-noguard]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench/rerunsim [-trials N] [-questions N] [-seed N] [-tolerance X] [-fixtures N]")
 		os.Exit(2)
 	}
 	r := rerun.DefaultRule()
-	if *noGuard {
-		r.MinConsistent, r.JumpExtra = 0, 0
+	if *tolerance >= 0 {
+		r.Tolerance = *tolerance
 	}
-	nm := rerun.DefaultNoiseModel()
-	if *gateFlip >= 0 {
-		nm.GateFlip = *gateFlip
+	if *fixtures >= 0 {
+		r.DriftFixtures = *fixtures
 	}
-	if err := nm.Validate(); err != nil {
+	if err := r.Validate(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-
+	b := rerun.DefaultBaseline()
 	lower, upper := r.Bounds()
-	fmt.Printf("rule: Delta %g, Sigma %g, Clip ±%g, Alpha %g, Beta %g (ln A %.2f, ln B %.2f), MinN %d, MaxN %d,\n",
-		r.Delta, r.Sigma, r.Clip, r.Alpha, r.Beta, upper, lower, r.MinN, r.MaxN)
-	fmt.Printf("      consistent from %d observations, +%d per difference ≥ %d; inconsistent at ≥ %d gate contradictions making ≥ %g of the sample\n",
-		r.MinConsistent, r.JumpExtra, r.Jump, r.MinContradictions, r.ContradictionShare)
-	fmt.Printf("judge: ε −2..+2 with probabilities %v, gate flipped on %g of runs, %g of answers fail the gate, worth %v\n",
-		nm.Error, nm.GateFlip, nm.GateFail, nm.Worth)
-	fmt.Printf("honest difference: sd %.2f unclipped, %.2f clipped to ±%g (Sigma %g)\n",
-		nm.ClippedSD(math.Inf(1)), nm.ClippedSD(r.Clip), r.Clip, r.Sigma)
+	fmt.Printf("rule: tolerance %g, Delta %g, Sigma %g (weight %d, floor %g), Clip ±%g, Alpha %g, Beta %g (ln A %.2f, ln B %.2f), MinN %d, MaxN %d calls,\n",
+		r.Tolerance, r.Delta, r.Sigma, r.SigmaWeight, r.MinSigma, r.Clip, r.Alpha, r.Beta, upper, lower, r.MinN, r.MaxN)
+	fmt.Printf("      jumps of ≥ %d points on a share %g against an honest rate ≥ %g; contradictions ≥ %d and ≥ %g of the sample;\n",
+		r.Jump, r.Share, r.JumpRate, r.MinContradictions, r.ContradictionShare)
+	fmt.Printf("      %d fixtures, drift beyond ±%g (each clipped to ±%g); faults allowed max(%d, %g × calls)\n",
+		r.DriftFixtures, r.DriftLimit, r.DriftClip, r.MinFaults, r.FaultShare)
+	fmt.Printf("baseline: mixture SPRT knowing the default judge, shift +%d or +%d on a share %g, Alpha %g, Beta %g, MaxN %d\n",
+		b.Shift, b.Jump, b.Share, b.Alpha, b.Beta, b.MaxN)
 	fmt.Printf("%d trials per scenario, %d questions, seed %d\n\n", *trials, *questions, *seed)
 
-	h0, h1 := rerun.WaldASN(r, nm)
-	fmt.Println("| Scenario | Consistent | Inconsistent | Inconclusive | Mean calls | Mean calls when decided | Wald ASN |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	res := map[rerun.Scenario]rerun.SimResult{}
-	for _, sc := range rerun.Scenarios {
-		s := rerun.Simulate(r, nm, sc, *questions, *trials, *seed)
-		res[sc] = s
-		asn := "–"
-		switch sc {
-		case rerun.Honest:
-			asn = fmt.Sprintf("%.1f (H0)", h0)
-		case rerun.InflatedUniform, rerun.InflatedFifth:
-			asn = fmt.Sprintf("%.1f (H1)", h1)
+	fmt.Println("| Judge | Submission | Inconsistent | Consistent | Inconclusive (drift) | Mean calls | Baseline inconsistent | Baseline calls | Ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	type key struct {
+		judge string
+		sc    rerun.Scenario
+	}
+	res, base := map[key]rerun.SimResult{}, map[key]rerun.SimResult{}
+	for _, js := range rerun.JudgeScenarios() {
+		for _, sc := range rerun.Scenarios {
+			s := rerun.Simulate(r, js.Model, sc, *questions, *trials, *seed)
+			bs := rerun.SimulateBaseline(b, js.Model, sc, *questions, *trials, *seed)
+			res[key{js.Name, sc}], base[key{js.Name, sc}] = s, bs
+			fmt.Printf("| %s | %s | %.2f%% | %.2f%% | %.2f%% (%.2f%%) | %.1f | %.2f%% | %.1f | %.2f |\n",
+				js.Name, sc, 100*s.Inconsistent, 100*s.Consistent, 100*s.Inconclusive, 100*s.Drifted, s.MeanCalls,
+				100*bs.Inconsistent, bs.MeanCalls, s.MeanCalls/bs.MeanCalls)
 		}
-		fmt.Printf("| %s | %.2f%% | %.2f%% | %.2f%% | %.1f | %.1f | %s |\n",
-			sc, 100*s.Consistent, 100*s.Inconsistent, 100*s.Inconclusive, s.MeanCalls, s.MeanCallsDecided, asn)
 	}
 
-	hon, uni, fif := res[rerun.Honest], res[rerun.InflatedUniform], res[rerun.InflatedFifth]
+	d := rerun.JudgeScenarios()[0].Name
+	hon, uni, fif := res[key{d, rerun.Honest}], res[key{d, rerun.InflatedUniform}], res[key{d, rerun.InflatedFifth}]
+	bh, bu, bf := base[key{d, rerun.Honest}], base[key{d, rerun.InflatedUniform}], base[key{d, rerun.InflatedFifth}]
 	mean := (hon.MeanCalls + uni.MeanCalls + fif.MeanCalls) / 3
+	bmean := (bh.MeanCalls + bu.MeanCalls + bf.MeanCalls) / 3
 	fmt.Println()
 	target("honest flagged inconsistent ≤ 1%", fmt.Sprintf("%.2f%%", 100*hon.Inconsistent), hon.Inconsistent <= 0.01)
 	target("inflated +1 uniform detected ≥ 95%", fmt.Sprintf("%.2f%%", 100*uni.Inconsistent), uni.Inconsistent >= 0.95)
 	target("inflated +5 on a fifth detected ≥ 95%", fmt.Sprintf("%.2f%%", 100*fif.Inconsistent), fif.Inconsistent >= 0.95)
-	target("mean calls over honest and inflated ≤ 20", fmt.Sprintf("%.1f", mean), mean <= 20)
-	worst := max(hon.MeanCalls, uni.MeanCalls, fif.MeanCalls)
-	target("mean calls of each of them ≤ 20", fmt.Sprintf("at most %.1f", worst), worst <= 20)
+	target("mean calls ≤ 1.5 × the baseline's", fmt.Sprintf("%.1f / %.1f = %.2f", mean, bmean, mean/bmean), mean <= 1.5*bmean)
+	worst := max(hon.MeanCalls/bh.MeanCalls, uni.MeanCalls/bu.MeanCalls, fif.MeanCalls/bf.MeanCalls)
+	target("each scenario's calls ≤ 1.5 × the baseline's", fmt.Sprintf("at most %.2f", worst), worst <= 1.5)
+	worstFA, worstName := 0.0, ""
+	for _, js := range rerun.JudgeScenarios() {
+		if s := res[key{js.Name, rerun.Honest}]; s.Inconsistent > worstFA {
+			worstFA, worstName = s.Inconsistent, js.Name
+		}
+	}
+	target("honest flagged ≤ 1% with every judge", fmt.Sprintf("at most %.2f%% (%s)", 100*worstFA, worstName), worstFA <= 0.01)
 }
 
 func target(name, got string, met bool) {
@@ -91,5 +99,5 @@ func target(name, got string, met bool) {
 	if !met {
 		verdict = "MISSED"
 	}
-	fmt.Printf("%-42s %-12s %s\n", name, got, verdict)
+	fmt.Printf("%-46s %-28s %s\n", name, got, verdict)
 }

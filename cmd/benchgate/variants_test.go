@@ -11,6 +11,7 @@ import (
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
 	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/rerun"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -172,6 +173,9 @@ func TestCalibrateVariants(t *testing.T) {
 func TestRerunVariants(t *testing.T) {
 	root := copyBoard(t)
 	sub := root + "/submissions/model-benchmark/qwen3-32b-basin"
+	// Each spot-check first has the judge grade this many of the rubric's
+	// calibration fixtures.
+	fx := rerun.DefaultRule().DriftFixtures
 	tests := []struct {
 		name   string
 		opts   fakeopenai.Options
@@ -183,9 +187,9 @@ func TestRerunVariants(t *testing.T) {
 		failed int // failed ledger lines
 	}{
 		{name: "an OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
-			code: exitInconclusive, calls: 5, reason: "every question was checked without a decision"},
+			code: exitInconclusive, calls: fx + 5, reason: "every question was checked without a decision"},
 		{name: "an error inside a 200 counts as a call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 1},
-			code: exitInconclusive, calls: 6, failed: 1, reason: "every question was checked without a decision"},
+			code: exitInconclusive, calls: fx + 6, failed: 1, reason: "every question was checked without a decision"},
 		{name: "failed attempts count against the call cap", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 2},
 			flags: []string{"--max-calls", "4"}, code: exitInconclusive, calls: 4, failed: 2, reason: "the budget ran out after 4 calls"},
 		{name: "402 stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits},
@@ -193,7 +197,7 @@ func TestRerunVariants(t *testing.T) {
 		{name: "429 insufficient_quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIInsufficientQuota},
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 		{name: "Azure's prompt filter is a judge fault, not evidence", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
-			code: exitInconclusive, calls: 5, faults: 5, reason: "every question was checked without a decision"},
+			code: exitInconclusive, calls: fx + 5, faults: fx + 5, reason: "every question was checked without a decision"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
