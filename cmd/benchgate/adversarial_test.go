@@ -30,12 +30,12 @@ const (
 	advCorpus = repoRoot + "/testdata/adversarial"
 	// advMinCases is the size the corpus must keep.
 	advMinCases = 60
-	// advTimeLimit and advAllocLimit bound one verification of one case,
-	// by either path.
-	advTimeLimit  = 2 * time.Second
+	// advAllocLimit bounds what one verification of one case allocates,
+	// by either path. Time is reported, not bounded: on a shared machine a
+	// case's time says more about the machine than about the code, so
+	// only a hang fails (bench/verify.sh measures speed).
 	advAllocLimit = 256 << 20
-	// advAttempts is how often a case that is over the time limit is run
-	// again: a shared CI machine can stall any run, but not three in a row.
+	// advAttempts is how often each case is run, the best figures kept.
 	advAttempts = 3
 	// advHangAfter is when a run is declared hung and abandoned.
 	advHangAfter = 30 * time.Second
@@ -379,9 +379,9 @@ func advMeasure(fn func()) advRun {
 	}
 }
 
-// advBounded runs fn up to advAttempts times until one run is within the
-// time limit, and reports the best time and allocation. It fails the test
-// on a panic or a hang.
+// advBounded runs fn advAttempts times and reports the best time and
+// allocation. It fails the test on a panic, a hang, or an allocation over
+// advAllocLimit.
 func advBounded(t *testing.T, what string, fn func()) (best advRun, ok bool) {
 	t.Helper()
 	for i := 0; i < advAttempts; i++ {
@@ -400,12 +400,6 @@ func advBounded(t *testing.T, what string, fn func()) (best advRun, ok bool) {
 		if i == 0 || r.alloc < best.alloc {
 			best.alloc = r.alloc
 		}
-		if best.elapsed <= advTimeLimit {
-			break
-		}
-	}
-	if best.elapsed > advTimeLimit {
-		t.Errorf("%s: %v at best of %d runs, over the %v limit", what, best.elapsed.Round(time.Millisecond), advAttempts, advTimeLimit)
 	}
 	if best.alloc > advAllocLimit {
 		t.Errorf("%s: allocated %.1f MB, over the %d MB limit", what, advMB(best.alloc), advAllocLimit>>20)
