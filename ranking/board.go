@@ -2,9 +2,10 @@
 // leaderboard: every number computed from the merged files, with its
 // uncertainty, and tiers of the models a paired test does not show to be
 // worse than their tier's leader. Building the board is pure (Build);
-// writing it out is Markdown, HTML and JSON (Render*), each byte-identical
-// for the same inputs; Generate is the whole pipeline, from a tree of
-// submissions to the files.
+// writing it out is Markdown, HTML, JSON and CSV (Render*), each
+// byte-identical for the same inputs; Generate is the whole pipeline, from
+// a tree of submissions (with the maintainer's leaderboard.md and, where a
+// git history is at hand, what added each entry: GitHistory) to the files.
 package ranking
 
 import (
