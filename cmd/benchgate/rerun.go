@@ -88,6 +88,11 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The report says what failed; whoever runs the check also gets why.
+	for _, f := range rep.Fixtures {
+		if f.Err != nil {
+			fmt.Fprintf(stderr, "benchgate rerun: calibration fixture %s: %v\n", f.FixtureID, f.Err)
+		}
+	}
 	for _, q := range rep.Questions {
 		if q.Err != nil {
 			fmt.Fprintf(stderr, "benchgate rerun: question %s: %v\n", q.ID, q.Err)
@@ -112,10 +117,18 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 // the service (serviceDown), which says nothing of the submission; calls
 // the endpoint refused (a content filter) leave it inconclusive.
 func noneAnswered(rep rerun.Report) bool {
+	calls := 0
+	for _, f := range rep.Fixtures {
+		if !serviceDown(f.Err) {
+			return false
+		}
+		calls++
+	}
 	for _, q := range rep.Questions {
 		if !serviceDown(q.Err) {
 			return false
 		}
+		calls++
 	}
-	return len(rep.Questions) > 0 && rep.Verdict == rerun.VerdictInconclusive
+	return calls > 0 && rep.Verdict == rerun.VerdictInconclusive
 }
