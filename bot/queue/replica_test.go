@@ -252,6 +252,9 @@ func TestRegenerationsCoalesced(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, tg target) {
 		var running, most, runs atomic.Int32
 		started := make(chan struct{}, 20)
+		// The first regeneration runs until all ten merges are queued, however
+		// slow the machine: the burst arrives during it.
+		release := make(chan struct{})
 		regenerate := func(ctx context.Context, a RegenerateArgs) error {
 			n := running.Add(1)
 			defer running.Add(-1)
@@ -261,9 +264,15 @@ func TestRegenerationsCoalesced(t *testing.T) {
 					break
 				}
 			}
-			runs.Add(1)
-			started <- struct{}{}
-			time.Sleep(500 * time.Millisecond)
+			if runs.Add(1) == 1 {
+				started <- struct{}{}
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
 			return nil
 		}
 		// SQLite serves one process; PostgreSQL replicas share the lock.
@@ -294,6 +303,7 @@ func TestRegenerationsCoalesced(t *testing.T) {
 		for i := 1; i <= 10; i++ {
 			merge(i)
 		}
+		close(release)
 		waitFor(t, "every regeneration job to end", 30*time.Second, func() bool {
 			return count(t, qs[0], KindRegenerate, "completed") == 11
 		})
