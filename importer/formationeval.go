@@ -98,14 +98,10 @@ func FormationEval(file string, r io.Reader, b *benchmark.Benchmark, opts Option
 		line, _ := cr.FieldPos(0)
 		fieldLine := func(name string) int { l, _ := cr.FieldPos(col[name]); return l }
 		id := rec[idCol]
-		qi, ok := b.Index(id)
-		if !ok {
-			return nil, inputErrorf(file, line, "column question_id", "question %q is not in benchmark %q (%s); the results were made for another benchmark or version", id, b.Entry.Key, b.Entry.File)
+		qi, err := placeQuestion(file, line, "column question_id", b, seen, id, "the results were made for another benchmark or version")
+		if err != nil {
+			return nil, err
 		}
-		if prev, dup := seen[id]; dup {
-			return nil, inputErrorf(file, line, "column question_id", "question %q appears again (first on line %d); each question must have one row", id, prev)
-		}
-		seen[id] = line
 		it := &b.Items[qi]
 		if hasKey && rec[keyCol] != it.Key() {
 			return nil, inputErrorf(file, fieldLine("correct_answer"), "column correct_answer", "question %s: the CSV's key is %q but benchmark %q's is %s; the results were made for another version of the benchmark", id, rec[keyCol], b.Entry.Key, it.Key())

@@ -88,14 +88,10 @@ func Groundtruth(file string, data []byte, b *benchmark.Benchmark, sides []Groun
 		if err != nil {
 			return nil, err
 		}
-		qi, ok := b.Index(id)
-		if !ok {
-			return nil, inputErrorf(file, line, "id", "question %q is not in benchmark %q (%s); the scores were made for another rubric", id, b.Entry.Key, b.Entry.File)
+		qi, err := placeQuestion(file, line, "id", b, seen, id, "the scores were made for another rubric")
+		if err != nil {
+			return nil, err
 		}
-		if prev, dup := seen[id]; dup {
-			return nil, inputErrorf(file, line, "id", "question %q appears again (first on line %d); each question must have one row", id, prev)
-		}
-		seen[id] = line
 		q, err := str(file, line, n, "question")
 		if err != nil {
 			return nil, err

@@ -224,6 +224,21 @@ func policyFor(b *benchmark.Benchmark) (extract.Policy, error) {
 
 // missingQuestions reports the questions of b that no row answered, for a
 // source that must hold every one.
+// placeQuestion finds question id, read on line from the named field of
+// file, in b, and records it in seen (id → line): an id b lacks (made, says
+// other, for something else) or one seen before is an *InputError.
+func placeQuestion(file string, line int, field string, b *benchmark.Benchmark, seen map[string]int, id, other string) (int, error) {
+	qi, ok := b.Index(id)
+	if !ok {
+		return 0, inputErrorf(file, line, field, "question %q is not in benchmark %q (%s); %s", id, b.Entry.Key, b.Entry.File, other)
+	}
+	if prev, dup := seen[id]; dup {
+		return 0, inputErrorf(file, line, field, "question %q appears again (first on line %d); each question must have one row", id, prev)
+	}
+	seen[id] = line
+	return qi, nil
+}
+
 func missingQuestions(file string, b *benchmark.Benchmark, seen map[string]int) error {
 	var missing []string
 	for i := 0; i < b.Questions(); i++ {

@@ -652,6 +652,8 @@ func TestImportGroundtruthErrors(t *testing.T) {
 			`the scores were graded by "openai/gpt-4o", but benchmark "basin-analysis" is graded only by "openai/gpt-5.5"`},
 		{"unknown question", edited(`"id": "Q2"`, `"id": "Q9"`), nil, exitUsage,
 			`FILE:81: id: question "Q9" is not in benchmark "basin-analysis" (rubrics/basin-analysis.json); the scores were made for another rubric`},
+		{"question twice", edited(`"id": "Q2"`, `"id": "Q1"`), nil, exitUsage,
+			`FILE:81: id: question "Q1" appears again (first on line 2); each question must have one row`},
 		{"other question text", edited(`"question": "A marine Type II`, `"question": "A lacustrine Type I`), nil, exitUsage,
 			`FILE:2: question: question Q1: the text is not benchmark "basin-analysis"'s; the answers were made for another version of the rubric`},
 		{"answers file", edited(`"score_b": 8,`, ``), nil, exitUsage,
