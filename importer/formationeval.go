@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/extract"
 )
 
 // FormationEval's per-question results CSV (upstream eval/results/questions.csv)
@@ -157,4 +158,32 @@ func csvError(file string, err error) error {
 		return inputErrorf(file, pe.Line, fmt.Sprintf("column %d", pe.Column), "%v; the file is not valid CSV", pe.Err)
 	}
 	return fmt.Errorf("%s: %w", file, err)
+}
+
+// FormationEvalPolicyHint says, when letters were disputed under another
+// policy, that FormationEval published its letters by its own rule, which
+// benchgate has as the formationeval policy: a board that takes the
+// published counts as they are registers the benchmark with it.
+func FormationEvalPolicyHint(b *benchmark.Benchmark, runs []*Run) string {
+	if PolicyName(b) == extract.FormationEval {
+		return ""
+	}
+	disputes := 0
+	for _, r := range runs {
+		disputes += len(r.Disputes)
+	}
+	if disputes == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nFormationEval chose its published letters by its own rule, which benchgate has as the %s policy; %s reads %d of them otherwise. To keep the published counts, set \"extraction\": %q in %q's registry entry (benchgate init --extraction %[1]s) and import again.", extract.FormationEval, PolicyName(b), disputes, extract.FormationEval, b.Entry.Key)
+}
+
+// PolicyName is the name of b's letter-extraction policy, its default
+// when the registry names none.
+func PolicyName(b *benchmark.Benchmark) string {
+	p, err := extract.Lookup(b.Entry.Extraction)
+	if err != nil {
+		return b.Entry.Extraction
+	}
+	return p.Name()
 }

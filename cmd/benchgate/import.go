@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/importer"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
@@ -131,28 +130,10 @@ func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	err = writeImported(stdout, f, b, runs)
-	if hint := formationEvalPolicyHint(b, runs); hint != "" {
+	if hint := importer.FormationEvalPolicyHint(b, runs); hint != "" {
 		fmt.Fprintln(stdout, hint)
 	}
 	return err
-}
-
-// formationEvalPolicyHint says, when letters were disputed under another
-// policy, that FormationEval published its letters by its own rule, which
-// benchgate has as the formationeval policy: a board that takes the
-// published counts as they are registers the benchmark with it.
-func formationEvalPolicyHint(b *benchmark.Benchmark, runs []*importer.Run) string {
-	if policyName(b) == extract.FormationEval {
-		return ""
-	}
-	disputes := 0
-	for _, r := range runs {
-		disputes += len(r.Disputes)
-	}
-	if disputes == 0 {
-		return ""
-	}
-	return fmt.Sprintf("\nFormationEval chose its published letters by its own rule, which benchgate has as the %s policy; %s reads %d of them otherwise. To keep the published counts, set \"extraction\": %q in %q's registry entry (benchgate init --extraction %[1]s) and import again.", extract.FormationEval, policyName(b), disputes, extract.FormationEval, b.Entry.Key)
 }
 
 func runImportInspect(args []string, stdout, stderr io.Writer) error {
@@ -424,7 +405,7 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 		if len(r.Disputes) == 0 {
 			continue
 		}
-		fmt.Fprintf(stdout, "\n%s: %d dispute(s): the %s policy reads another letter or verdict than the source published:\n", r.Model, len(r.Disputes), policyName(b))
+		fmt.Fprintf(stdout, "\n%s: %d dispute(s): the %s policy reads another letter or verdict than the source published:\n", r.Model, len(r.Disputes), importer.PolicyName(b))
 		for _, d := range r.Disputes {
 			fmt.Fprintf(stdout, "  %s\n", d)
 		}
@@ -461,13 +442,6 @@ func writeMissing(w io.Writer, runs []*importer.Run) {
 			fmt.Fprintf(w, "  - %s\n", m)
 		}
 	}
-}
-
-func policyName(b *benchmark.Benchmark) string {
-	if b.Entry.Extraction == "" {
-		return "flexible"
-	}
-	return b.Entry.Extraction
 }
 
 // writeImportSummary prints one line per run: rows, then for a
