@@ -652,6 +652,8 @@ func TestImportGroundtruthErrors(t *testing.T) {
 			`the scores were graded by "openai/gpt-4o", but benchmark "basin-analysis" is graded only by "openai/gpt-5.5"`},
 		{"unknown question", edited(`"id": "Q2"`, `"id": "Q9"`), nil, exitUsage,
 			`FILE:81: id: question "Q9" is not in benchmark "basin-analysis" (rubrics/basin-analysis.json); the scores were made for another rubric`},
+		{"run record not there", groundtruthScores, []string{"--runs", "testdata/import/none.runs.jsonl"}, exitUsage,
+			`open testdata/import/none.runs.jsonl: no such file or directory`},
 		{"question twice", edited(`"id": "Q2"`, `"id": "Q1"`), nil, exitUsage,
 			`FILE:81: id: question "Q1" appears again (first on line 2); each question must have one row`},
 		{"other question text", edited(`"question": "A marine Type II`, `"question": "A lacustrine Type I`), nil, exitUsage,
