@@ -246,11 +246,15 @@ func (s *Server) commit(t testing.TB, name, branch, parent string, files map[str
 	return hash
 }
 
-// Files returns every file in the tree at branch (slash-separated path →
+// Files returns every file in the tree at branch's tip, all read from one
+// commit (slash-separated path →
 // contents).
 func (s *Server) Files(t testing.TB, name, branch string) map[string][]byte {
 	t.Helper()
-	ref := "refs/heads/" + branch
+	// Resolve the branch once: a push landing between the listing and the
+	// reads would otherwise mix two trees (a path that was a file in one is
+	// a folder in the next).
+	ref := strings.TrimSpace(s.run(t, name, nil, nil, "rev-parse", "--verify", "refs/heads/"+branch+"^{commit}"))
 	out := s.run(t, name, nil, nil, "ls-tree", "-r", "-z", "--name-only", ref)
 	files := map[string][]byte{}
 	for _, p := range strings.Split(out, "\x00") {

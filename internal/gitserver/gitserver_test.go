@@ -1,11 +1,13 @@
 package gitserver
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -105,4 +107,56 @@ func TestCounts(t *testing.T) {
 	if s.Fetches() != 3 || s.Pushes() != 1 {
 		t.Errorf("fetches %d, pushes %d; want 3 and 1", s.Fetches(), s.Pushes())
 	}
+}
+
+// TestFilesWhileBranchMoves: Files reads one commit's tree even while merges
+// land, so a path that turns from a file into a folder between two commits
+// is never listed from one and read from the other.
+func TestFilesWhileBranchMoves(t *testing.T) {
+	s := New(t, "secret")
+	s.CreateRepo(t, "lb", map[string][]byte{"x": []byte("file")}, "main")
+	done := make(chan struct{})
+	side := &goroutineTB{TB: t}
+	t.Cleanup(func() { <-done }) // before the repository's folder is removed
+	go func() {
+		defer close(done)
+		for i := 0; i < 40; i++ {
+			if i%2 == 0 {
+				s.Commit(side, "lb", "main", map[string][]byte{"x": nil, "x/y": []byte("folder")}, "To a folder")
+			} else {
+				s.Commit(side, "lb", "main", map[string][]byte{"x/y": nil, "x": []byte("file")}, "To a file")
+			}
+		}
+	}()
+	for reads := 0; ; reads++ {
+		select {
+		case <-done:
+			if side.err != "" {
+				t.Fatal(side.err)
+			}
+			t.Logf("%d consistent reads", reads)
+			return
+		default:
+		}
+		files := s.Files(t, "lb", "main")
+		_, file := files["x"]
+		_, folder := files["x/y"]
+		if len(files) != 1 || file == folder {
+			t.Fatalf("a tree that no commit has: %q", files)
+		}
+	}
+}
+
+// goroutineTB lets a helper goroutine use the server: a failure is recorded
+// for the test goroutine to report instead of failing from the wrong one.
+type goroutineTB struct {
+	testing.TB
+	err string
+}
+
+func (g *goroutineTB) Helper() {}
+
+func (g *goroutineTB) Fatalf(format string, args ...any) {
+	g.err = fmt.Sprintf(format, args...)
+	runtime.Goexit()
 }
