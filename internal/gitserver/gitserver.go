@@ -247,8 +247,7 @@ func (s *Server) commit(t testing.TB, name, branch, parent string, files map[str
 }
 
 // Files returns every file in the tree at branch's tip, all read from one
-// commit (slash-separated path →
-// contents).
+// commit (slash-separated path → contents).
 func (s *Server) Files(t testing.TB, name, branch string) map[string][]byte {
 	t.Helper()
 	// Resolve the branch once: a push landing between the listing and the
