@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -326,20 +327,24 @@ func Mux(hook *Webhook, q QueueReader, m *Metrics, log *slog.Logger, ready func(
 	return mux
 }
 
-// Serve runs the HTTP server and the queue's workers until ctx ends, then
-// stops taking deliveries, drains running jobs (up to drain) and returns.
-func Serve(ctx context.Context, listen string, mux http.Handler, q *queue.Queue, h queue.Handlers, workers int, drain time.Duration, log *slog.Logger) error {
+// Serve runs the HTTP server on l and the queue's workers until ctx ends,
+// then stops taking deliveries, drains running jobs (up to drain) and
+// returns. It closes l. The caller listens, so that a port in use is
+// known before anything starts, and a test can hold its port from the
+// moment it chooses it.
+func Serve(ctx context.Context, l net.Listener, mux http.Handler, q *queue.Queue, h queue.Handlers, workers int, drain time.Duration, log *slog.Logger) error {
 	if err := q.Start(ctx, h, workers); err != nil {
+		l.Close()
 		return err
 	}
 	// A slow sender cannot hold a connection for long: ten seconds for
 	// the headers, two minutes for a whole request (a 25 MB delivery
 	// needs about 1.7 Mbit/s).
-	srv := &http.Server{Addr: listen, Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("benchgate serving", "listen", listen)
+	go func() { errc <- srv.Serve(l) }()
+	log.Info("benchgate serving", "listen", l.Addr().String())
 	var err error
 	select {
 	case <-ctx.Done():

@@ -61,11 +61,11 @@ func main() {
 	duration := flag.Duration("duration", 20*time.Second, "length of each phase (probes)")
 	pollers := flag.Int("pollers", 16, "clients asking /readyz and /metrics in the second phase (probes)")
 	probeRate := flag.Float64("probe-rate", 25, "requests per second of each of those clients; 0: as fast as answered (probes)")
-	serveAddr := flag.String("serve", "", "internal: run the App's front door on this address")
+	asChild := flag.Bool("child", false, "internal: run the App's front door on the listener inherited as file 3")
 	dir := flag.String("dir", "", "internal: the child's folder (queue and log)")
 	flag.Parse()
-	if *serveAddr != "" {
-		if err := serve(*serveAddr, *dir); err != nil {
+	if *asChild {
+		if err := serve(*dir); err != nil {
 			fmt.Fprintln(os.Stderr, "frontdoor child:", err)
 			os.Exit(1)
 		}
@@ -96,8 +96,10 @@ func orDefault(n, def int) int {
 }
 
 // serve is the child: the App's HTTP side as serve builds it, with jobs
-// that finish at once, until SIGTERM.
-func serve(addr, dir string) error {
+// that finish at once, until SIGTERM, on the listener its parent opened
+// and passed down, so that no other process can take the port between
+// its choice and its use.
+func serve(dir string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	logFile, err := os.Create(filepath.Join(dir, "app.log"))
@@ -121,7 +123,11 @@ func serve(addr, dir string) error {
 		Rerun:      func(context.Context, queue.RerunArgs) error { return nil },
 		Regenerate: func(context.Context, queue.RegenerateArgs) error { return nil },
 	}
-	return bot.Serve(ctx, addr, mux, q, h, 4, 5*time.Second, log)
+	l, err := net.FileListener(os.NewFile(3, "listener"))
+	if err != nil {
+		return err
+	}
+	return bot.Serve(ctx, l, mux, q, h, 4, 5*time.Second, log)
 }
 
 // child is the App under measurement.
@@ -143,15 +149,22 @@ func run(scenario func(*child) error) error {
 		return err
 	}
 	addr := l.Addr().String()
-	l.Close()
+	lf, err := l.(*net.TCPListener).File()
+	l.Close() // the child holds its own copy
+	if err != nil {
+		return err
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	c := &child{cmd: exec.Command(self, "-serve", addr, "-dir", dir), url: "http://" + addr, dir: dir,
+	c := &child{cmd: exec.Command(self, "-child", "-dir", dir), url: "http://" + addr, dir: dir,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 2 * time.Minute}}
 	c.cmd.Stderr = os.Stderr
-	if err := c.cmd.Start(); err != nil {
+	c.cmd.ExtraFiles = []*os.File{lf}
+	err = c.cmd.Start()
+	lf.Close()
+	if err != nil {
 		return err
 	}
 	defer func() {

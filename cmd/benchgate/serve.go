@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -58,11 +59,25 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, cfg, *workers, *drain, *reconcile, stderr)
+	return serve(ctx, cfg, nil, *workers, *drain, *reconcile, stderr)
 }
 
-// serve runs the App with cfg until ctx ends.
-func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration, reconcile time.Duration, stderr io.Writer) error {
+// serve runs the App with cfg until ctx ends, on l, or when l is nil on a
+// listener of its own at cfg.Listen. The port is taken first, so that one
+// in use stops the App before it opens its queue.
+func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, drain time.Duration, reconcile time.Duration, stderr io.Writer) error {
+	if l == nil {
+		var err error
+		if l, err = net.Listen("tcp", cfg.Listen); err != nil {
+			return setupError(fmt.Errorf("BENCHGATE_LISTEN=%s: %v", cfg.Listen, err))
+		}
+	}
+	served := false
+	defer func() {
+		if !served {
+			l.Close()
+		}
+	}()
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	log.Info("configuration", "config", cfg.String())
 	logDatabase(log, cfg.DatabaseURL)
@@ -127,7 +142,8 @@ func serve(ctx context.Context, cfg bot.Config, workers int, drain time.Duration
 		return nil
 	}
 	mux := bot.Mux(hook, q, metrics, log, ready)
-	if err := bot.Serve(ctx, cfg.Listen, mux, q, w.Handlers(), workers, drain, log); err != nil {
+	served = true // Serve closes it
+	if err := bot.Serve(ctx, l, mux, q, w.Handlers(), workers, drain, log); err != nil {
 		return setupError(err) // it cannot listen, or the queue failed
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/benchgate/benchgate/internal/gitserver"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -360,6 +361,35 @@ func TestServeRefusesWrongGitHubURL(t *testing.T) {
 		if code != exitSetup || !strings.Contains(stderr, "cannot start") || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d\n%s", tt.env, code, stderr)
 		}
+	}
+}
+
+// TestServePortInUse: `benchgate serve` on a port another process holds
+// stops at once with the setup exit code, naming the setting to change,
+// before it opens its queue.
+func TestServePortInUse(t *testing.T) {
+	appKeyOnce.Do(func() { appKey = newAppKey() })
+	keyFile := filepath.Join(t.TempDir(), "key.pem")
+	if err := os.WriteFile(keyFile, appKeyPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	db := filepath.Join(t.TempDir(), "q.db")
+	t.Setenv("BENCHGATE_APP_ID", "42")
+	t.Setenv("BENCHGATE_PRIVATE_KEY_FILE", keyFile)
+	t.Setenv("BENCHGATE_WEBHOOK_SECRET", testWebhookSecret)
+	t.Setenv("BENCHGATE_DATABASE_URL", "sqlite:"+db)
+	t.Setenv("BENCHGATE_LISTEN", held.Addr().String())
+	code, _, stderr := runCLI(t, "serve")
+	if code != exitSetup || !strings.Contains(stderr, "BENCHGATE_LISTEN="+held.Addr().String()) || !strings.Contains(stderr, "address already in use") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("the queue's database was created although the App could not listen")
 	}
 }
 

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -84,23 +84,22 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "app.pem")
 	os.WriteFile(keyFile, appKeyPEM(), 0o600)
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	a.addr = l.Addr().String()
-	l.Close()
 	db := "sqlite:" + filepath.Join(dir, "queue.db")
+	logFile := filepath.Join(dir, "child.log")
 	env := []string{
 		"BENCHGATE_SERVE_CHILD=1",
 		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=" + a.secret,
-		"BENCHGATE_DATABASE_URL=" + db, "BENCHGATE_LISTEN=" + a.addr, "BENCHGATE_GITHUB_API_URL=" + gh.URL,
+		"BENCHGATE_DATABASE_URL=" + db, "BENCHGATE_LISTEN=127.0.0.1:0", "BENCHGATE_GITHUB_API_URL=" + gh.URL,
 		// Far longer than the test: only the heartbeat can bring the
 		// job back in time.
 		"BENCHGATE_JOB_TIMEOUT=1h",
 	}
 	child := exec.Command(os.Args[0], "-test.run=^TestServeChildProcess$")
-	child.Env = append(os.Environ(), env...)
+	child.Env = append(os.Environ(), append(env, "BENCHGATE_SERVE_CHILD_LOG="+logFile)...)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
+	a.addr = servingAddr(t, logFile, 60*time.Second)
 	a.deliver("pull_request", "kill-1", prEvent("opened", 12, head))
 	select {
 	case <-hung:
@@ -126,7 +125,7 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, 1, 5*time.Second, 0, io.Discard) }()
+	go func() { done <- serve(ctx, cfg, nil, 1, 5*time.Second, 0, io.Discard) }()
 	defer func() { cancel(); <-done }()
 	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) && (len(gh.CheckRuns("geo/board")) == 0 || len(gh.Comments("geo/board", 12)) == 0) {
@@ -138,5 +137,27 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	}
 	if cs := gh.Comments("geo/board", 12); len(cs) != 1 {
 		t.Errorf("%d comments, want 1", len(cs))
+	}
+}
+
+// servingAddr waits for the App whose log is the file logFile to say where
+// it serves ("benchgate serving") and returns that address. A child told
+// to listen on port 0 picks a free port itself, which no other process
+// can take between the choice and the listening.
+func servingAddr(t testing.TB, logFile string, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		data, _ := os.ReadFile(logFile)
+		for _, line := range strings.Split(string(data), "\n") {
+			var rec struct{ Msg, Listen string }
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "benchgate serving" && rec.Listen != "" {
+				return rec.Listen
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the App did not start serving within %v; its log:\n%s", timeout, data)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -105,12 +104,7 @@ func newFleet(t testing.TB, n, workers int) *fleet {
 // start starts one more replica and waits until it is ready.
 func (f *fleet) start() *replica {
 	f.t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	r := &replica{addr: l.Addr().String()}
-	l.Close()
+	r := &replica{}
 	i := len(f.reps)
 	logFile, err := os.Create(filepath.Join(f.logDir, fmt.Sprintf("replica-%d.log", i)))
 	if err != nil {
@@ -119,7 +113,7 @@ func (f *fleet) start() *replica {
 	r.cmd = exec.Command(os.Args[0], "-test.run=^TestServeChildProcess$")
 	r.cmd.Env = append(os.Environ(), f.env...)
 	r.cmd.Env = append(r.cmd.Env,
-		"BENCHGATE_LISTEN="+r.addr,
+		"BENCHGATE_LISTEN=127.0.0.1:0",
 		"BENCHGATE_CACHE_DIR="+f.t.TempDir(),
 		fmt.Sprintf("BENCHGATE_SERVE_CHILD_ARGS=--workers %d", f.workers),
 		"BENCHGATE_SERVE_CHILD_LOG="+logFile.Name())
@@ -128,6 +122,7 @@ func (f *fleet) start() *replica {
 		f.t.Fatal(err)
 	}
 	f.reps = append(f.reps, r)
+	r.addr = servingAddr(f.t, logFile.Name(), 60*time.Second)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		resp, err := http.Get("http://" + r.addr + "/readyz")

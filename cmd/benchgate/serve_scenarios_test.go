@@ -86,9 +86,14 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 	a := &app{t: t, gh: gh, root: root, secret: testWebhookSecret}
 	a.meta = exampleMeta(t, root, "submissions/model-benchmark/qwen3-32b-reservoir")
 	a.scores, _ = os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	// The App serves on this listener, held from now on: a port closed
+	// and chosen again later could be taken in between (by the fake judge
+	// an edit starts, say).
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	a.addr = l.Addr().String()
-	l.Close()
 	cfg := bot.Config{
 		AppID: 42, PrivateKey: appKeyPEM(),
 		WebhookSecrets: [][]byte{[]byte(a.secret)}, DatabaseURL: "sqlite:" + filepath.Join(t.TempDir(), "q.db"),
@@ -106,7 +111,7 @@ func startAppWith(t *testing.T, opts appOptions) *app {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, 2, 5*time.Second, opts.reconcile, logs) }()
+	go func() { done <- serve(ctx, cfg, l, 2, 5*time.Second, opts.reconcile, logs) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
