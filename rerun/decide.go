@@ -53,7 +53,7 @@ func (d Decision) String() string {
 //     a rate q the test does not know; L₂ is the ratio of the likelihoods
 //     of the upward and downward jumps seen, at rates q + Share and q
 //     against q and q, each averaged over q from JumpRate/2 to
-//     3·JumpRate (see Components), so that the downward jumps tell how
+//     5·JumpRate (see Components), so that the downward jumps tell how
 //     often the judge flips gates.
 //
 // The test's log-likelihood ratio is that of the even mixture,
@@ -112,11 +112,12 @@ type Rule struct {
 	// ln A = 4.55 and ln B = −2.99.
 	Alpha, Beta float64
 	// MinN is the number of observations before any decision, and
-	// MinConsistent before a consistent one. Defaults 8 and 16: a sample
-	// of 16 of 50 questions misses all of ten inflated ones with
-	// probability 1.3%, so that a short run of agreements cannot accept
-	// a concentrated inflation it has not seen; at 14 the detection of +5
-	// on a fifth fell below 95% in the simulation.
+	// MinConsistent before a consistent one. Defaults 8 and 18: a sample
+	// of 18 of 50 questions misses all of ten inflated ones with
+	// probability 0.6%, so that a short run of agreements cannot accept
+	// a concentrated inflation it has not seen. With the honest jump
+	// rates reaching five times JumpRate (see jumpRates), 16 let the
+	// detection of +5 on a fifth fall below 95% in the simulation.
 	MinN, MinConsistent int
 	// MaxN is the number of judge calls, failed ones included, at which
 	// the caller stops and reports the test inconclusive; the caller also
@@ -184,7 +185,7 @@ func DefaultRule() Rule {
 		Alpha:              0.01,
 		Beta:               0.05,
 		MinN:               8,
-		MinConsistent:      16,
+		MinConsistent:      18,
 		MaxN:               50,
 		Jump:               4,
 		Share:              0.17,
@@ -360,13 +361,14 @@ func (t *Test) Sigma() float64 {
 
 // jumpRates are the rates of honest jumps each way over which the jump
 // alternative's ratio is averaged, as multiples of Rule.JumpRate, with
-// prior weights falling as 1/k², so that a judge flipping up to three
+// prior weights falling as 1/k², so that a judge flipping up to five
 // times as many gates as assumed is still honest once the downward jumps
 // show it, while the assumed rate counts most when there are few jumps to
-// go by. A wider range, or flatter weights, cost the concentrated
+// go by. Stopping at three times let a judge flipping twice the gates
+// flag 1.5% of honest submissions; flatter weights cost the concentrated
 // inflation's detection more than they saved false alarms (see
 // docs/PERFORMANCE.md).
-var jumpRates = [...]float64{0.5, 1, 2, 3}
+var jumpRates = [...]float64{0.5, 1, 2, 3, 4, 5}
 
 // Components returns the log-likelihood ratios of the two alternatives
 // (see Rule), the shift's and the jumps', after the observations so far.

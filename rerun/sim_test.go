@@ -54,8 +54,50 @@ func TestTargets(t *testing.T) {
 		ours += res[sc].MeanCalls / 3
 		base += SimulateBaseline(b, nm, sc, 50, simTrials, 1).MeanCalls / 3
 	}
-	if ratio := ours / base; ratio > 2.05 {
-		t.Errorf("%.1f calls on average against the baseline's %.1f: %.2f times; documented at most 2", ours, base, ratio)
+	if ratio := ours / base; ratio > 2.2 {
+		t.Errorf("%.1f calls on average against the baseline's %.1f: %.2f times; documented 2.14", ours, base, ratio)
+	}
+	// Against the baseline that holds the rule's error rates, the goal of
+	// 1.5 times. The simulation is seeded, so the figure (1.47) is the same
+	// on every run.
+	tb := ToleranceBaseline(r, nm, 50, simTrials, 1)
+	var tbase float64
+	for _, sc := range []Scenario{Honest, InflatedUniform, InflatedFifth} {
+		tbase += SimulateBaseline(tb, nm, sc, 50, simTrials, 1).MeanCalls / 3
+	}
+	if ratio := ours / tbase; ratio > 1.5 {
+		t.Errorf("%.1f calls on average against the tolerance baseline's %.1f: %.2f times; target at most 1.5", ours, tbase, ratio)
+	}
+}
+
+// TestToleranceBaseline: the baseline that knows the judge and has the
+// rule's tolerance keeps the promise the audit's baseline breaks (no more
+// than Alpha of honest submissions flagged when the judge has moved by the
+// tolerance) and detects both inflations as often as the rule must; its
+// Beta is the one docs/PERFORMANCE.md states.
+func TestToleranceBaseline(t *testing.T) {
+	r, nm := DefaultRule(), DefaultNoiseModel()
+	tb := ToleranceBaseline(r, nm, 50, simTrials, 1)
+	if tb.Tolerance != r.Tolerance || tb.Alpha != r.Alpha || math.Abs(tb.Beta-0.03) > 1e-9 {
+		t.Errorf("tolerance baseline %+v; documented tolerance 0.25, Alpha 0.01, Beta 0.03", tb)
+	}
+	strict := judgeScenario(t, "stricter by 0.25")
+	if s := SimulateBaseline(tb, strict, Honest, 50, simTrials, 1); s.Inconsistent > r.Alpha {
+		t.Errorf("a judge stricter by the tolerance: the tolerance baseline flags %.2f%% of honest submissions", 100*s.Inconsistent)
+	}
+	if s := SimulateBaseline(DefaultBaseline(), strict, Honest, 50, simTrials, 1); s.Inconsistent < 2*r.Alpha {
+		t.Errorf("a judge stricter by the tolerance: the audit's baseline flags %.2f%% of honest submissions; documented 4.6%%", 100*s.Inconsistent)
+	}
+	for _, sc := range []Scenario{InflatedUniform, InflatedFifth} {
+		if s := SimulateBaseline(tb, nm, sc, 50, simTrials, 1); s.Inconsistent < 1-r.Beta {
+			t.Errorf("%s: the tolerance baseline detects %.2f%%", sc, 100*s.Inconsistent)
+		}
+	}
+	// At the next Beta up it would not.
+	up := tb
+	up.Beta += 0.005
+	if s := SimulateBaseline(up, nm, InflatedFifth, 50, simTrials, 1); s.Inconsistent >= 1-r.Beta {
+		t.Errorf("Beta %.3f already detects %.2f%% of the concentrated inflation: the search stopped too late", up.Beta, 100*s.Inconsistent)
 	}
 }
 
@@ -76,10 +118,10 @@ func TestRobustness(t *testing.T) {
 		{"stricter by 0.25", 0.01, 0.03, 0.9, 0.15, "within the tolerance"},
 		{"more lenient by 0.25", 0.01, 0, 0.6, 0.15, "within the tolerance"},
 		{"1.5× noise", 0.01, 0.02, 0.6, 0.15, "the spread is estimated"},
-		{"3% gate flips", 0.02, 0, 0.9, 0.15, "the flip rate is estimated: bounded, not met"},
+		{"3% gate flips", 0.01, 0, 0.9, 0.15, "the flip rate is estimated"},
 		{"10% failed calls", 0.01, 0, 0.88, 0.15, "the fault allowance grows with the calls"},
 		{"stricter by 0.5", 0.06, 0.2, 0.8, 0.35, "twice the tolerance: bounded, not met"},
-		{"5% gate flips", 0.07, 0, 0.9, 0.3, "three times the flips: bounded, not met"},
+		{"5% gate flips", 0.04, 0, 0.9, 0.3, "three times the flips: bounded, not met"},
 	} {
 		nm := judgeScenario(t, tc.judge)
 		h := Simulate(r, nm, Honest, 50, simTrials/4, 1)
@@ -173,6 +215,40 @@ func TestDriftCaught(t *testing.T) {
 	// fails, and scores of 10 cannot go up.
 	if s := Simulate(r, DefaultNoiseModel(), Honest, 50, 2000, 5); s.Drifted > 0.03 || math.Abs(s.MeanBias) > 0.08 {
 		t.Errorf("default judge: %.1f%% drifted, mean bias %.3f", 100*s.Drifted, s.MeanBias)
+	}
+}
+
+// TestDifferencesWithBias: the exact distribution of reported − judged
+// with a biased checking judge is the one the simulation draws.
+func TestDifferencesWithBias(t *testing.T) {
+	for _, bias := range []float64{-0.25, -0.5, 0.5, -1.25} {
+		nm := DefaultNoiseModel()
+		nm.Bias = bias
+		exact := nm.Differences()
+		var counts [2*MaxScore + 1]float64
+		rng := rand.New(rand.NewPCG(3, 4))
+		const n = 400000
+		for range n {
+			a := nm.truth(rng)
+			counts[nm.run(rng, a).score-nm.check(rng, a).score+MaxScore]++
+		}
+		var mean, sum float64
+		for k, p := range exact {
+			sum += p
+			mean += p * float64(k-MaxScore)
+			if got := counts[k] / n; math.Abs(got-p) > 0.003 {
+				t.Errorf("bias %g: P(d = %d) is %.4f exactly and %.4f simulated", bias, k-MaxScore, p, got)
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("bias %g: Differences add up to %g", bias, sum)
+		}
+		// A stricter judge raises the mean difference by its bias on the
+		// passed gates, nine answers in ten, a little less where a score
+		// cannot move below 0.
+		if bias < 0 && (mean < -0.85*bias || mean > -0.9*bias) {
+			t.Errorf("bias %g: mean difference %.3f", bias, mean)
+		}
 	}
 }
 
