@@ -9,9 +9,10 @@
 // (rerun.ToleranceBaseline), with the ratios of the rule's calls to each
 // (see docs/PERFORMANCE.md).
 //
-//	go run ./bench/rerunsim [-trials 20000] [-questions 50] [-seed 1] [-tolerance 0.25] [-fixtures 6]
+//	go run ./bench/rerunsim [-trials 20000] [-questions 50] [-seed 1] [-tolerance 0.25] [-fixtures 6] [-jump-rate 0.05]
 //
-// -tolerance and -fixtures replace the rule's Tolerance and DriftFixtures.
+// -tolerance, -fixtures and -jump-rate replace the rule's Tolerance,
+// DriftFixtures and JumpRate.
 // The same flags always print the same figures.
 package main
 
@@ -29,9 +30,10 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the simulation")
 	tolerance := flag.Float64("tolerance", -1, "the rule's tolerance in points per question (default: the rule's)")
 	fixtures := flag.Int("fixtures", -1, "calibration fixtures graded before each check (default: the rule's)")
+	jumpRate := flag.Float64("jump-rate", -1, "the rule's assumed rate of honest jumps each way (default: the rule's)")
 	flag.Parse()
 	if flag.NArg() > 0 || *trials <= 0 || *questions <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench/rerunsim [-trials N] [-questions N] [-seed N] [-tolerance X] [-fixtures N]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench/rerunsim [-trials N] [-questions N] [-seed N] [-tolerance X] [-fixtures N] [-jump-rate X]")
 		os.Exit(2)
 	}
 	r := rerun.DefaultRule()
@@ -40,6 +42,9 @@ func main() {
 	}
 	if *fixtures >= 0 {
 		r.DriftFixtures = *fixtures
+	}
+	if *jumpRate >= 0 {
+		r.JumpRate = *jumpRate
 	}
 	if err := r.Validate(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
