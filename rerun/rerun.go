@@ -10,10 +10,13 @@ package rerun
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
@@ -68,6 +71,9 @@ type Config struct {
 	// check as inconclusive; the allowance grows with the calls made (see
 	// Rule.FaultLimit).
 	MaxFaults int
+	// Now is the clock whose UTC day scopes the calibration fixtures'
+	// cached grades (see checkDrift); nil means time.Now.
+	Now func() time.Time
 }
 
 // Report is the outcome of a spot-check.
@@ -439,12 +445,24 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 // fixtures, chosen in an order drawn from the spot-check's seed, and
 // records them and the judge's estimated bias in rep. It returns the
 // reason to stop, when the judge has drifted beyond rule.DriftLimit or
-// cannot be used, and an error only when ctx is done. The grades go
-// through the judge cache like any other: a fixture graded once is not
-// paid for again.
+// cannot be used, and an error only when ctx is done. The grades are
+// cached for the UTC day only (see dayCache): a spot-check run again that
+// day does not pay for them twice, but one on a later day grades the
+// fixtures afresh, since the drift it looks for is a change of the judge
+// after the grades were first made, which a grade cached for good would
+// hide.
 func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule Rule, seed uint64, cfg Config, rep *Report) (string, error) {
 	if rule.DriftFixtures == 0 {
 		return "", nil
+	}
+	if jud.Cache != nil {
+		now := time.Now
+		if cfg.Now != nil {
+			now = cfg.Now
+		}
+		daily := *jud
+		daily.Cache = dayCache{jud.Cache, now().UTC().Format(time.DateOnly)}
+		jud = &daily
 	}
 	type ref struct{ q, f int }
 	var all []ref
@@ -505,6 +523,21 @@ func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule
 	}
 	return "", nil
 }
+
+// dayCache keeps a judge cache's entries under keys of one UTC day: the
+// same grade asked for on another day is a miss.
+type dayCache struct {
+	judge.Store
+	day string
+}
+
+func (c dayCache) key(k string) string {
+	h := sha256.Sum256([]byte("calibration fixture graded on " + c.day + "\x00" + k))
+	return hex.EncodeToString(h[:])
+}
+
+func (c dayCache) Get(key string) ([]byte, bool) { return c.Store.Get(c.key(key)) }
+func (c dayCache) Put(key string, data []byte)   { c.Store.Put(c.key(key), data) }
 
 // injectionIDs lists the questions of injections once each, in order,
 // the first maxNamed of them and how many more.

@@ -572,14 +572,31 @@ func TestJudgeDrift(t *testing.T) {
 		t.Errorf("without fixtures: %s, bias %v, %d fixtures: %s", rep.Verdict, rep.JudgeBias, len(rep.Fixtures), rep.Reason)
 	}
 	// The same fixtures, drawn from the same seed, come from the judge
-	// cache the second time.
+	// cache the second time the same day.
+	day := func(d int) func() time.Time {
+		return func() time.Time { return time.Date(2026, 12, d, 23, 30, 0, 0, time.UTC) }
+	}
 	j := bd.noisyJudge(t, 5, nil)
 	j.Cache = newMemCache()
-	first := bd.check(t, j, Config{Secret: secret})
-	second := bd.check(t, j, Config{Secret: secret})
+	first := bd.check(t, j, Config{Secret: secret, Now: day(1)})
+	second := bd.check(t, j, Config{Secret: secret, Now: day(1)})
 	for i, f := range second.Fixtures {
 		if !f.Cached || f.FixtureID != first.Fixtures[i].FixtureID {
 			t.Errorf("fixture %d the second time: %+v (first %+v)", i, f, first.Fixtures[i])
+		}
+	}
+	// The judge's provider changes the model overnight, behind the same
+	// name and parameters: the fixtures' grades of the day before do not
+	// vouch for it, while the answers' grades stay cached.
+	drifted := stricter()
+	drifted.Cache = j.Cache
+	next := bd.check(t, drifted, Config{Secret: secret, Now: day(2)})
+	if next.Verdict != VerdictInconclusive || !strings.HasPrefix(next.Reason, "the judge has drifted") {
+		t.Errorf("the day after the change: %s: %s", next.Verdict, next.Reason)
+	}
+	for _, f := range next.Fixtures {
+		if f.Cached {
+			t.Errorf("fixture %s the next day came from the cache", f.FixtureID)
 		}
 	}
 }
