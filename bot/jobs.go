@@ -351,6 +351,14 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out pr
 	if err != nil {
 		return rep, "", err
 	}
+	// What was left of the day's budget did not pay for one call: the day
+	// is spent as far as this check goes, so it is refused as such (the
+	// maintainers are told when the budget resets) and its admission is
+	// withdrawn, counting towards none of the limits.
+	if g.DayLimited && rep.OutOfBudget && rep.Calls == 0 {
+		w.Log.Warn("spot-check refused by the day's judge budget before its first call", "repo", j.Repo, "pr", j.PR, "left_usd", g.MaxUSD)
+		return rerun.Report{}, LimitDailySpend, w.Budget.Withdraw(ctx, key, LimitDailySpend)
+	}
 	return rep, "", w.Budget.Settle(ctx, key, rep.Calls, rep.SpendUSD)
 }
 

@@ -70,7 +70,8 @@ func (l Limits) Decide(u queue.Usage) queue.Grant {
 	case u.SpentDay >= l.JudgeUSDPerDay:
 		return queue.Grant{Limit: LimitDailySpend}
 	}
-	return queue.Grant{Admitted: true, MaxUSD: math.Min(l.SpotCheckUSD, l.JudgeUSDPerDay-u.SpentDay)}
+	left := l.JudgeUSDPerDay - u.SpentDay
+	return queue.Grant{Admitted: true, MaxUSD: math.Min(l.SpotCheckUSD, left), DayLimited: left < l.SpotCheckUSD}
 }
 
 // Explain tells maintainers, in the pull request, why a spot-check did
@@ -93,10 +94,13 @@ func (l Limits) Explain(limit string, now time.Time) string {
 }
 
 // Budget admits spot-checks under the limits, records what they spent,
-// and says why a refused one was refused.
+// and says why a refused one was refused. Withdraw turns an admission
+// into a refusal by limit after all, for a check that could not make a
+// single judge call: it then counts towards no limit.
 type Budget interface {
 	Admit(ctx context.Context, sc queue.SpotCheck) (queue.Grant, error)
 	Settle(ctx context.Context, key string, calls int, usd float64) error
+	Withdraw(ctx context.Context, key, limit string) error
 	Explain(limit string) string
 }
 
@@ -132,6 +136,17 @@ func (l *Ledger) Explain(limit string) string { return l.Limits.Explain(limit, l
 // Settle implements Budget.
 func (l *Ledger) Settle(ctx context.Context, key string, calls int, usd float64) error {
 	return l.Q.Settle(ctx, key, calls, usd)
+}
+
+// Withdraw implements Budget.
+func (l *Ledger) Withdraw(ctx context.Context, key, limit string) error {
+	if err := l.Q.Release(ctx, key); err != nil {
+		return err
+	}
+	if l.OnRefuse != nil {
+		l.OnRefuse(limit)
+	}
+	return nil
 }
 
 // ErrOverloaded is returned by QueueAdapter.Enqueue when the queue holds

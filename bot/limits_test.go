@@ -24,7 +24,8 @@ func TestLimitsDecide(t *testing.T) {
 		{"the author's day", queue.Usage{PR: 0, AuthorDay: 4, RepoDay: 4}, queue.Grant{Limit: LimitAuthorSpotChecks}},
 		{"the author's day before the repository's", queue.Usage{AuthorDay: 4, RepoDay: 10}, queue.Grant{Limit: LimitAuthorSpotChecks}},
 		{"the repository's day", queue.Usage{PR: 0, RepoDay: 10}, queue.Grant{Limit: LimitRepoSpotChecks}},
-		{"little budget left: only that is granted", queue.Usage{SpentDay: 19.25}, queue.Grant{Admitted: true, MaxUSD: 0.75}},
+		{"little budget left: only that is granted", queue.Usage{SpentDay: 19.25}, queue.Grant{Admitted: true, MaxUSD: 0.75, DayLimited: true}},
+		{"exactly one check's budget left", queue.Usage{SpentDay: 18}, queue.Grant{Admitted: true, MaxUSD: 2}},
 		{"the day's budget spent", queue.Usage{SpentDay: 20}, queue.Grant{Limit: LimitDailySpend}},
 		{"overspent by a last call", queue.Usage{SpentDay: 20.3}, queue.Grant{Limit: LimitDailySpend}},
 	}

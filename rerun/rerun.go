@@ -102,6 +102,9 @@ type Report struct {
 	LLR            float64     `json:"llr,omitempty"`
 	Contradictions int         `json:"gate_contradictions,omitempty"`
 	JudgeFaults    int         `json:"judge_faults,omitempty"` // the fixtures' and the answers'
+	// OutOfBudget reports that the check stopped at Config's MaxCalls or
+	// MaxUSD, or before a call whose worst case would not fit in it.
+	OutOfBudget bool `json:"out_of_budget,omitempty"`
 	// Tolerance is the inflation, in points per question, the test
 	// accepted as the judge's drift, and Sigma the spread of the
 	// differences it estimated (see Rule).
@@ -340,6 +343,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			break
 		}
 		if overBudget(cfg, &rep) {
+			rep.OutOfBudget = true
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f)", rep.Calls, rep.SpendUSD)
 			break
 		}
@@ -371,6 +375,7 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			// not checked.
 			rep.Sample = rep.Sample[:len(rep.Sample)-1]
 			testCalls--
+			rep.OutOfBudget = true
 			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
 		case errors.Is(err, llm.ErrAccount):
 			// No judge call can succeed until the account is fixed: stop
@@ -480,6 +485,7 @@ func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule
 	var diffs []int
 	for _, i := range perm[:min(rule.DriftFixtures, len(all))] {
 		if overBudget(cfg, rep) {
+			rep.OutOfBudget = true
 			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures", rep.Calls, rep.SpendUSD), nil
 		}
 		q := &r.Questions[all[i].q]
@@ -492,6 +498,7 @@ func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule
 		case ctx.Err() != nil:
 			return "", ctx.Err()
 		case errors.Is(err, judge.ErrBudget):
+			rep.OutOfBudget = true
 			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures: %v", rep.Calls, rep.SpendUSD, err), nil
 		case errors.Is(err, llm.ErrAccount):
 			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err

@@ -32,6 +32,10 @@ type Grant struct {
 	// MaxUSD is what an admitted spot-check may spend; it is reserved
 	// against the day's budget until Settle records the real spend.
 	MaxUSD float64
+	// DayLimited reports that MaxUSD is what is left of the day's budget,
+	// less than a spot-check may spend on other days. It is not recorded:
+	// the grant of a key admitted before says false.
+	DayLimited bool
 }
 
 // SpotCheck identifies one spot-check to admit.
@@ -64,6 +68,16 @@ func (q *Queue) Admit(ctx context.Context, now time.Time, sc SpotCheck, decide f
 // spent, replacing its reservation.
 func (q *Queue) Settle(ctx context.Context, key string, calls int, usd float64) error {
 	return q.b.settle(ctx, key, calls, usd)
+}
+
+// Release withdraws the admission of the spot-check key, as if it had
+// never been admitted: its reservation no longer counts against the day's
+// budget and it no longer counts towards the limits. It is for a check
+// that made no judge call, refused by the budget before its first; one
+// that spent anything is settled instead. Releasing a key that is not
+// recorded does nothing.
+func (q *Queue) Release(ctx context.Context, key string) error {
+	return q.b.release(ctx, key)
 }
 
 // SpentSince is the judge spend (settled, or reserved while running) of

@@ -107,6 +107,35 @@ func TestLedgerCounts(t *testing.T) {
 	})
 }
 
+// TestLedgerRelease: a released admission counts towards no limit and
+// reserves nothing, and admitting its key again is a new admission.
+func TestLedgerRelease(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		q := open(t, tg)
+		ctx := t.Context()
+		now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+		rule := capped(1, 5, 10, 4)
+		if g, _, err := q.Admit(ctx, now, SpotCheck{Key: "a", Repo: "acme/board", PR: 1}, rule); err != nil || !g.Admitted {
+			t.Fatalf("a = %+v, %v", g, err)
+		}
+		if err := q.Release(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if spent, err := q.SpentSince(ctx, DayStart(now)); err != nil || spent != 0 {
+			t.Fatalf("spent after the release = %v, %v; want 0", spent, err)
+		}
+		// The pull request's one spot-check is still to be had, and the
+		// key is new again.
+		g, again, err := q.Admit(ctx, now, SpotCheck{Key: "a", Repo: "acme/board", PR: 1}, rule)
+		if err != nil || again || !g.Admitted || g.MaxUSD != 4 {
+			t.Fatalf("a again = %+v again=%v, %v; want a new admission", g, again, err)
+		}
+		if err := q.Release(ctx, "never-admitted"); err != nil {
+			t.Fatalf("releasing an unknown key: %v", err)
+		}
+	})
+}
+
 // TestLedgerConcurrentAdmissions: spot-checks admitted at once never
 // reserve more than the day's budget, nor more than the limits allow.
 func TestLedgerConcurrentAdmissions(t *testing.T) {

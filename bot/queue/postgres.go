@@ -407,6 +407,13 @@ func (b *pgBackend) settle(ctx context.Context, key string, calls int, usd float
 	return nil
 }
 
+func (b *pgBackend) release(ctx context.Context, key string) error {
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.ledger+` WHERE spot_key = $1`, key); err != nil {
+		return fmt.Errorf("queue: release: %w", err)
+	}
+	return nil
+}
+
 func (b *pgBackend) spentSince(ctx context.Context, since time.Time) (float64, error) {
 	var usd float64
 	if err := b.pool.QueryRow(ctx, `SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0)::float8 FROM `+b.ledger+` WHERE admitted_at >= $1`, since.Unix()).Scan(&usd); err != nil {

@@ -237,6 +237,7 @@ type backend interface {
 	stats(ctx context.Context) (Stats, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
 	settle(ctx context.Context, key string, calls int, usd float64) error
+	release(ctx context.Context, key string) error
 	spentSince(ctx context.Context, since time.Time) (float64, error)
 	waiting(ctx context.Context) (int, error)
 	close() error

@@ -369,6 +369,13 @@ func (b *sqliteBackend) settle(ctx context.Context, key string, calls int, usd f
 	return nil
 }
 
+func (b *sqliteBackend) release(ctx context.Context, key string) error {
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_spotcheck WHERE spot_key = ?`, key); err != nil {
+		return fmt.Errorf("queue: release: %w", err)
+	}
+	return nil
+}
+
 func (b *sqliteBackend) spentSince(ctx context.Context, since time.Time) (float64, error) {
 	var usd float64
 	if err := b.db.QueryRowContext(ctx, `SELECT coalesce(sum(coalesce(spent_usd, reserved_usd)), 0) FROM benchgate_spotcheck WHERE admitted_at >= ?`, since.Unix()).Scan(&usd); err != nil {
