@@ -47,14 +47,21 @@ func (d Decision) String() string {
 //     L₁ = (θ/σ̂²)·Σ(c − Tolerance − θ/2), θ = Delta − Tolerance, with each
 //     c = d clipped to ±Clip, and σ̂ the spread of those differences
 //     estimated as they arrive (see Sigma);
-//   - jumps: a Share of the questions is raised by Jump points or more.
-//     An honest submission has such jumps only where its run and the
-//     judge decided a gate differently, as often upward as downward, at
-//     a rate q the test does not know; L₂ is the ratio of the likelihoods
-//     of the upward and downward jumps seen, at rates q + Share and q
-//     against q and q, each averaged over q from JumpRate/2 to
-//     5·JumpRate (see Components), so that the downward jumps tell how
-//     often the judge flips gates.
+//   - jumps: a Share of the questions is raised by a jump, either a gate
+//     the submission reports passed and the judge fails (a flip) or, on
+//     a gate both pass, a difference of Jump points or more (a slip). An
+//     honest submission has each kind as often upward as downward, since
+//     its run and the judge's are two runs of one judge, at rates the
+//     test does not know: flips at q where the two runs decide a gate
+//     differently, slips at r where they misjudge a whole component. A
+//     judge that flips many gates need not slip, and the other way round,
+//     so the two are told apart: L₂ is the ratio of the likelihoods of
+//     the four counts, up and down for each kind, under the inflation
+//     (up-flips at q + φ·Share, up-slips at r + (1−φ)·Share, φ of 0.2, 0.5
+//     or 0.8) and without it, averaged over q from JumpRate/2 to
+//     5·JumpRate and r from SlipRate to 8·SlipRate (see Components), so
+//     that the downward ones of each kind tell how often the judge makes
+//     them.
 //
 // The test's log-likelihood ratio is that of the even mixture,
 // log(½e^L₁ + ½e^L₂), and it ends at the first observation n ≥ MinN at
@@ -124,18 +131,23 @@ type Rule struct {
 	// stops at the number of questions and at its budget. Default 50, a
 	// whole typical rubric benchmark. 0 sets no cap.
 	MaxN int
-	// Jump is the difference, in points, that counts as a jump (default
-	// 4: a gate decided differently moves a score by 4 points or more),
-	// Share the share of questions the jump alternative inflates (default
-	// 0.17: the concentrated inflation of the simulation raises a fifth,
-	// but some of its questions do not jump, and a smaller share makes a
-	// run of agreements weigh less against it), and JumpRate the typical
-	// rate of honest jumps each way (default 0.015, one run of the
-	// default judge flipping a gate), the centre of the rates the test
-	// averages over.
+	// Jump is the difference, in points, that counts as a slip on a gate
+	// both runs pass (default 4: a gate decided differently moves a score
+	// by 4 points or more, and the score errors of one judge's two runs
+	// almost never add up to so much), Share the share of questions the
+	// jump alternative inflates (default 0.17: the concentrated inflation
+	// of the simulation raises a fifth, but some of its questions do not
+	// jump, and a smaller share makes a run of agreements weigh less
+	// against it), JumpRate the typical rate of honest flips each way
+	// (default 0.015, one run of the default judge deciding a gate the
+	// other way), and SlipRate the least rate of honest slips each way
+	// (default 0.0025, six times what two runs of the default judge make),
+	// raised to the spread's Gaussian tail beyond Jump − ½ when that is
+	// more (see Components).
 	Jump     int
 	Share    float64
 	JumpRate float64
+	SlipRate float64
 	// MinContradictions and ContradictionShare are the hard-contradiction
 	// rule: a contradiction is a question whose gate the submission
 	// reports passed and the judge fails, and the test is inconsistent once
@@ -190,6 +202,7 @@ func DefaultRule() Rule {
 		Jump:               4,
 		Share:              0.17,
 		JumpRate:           0.015,
+		SlipRate:           0.0025,
 		MinContradictions:  4,
 		ContradictionShare: 0.25,
 		DriftFixtures:      4,
@@ -218,8 +231,8 @@ func (r Rule) Validate() error {
 		return errors.New("rerun: MaxN is below MinN")
 	case !(r.ContradictionShare >= 0 && r.ContradictionShare <= 1) || !(r.FaultShare >= 0 && r.FaultShare <= 1):
 		return errors.New("rerun: ContradictionShare and FaultShare must be in [0, 1]")
-	case !(r.Share > 0 && r.Share < 1) || !(r.JumpRate > 0 && r.JumpRate+r.Share < 1):
-		return errors.New("rerun: Share and JumpRate must be positive, with JumpRate+Share below 1")
+	case !(r.Share > 0 && r.Share < 1) || !(r.JumpRate > 0 && r.JumpRate+r.Share < 1) || !(r.SlipRate > 0 && r.SlipRate+r.Share < 1):
+		return errors.New("rerun: Share, JumpRate and SlipRate must be positive, with JumpRate+Share and SlipRate+Share below 1")
 	case !(r.DriftClip > 0) || !(r.DriftLimit >= 0):
 		return errors.New("rerun: DriftClip must be positive and DriftLimit not negative")
 	}
@@ -280,7 +293,9 @@ type Test struct {
 	innerSum   float64
 	innerMean  float64
 	innerM2    float64
-	up, down   int // differences of at least Jump, either way
+	up, down   int // jumps, either way: flips and slips
+	flipUp     int // the upward jumps that are flips
+	flipDown   int
 	contradict int
 	llr        float64
 	decision   Decision
@@ -308,9 +323,15 @@ func (t *Test) Add(o Observation) Decision {
 	// A gate the two runs decide differently is a jump whatever its size:
 	// its difference is the answer's worth, not the grading's noise.
 	switch {
-	case d >= t.rule.Jump || (o.ReportedGate && !o.JudgedGate):
+	case o.ReportedGate && !o.JudgedGate:
 		t.up++
-	case d <= -t.rule.Jump || (!o.ReportedGate && o.JudgedGate):
+		t.flipUp++
+	case !o.ReportedGate && o.JudgedGate:
+		t.down++
+		t.flipDown++
+	case d >= t.rule.Jump:
+		t.up++
+	case d <= -t.rule.Jump:
 		t.down++
 	default:
 		c := math.Max(-t.rule.Clip, math.Min(t.rule.Clip, float64(d)))
@@ -359,39 +380,60 @@ func (t *Test) Sigma() float64 {
 	return math.Max(r.MinSigma, math.Sqrt(v))
 }
 
-// jumpRates are the rates of honest jumps each way over which the jump
+// jumpRates are the rates of honest flips each way over which the jump
 // alternative's ratio is averaged, as multiples of Rule.JumpRate, with
 // prior weights falling as 1/k², so that a judge flipping up to five
-// times as many gates as assumed is still honest once the downward jumps
-// show it, while the assumed rate counts most when there are few jumps to
-// go by. Stopping at three times let a judge flipping twice the gates
-// flag 1.5% of honest submissions; flatter weights cost the concentrated
-// inflation's detection more than they saved false alarms (see
-// docs/PERFORMANCE.md).
-var jumpRates = [...]float64{0.5, 1, 2, 3, 4, 5}
+// times as many gates as assumed is still honest once the downward flips
+// show it, while the assumed rate counts most when there are few to go
+// by. slipRates are the same for slips, as multiples of the least rate
+// (see Rule.SlipRate). Flatter weights cost the concentrated inflation's
+// detection more than they saved false alarms (see docs/PERFORMANCE.md).
+var (
+	jumpRates = [...]float64{0.5, 1, 2, 3, 4, 5}
+	slipRates = [...]float64{1, 2, 4, 8}
+	// slipShares are the shares φ of the inflated questions the
+	// alternative takes to be flips, the rest slips: a submitter may
+	// raise failed gates, low scores, or both.
+	slipShares = [...]float64{0.2, 0.5, 0.8}
+)
 
 // Components returns the log-likelihood ratios of the two alternatives
 // (see Rule), the shift's and the jumps', after the observations so far.
-// The jumps' is a ratio of averages over the rate q of honest jumps each
-// way (see jumpRates): with u upward jumps, w downward and m neither, the
-// average of (q+Share)^u·q^w·(1−2q−Share)^m over that of
-// q^u·q^w·(1−2q)^m. Downward jumps, which inflation does not cause,
-// weigh for a higher q: a judge that flips many gates makes honest upward
-// jumps less surprising.
+// The jumps' is a ratio of averages over the honest rates of flips q and
+// slips r (see jumpRates): with u and w up- and downward flips, a and b
+// up- and downward slips and m neither, the average over q, r and φ of
+// (q+φS)^u·q^w·(r+(1−φ)S)^a·r^b·(1−2q−2r−S)^m over that of
+// q^u·q^w·r^a·r^b·(1−2q−2r)^m, S the Share. Downward jumps, which
+// inflation does not cause, weigh for a higher rate of their kind.
 func (t *Test) Components() (shift, jumps float64) {
 	r := t.rule
 	theta := r.Delta - r.Tolerance
 	s := t.Sigma()
 	shift = theta / (s * s) * (t.innerSum - float64(t.inner)*(r.Tolerance+theta/2))
-	u, w, m := float64(t.up), float64(t.down), float64(t.n-t.up-t.down)
-	var l0, l1 [len(jumpRates)]float64
-	for i, k := range jumpRates {
-		q := k * r.JumpRate
-		base := w*math.Log(q) - 2*math.Log(k)
-		l0[i] = base + u*math.Log(q) + m*math.Log1p(-2*q)
+	u, w := float64(t.flipUp), float64(t.flipDown)
+	a, b := float64(t.up-t.flipUp), float64(t.down-t.flipDown)
+	m := float64(t.n - t.up - t.down)
+	// Slips the spread alone makes: a Gaussian's tail beyond Jump − ½,
+	// at most 3%, so that the rates averaged over stay probabilities.
+	least := math.Min(0.03, math.Max(r.SlipRate, 0.5*math.Erfc((float64(r.Jump)-0.5)/(s*math.Sqrt2))))
+	var l0 [len(jumpRates) * len(slipRates)]float64
+	var l1 [len(jumpRates) * len(slipRates) * len(slipShares)]float64
+	for i := range l1 {
 		l1[i] = math.Inf(-1)
-		if 2*q+r.Share < 1 {
-			l1[i] = base + u*math.Log(q+r.Share) + m*math.Log1p(-2*q-r.Share)
+	}
+	for i, kq := range jumpRates {
+		q := kq * r.JumpRate
+		for j, kr := range slipRates {
+			sl := kr * least
+			base := w*math.Log(q) + b*math.Log(sl) - 2*math.Log(kq) - 2*math.Log(kr)
+			l0[i*len(slipRates)+j] = base + u*math.Log(q) + a*math.Log(sl) + m*math.Log1p(-2*q-2*sl)
+			if 2*q+2*sl+r.Share >= 1 {
+				continue
+			}
+			for k, phi := range slipShares {
+				l1[(i*len(slipRates)+j)*len(slipShares)+k] = base - math.Log(float64(len(slipShares))) +
+					u*math.Log(q+phi*r.Share) + a*math.Log(sl+(1-phi)*r.Share) + m*math.Log1p(-2*q-2*sl-r.Share)
+			}
 		}
 	}
 	return shift, logSumExp(l1[:]) - logSumExp(l0[:])

@@ -164,44 +164,55 @@ func TestSpreadEstimated(t *testing.T) {
 	}
 }
 
-// TestJumps: upward jumps of Jump points or more, or a gate the judge
-// fails, are the concentrated alternative's evidence; downward ones show
-// a judge that flips gates, and weigh against it.
+// TestJumps: upward jumps, a gate the judge fails (a flip) or Jump points
+// or more on a gate both pass (a slip), are the concentrated
+// alternative's evidence; downward ones of the same kind show a judge
+// that makes them, and weigh against it, while those of the other kind
+// do not: a judge that flips gates does not explain slips.
 func TestJumps(t *testing.T) {
 	r := DefaultRule()
-	up := by(5)
-	down := Observation{Reported: 0, Judged: 7, ReportedGate: false, JudgedGate: true}
-	seq := repeat(30, up, agree, agree, agree, agree)
-	d, test := run(r, seq)
-	if d != Inconsistent {
-		t.Errorf("a jump of +5 on every fifth question: %v after %d", d, test.N())
-	}
-	if test.Jumps() == 0 {
-		t.Error("Jumps() = 0")
+	slipUp, slipDown := by(5), by(-5)
+	flipUp := Observation{Reported: 7, Judged: 0, ReportedGate: true, JudgedGate: false}
+	flipDown := Observation{Reported: 0, Judged: 7, ReportedGate: false, JudgedGate: true}
+	for name, up := range map[string]Observation{"slip": slipUp, "flip": flipUp} {
+		d, test := run(r, repeat(30, up, agree, agree, agree, agree))
+		if d != Inconsistent {
+			t.Errorf("an upward %s on every fifth question: %v after %d", name, d, test.N())
+		}
+		if test.Jumps() == 0 {
+			t.Errorf("%s: Jumps() = 0", name)
+		}
 	}
 	// A judge that flips a gate one time in twelve each way, four times
-	// the assumed rate, is not taken for inflation.
-	balanced := repeat(60, up, agree, agree, agree, agree, agree, down, agree, agree, agree, agree, agree)
-	if d, test := run(r, balanced); d == Inconsistent {
-		t.Errorf("upward and downward jumps alike: %v after %d, LLR %.2f", d, test.N(), test.LLR())
-	}
-	// The jumps' ratio falls with downward jumps, all else the same.
-	a, b := r.Start(), r.Start()
-	for i := range 12 {
-		o := agree
-		if i == 3 {
-			o = up
+	// the assumed rate, or slips as often, is not taken for inflation.
+	for name, pair := range map[string][2]Observation{"flips": {flipUp, flipDown}, "slips": {slipUp, slipDown}} {
+		balanced := repeat(60, pair[0], agree, agree, agree, agree, agree, pair[1], agree, agree, agree, agree, agree)
+		if d, test := run(r, balanced); d == Inconsistent {
+			t.Errorf("upward and downward %s alike: %v after %d, LLR %.2f", name, d, test.N(), test.LLR())
 		}
-		a.Add(o)
-		if i == 7 {
-			o = down
-		}
-		b.Add(o)
 	}
-	_, ja := a.Components()
-	_, jb := b.Components()
-	if !(jb < ja) {
-		t.Errorf("jumps' ratio %.3f with a downward jump, %.3f without; want lower", jb, ja)
+	// The jumps' ratio falls with a downward jump of the kind seen
+	// upward, and not with one of the other kind, which stands only for
+	// a question that did not agree.
+	ratio := func(down *Observation) float64 {
+		t.Helper()
+		test := r.Start()
+		for i := range 12 {
+			o := agree
+			if i == 3 {
+				o = slipUp
+			}
+			if i == 7 && down != nil {
+				o = *down
+			}
+			test.Add(o)
+		}
+		_, j := test.Components()
+		return j
+	}
+	none, same, other := ratio(nil), ratio(&slipDown), ratio(&flipDown)
+	if !(same < none) || !(other > none) {
+		t.Errorf("jumps' ratio after an upward slip %.3f: %.3f with a downward slip, %.3f with a downward flip; want the slip to lower it and the flip not", none, same, other)
 	}
 	// A gate decided differently is a jump whatever its size.
 	c := r.Start()
@@ -256,12 +267,20 @@ func TestLLRByHand(t *testing.T) {
 	if math.Abs(shift-0.28125) > 1e-12 {
 		t.Errorf("shift ratio %g; want 0.28125", shift)
 	}
+	// The spread √2 makes slips more likely than SlipRate: the tail of a
+	// Gaussian beyond Jump − ½ = 3.5 is 1 − Φ(3.5/√2) = 0.0067.
+	least := 0.5 * math.Erfc(3.5/2)
+	if least < r.SlipRate || math.Abs(least-0.00667) > 0.0001 {
+		t.Fatalf("slip rate from the spread %g", least)
+	}
 	var num, den float64
-	for _, k := range jumpRates {
-		q := k * r.JumpRate
-		w := 1 / (k * k)
-		num += w * math.Pow(1-2*q-r.Share, 2)
-		den += w * math.Pow(1-2*q, 2)
+	for _, kq := range jumpRates {
+		for _, kr := range slipRates {
+			q, sl := kq*r.JumpRate, kr*least
+			w := 1 / (kq * kq * kr * kr)
+			num += w * math.Pow(1-2*q-2*sl-r.Share, 2) // the same for every φ
+			den += w * math.Pow(1-2*q-2*sl, 2)
+		}
 	}
 	if want := math.Log(num / den); math.Abs(jumps-want) > 1e-12 {
 		t.Errorf("jumps' ratio %g; want %g", jumps, want)

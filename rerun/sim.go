@@ -38,7 +38,16 @@ type NoiseModel struct {
 	// CallFail is the probability that one call of the checking judge
 	// fails and gives no grade.
 	CallFail float64
+	// Slip is the probability that a run misjudges a whole component of
+	// an answer whose gate it passes: the score is off by SlipPoints,
+	// either way, instead of by ε. Two runs then differ by four points
+	// or more on the same gate, which ε alone almost never makes.
+	Slip float64
 }
+
+// SlipPoints is how far a Slip moves a score: a component of a rubric
+// question is typically worth a few points.
+const SlipPoints = 4
 
 // DefaultNoiseModel returns the judge the defaults of DefaultRule were
 // chosen for. Two thirds of its scores are exact, 30% are a point off and
@@ -67,8 +76,8 @@ func (nm NoiseModel) Validate() error {
 	if err := checkProbs("Worth", nm.Worth[:]); err != nil {
 		return err
 	}
-	if !(nm.GateFlip >= 0 && nm.GateFlip <= 1) || !(nm.GateFail >= 0 && nm.GateFail <= 1) || !(nm.CallFail >= 0 && nm.CallFail < 1) {
-		return fmt.Errorf("rerun: GateFlip and GateFail must be in [0, 1], CallFail in [0, 1)")
+	if !(nm.GateFlip >= 0 && nm.GateFlip <= 1) || !(nm.GateFail >= 0 && nm.GateFail <= 1) || !(nm.CallFail >= 0 && nm.CallFail < 1) || !(nm.Slip >= 0 && nm.Slip <= 1) {
+		return fmt.Errorf("rerun: GateFlip, GateFail and Slip must be in [0, 1], CallFail in [0, 1)")
 	}
 	if !(math.Abs(nm.Bias) <= MaxScore) {
 		return fmt.Errorf("rerun: Bias must be within ±%d points", MaxScore)
@@ -102,39 +111,46 @@ type simGrade struct {
 	gate  bool
 }
 
-// scoreDist returns the distribution of one run's score of a: the gate
-// first, then the error on the worth.
-func (nm NoiseModel) scoreDist(a simAnswer) [MaxScore + 1]float64 {
+// passScores returns the distribution of one run's score of a when the
+// run passes its gate: the worth off by ε, or by SlipPoints on a slip.
+func (nm NoiseModel) passScores(a simAnswer) [MaxScore + 1]float64 {
 	var p [MaxScore + 1]float64
-	pPass := 1 - nm.GateFlip
-	if !a.pass {
-		pPass = nm.GateFlip
-	}
-	p[0] += 1 - pPass
 	for k, e := range nm.Error {
-		p[clampToScale(a.worth+k-2)] += pPass * e
+		p[clampToScale(a.worth+k-2)] += (1 - nm.Slip) * e
 	}
+	p[clampToScale(a.worth-SlipPoints)] += nm.Slip / 2
+	p[clampToScale(a.worth+SlipPoints)] += nm.Slip / 2
 	return p
+}
+
+// scoreDist returns the distribution of one run's score of a: the gate
+// first, then the score of a passed one (see passScores).
+func (nm NoiseModel) scoreDist(a simAnswer) [MaxScore + 1]float64 {
+	return nm.gradeDist(a, 0)
 }
 
 // checkDist returns the distribution of the checking judge's score of a:
 // one run's, with the scores of passed gates moved by Bias (see check).
 func (nm NoiseModel) checkDist(a simAnswer) [MaxScore + 1]float64 {
-	if nm.Bias == 0 {
-		return nm.scoreDist(a)
-	}
+	return nm.gradeDist(a, nm.Bias)
+}
+
+// gradeDist is one run's score distribution with the scores of passed
+// gates moved by bias points on average: by its whole part, and by one
+// point more with the probability of its fraction.
+func (nm NoiseModel) gradeDist(a simAnswer, bias float64) [MaxScore + 1]float64 {
 	var p [MaxScore + 1]float64
 	pPass := 1 - nm.GateFlip
 	if !a.pass {
 		pPass = nm.GateFlip
 	}
 	p[0] += 1 - pPass
-	whole := math.Floor(nm.Bias)
-	frac := nm.Bias - whole
-	for k, e := range nm.Error {
-		s := clampToScale(a.worth+k-2) + int(whole)
-		p[clampToScale(s)] += pPass * e * (1 - frac)
-		p[clampToScale(s+1)] += pPass * e * frac
+	whole := math.Floor(bias)
+	frac := bias - whole
+	for sc, ps := range nm.passScores(a) {
+		moved := sc + int(whole)
+		p[clampToScale(moved)] += pPass * ps * (1 - frac)
+		p[clampToScale(moved+1)] += pPass * ps * frac
 	}
 	return p
 }
@@ -191,6 +207,12 @@ func (nm NoiseModel) run(rng *rand.Rand, a simAnswer) simGrade {
 	if !pass {
 		return simGrade{}
 	}
+	if nm.Slip > 0 && rng.Float64() < nm.Slip {
+		if rng.Float64() < 0.5 {
+			return simGrade{score: clampToScale(a.worth - SlipPoints), gate: true}
+		}
+		return simGrade{score: clampToScale(a.worth + SlipPoints), gate: true}
+	}
 	return simGrade{score: clampToScale(a.worth + drawIndex(rng, nm.Error[:]) - 2), gate: true}
 }
 
@@ -232,8 +254,9 @@ type JudgeScenario struct {
 // the default, one that grades a quarter or half a point more strictly
 // or more leniently than the submitter's run, one whose scores are 1.5
 // times as noisy, ones that decide the gate the other way on 3% and 5% of
-// their runs (twice and three times the default's 1.5%), and one whose
-// calls fail one time in ten.
+// their runs (twice and three times the default's 1.5%), ones that
+// misjudge a whole component (SlipPoints) on 2% and 5% of their runs of a
+// passed gate, and one whose calls fail one time in ten.
 func JudgeScenarios() []JudgeScenario {
 	d := DefaultNoiseModel()
 	with := func(f func(*NoiseModel)) NoiseModel { m := d; f(&m); return m }
@@ -246,6 +269,8 @@ func JudgeScenarios() []JudgeScenario {
 		{"1.5× noise", d.Noisier(1.5)},
 		{"3% gate flips", with(func(m *NoiseModel) { m.GateFlip = 0.03 })},
 		{"5% gate flips", with(func(m *NoiseModel) { m.GateFlip = 0.05 })},
+		{"2% component slips", with(func(m *NoiseModel) { m.Slip = 0.02 })},
+		{"5% component slips", with(func(m *NoiseModel) { m.Slip = 0.05 })},
 		{"10% failed calls", with(func(m *NoiseModel) { m.CallFail = 0.10 })},
 	}
 }

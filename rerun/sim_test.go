@@ -119,9 +119,11 @@ func TestRobustness(t *testing.T) {
 		{"more lenient by 0.25", 0.01, 0, 0.6, 0.15, "within the tolerance"},
 		{"1.5× noise", 0.01, 0.02, 0.6, 0.15, "the spread is estimated"},
 		{"3% gate flips", 0.01, 0, 0.9, 0.15, "the flip rate is estimated"},
-		{"10% failed calls", 0.01, 0, 0.88, 0.15, "the fault allowance grows with the calls"},
+		{"2% component slips", 0.01, 0, 0.9, 0.15, "the slip rate is estimated"},
+		{"10% failed calls", 0.01, 0, 0.86, 0.15, "the fault allowance grows with the calls"},
 		{"stricter by 0.5", 0.06, 0.2, 0.8, 0.35, "twice the tolerance: bounded, not met"},
-		{"5% gate flips", 0.04, 0, 0.9, 0.3, "three times the flips: bounded, not met"},
+		{"5% gate flips", 0.01, 0, 0.9, 0.3, "flips are told from slips"},
+		{"5% component slips", 0.05, 0, 0.9, 0.3, "a component misjudged on a tenth of the questions: bounded, not met"},
 	} {
 		nm := judgeScenario(t, tc.judge)
 		h := Simulate(r, nm, Honest, 50, simTrials/4, 1)
@@ -221,9 +223,12 @@ func TestDriftCaught(t *testing.T) {
 // TestDifferencesWithBias: the exact distribution of reported − judged
 // with a biased checking judge is the one the simulation draws.
 func TestDifferencesWithBias(t *testing.T) {
-	for _, bias := range []float64{-0.25, -0.5, 0.5, -1.25} {
+	for _, bias := range []float64{-0.25, -0.5, 0.5, -1.25, 0} {
 		nm := DefaultNoiseModel()
 		nm.Bias = bias
+		if bias == 0 {
+			nm.Slip = 0.05 // and slips, which the bias does not move
+		}
 		exact := nm.Differences()
 		var counts [2*MaxScore + 1]float64
 		rng := rand.New(rand.NewPCG(3, 4))
