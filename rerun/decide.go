@@ -477,8 +477,10 @@ func (t *Test) LLR() float64 { return t.llr }
 // submission reports passed and the judge failed.
 func (t *Test) Contradictions() int { return t.contradict }
 
-// Jumps returns the number of observations whose reported score exceeds
-// the judge's by at least the rule's Jump.
+// Jumps returns the number of upward jumps: observations whose gate the
+// submission reports passed and the judge failed (flips), or whose
+// reported score exceeds the judge's by at least the rule's Jump on a
+// gate both pass (slips).
 func (t *Test) Jumps() int { return t.up }
 
 // MeanDiff returns the mean of reported − judged over the observations,
