@@ -299,6 +299,7 @@ type Test struct {
 	contradict int
 	llr        float64
 	decision   Decision
+	jumps      *jumpTable // for the slip rate it was made for
 }
 
 // Start begins a test with no observations. r should be valid (see
@@ -416,27 +417,63 @@ func (t *Test) Components() (shift, jumps float64) {
 	// Slips the spread alone makes: a Gaussian's tail beyond Jump − ½,
 	// at most 3%, so that the rates averaged over stay probabilities.
 	least := math.Min(0.03, math.Max(r.SlipRate, 0.5*math.Erfc((float64(r.Jump)-0.5)/(s*math.Sqrt2))))
+	if t.jumps == nil || t.jumps.least != least {
+		t.jumps = newJumpTable(r, least)
+	}
+	tab := t.jumps
 	var l0 [len(jumpRates) * len(slipRates)]float64
 	var l1 [len(jumpRates) * len(slipRates) * len(slipShares)]float64
-	for i := range l1 {
-		l1[i] = math.Inf(-1)
+	for i := range l0 {
+		c := &tab.cells[i]
+		base := c.prior + w*c.logQ + b*c.logR
+		l0[i] = base + u*c.logQ + a*c.logR + m*c.logNone0
+		for k := range slipShares {
+			l1[i*len(slipShares)+k] = base + c.logAlt + u*c.logFlip[k] + a*c.logSlip[k] + m*c.logNone1
+		}
 	}
+	return shift, logSumExp(l1[:]) - logSumExp(l0[:])
+}
+
+// jumpTable holds the logarithms the jumps' ratio is made of, for one
+// least slip rate (see Components): they are the same for every
+// observation until the estimated spread moves that rate.
+type jumpTable struct {
+	least float64
+	cells [len(jumpRates) * len(slipRates)]jumpCell
+}
+
+// jumpCell is one pair of honest rates q (flips) and r (slips).
+type jumpCell struct {
+	prior            float64 // log of the pair's prior weight, 1/(k_q²·k_r²)
+	logQ, logR       float64
+	logNone0         float64 // log(1 − 2q − 2r): neither, without inflation
+	logNone1         float64 // log(1 − 2q − 2r − Share): neither, with it
+	logAlt           float64 // log of 1/len(slipShares), or −∞ where the rates leave no room for the Share
+	logFlip, logSlip [len(slipShares)]float64
+}
+
+func newJumpTable(r Rule, least float64) *jumpTable {
+	tab := &jumpTable{least: least}
 	for i, kq := range jumpRates {
 		q := kq * r.JumpRate
 		for j, kr := range slipRates {
 			sl := kr * least
-			base := w*math.Log(q) + b*math.Log(sl) - 2*math.Log(kq) - 2*math.Log(kr)
-			l0[i*len(slipRates)+j] = base + u*math.Log(q) + a*math.Log(sl) + m*math.Log1p(-2*q-2*sl)
-			if 2*q+2*sl+r.Share >= 1 {
-				continue
+			c := &tab.cells[i*len(slipRates)+j]
+			c.prior = -2*math.Log(kq) - 2*math.Log(kr)
+			c.logQ, c.logR = math.Log(q), math.Log(sl)
+			c.logNone0 = math.Log1p(-2*q - 2*sl)
+			c.logAlt, c.logNone1 = math.Inf(-1), 0
+			if 2*q+2*sl+r.Share < 1 {
+				c.logAlt = -math.Log(float64(len(slipShares)))
+				c.logNone1 = math.Log1p(-2*q - 2*sl - r.Share)
 			}
 			for k, phi := range slipShares {
-				l1[(i*len(slipRates)+j)*len(slipShares)+k] = base - math.Log(float64(len(slipShares))) +
-					u*math.Log(q+phi*r.Share) + a*math.Log(sl+(1-phi)*r.Share) + m*math.Log1p(-2*q-2*sl-r.Share)
+				c.logFlip[k] = math.Log(q + phi*r.Share)
+				c.logSlip[k] = math.Log(sl + (1-phi)*r.Share)
 			}
 		}
 	}
-	return shift, logSumExp(l1[:]) - logSumExp(l0[:])
+	return tab
 }
 
 // logSumExp returns log Σ e^x without overflow.
