@@ -122,9 +122,9 @@ type Rule struct {
 	// MinConsistent before a consistent one. Defaults 8 and 18: a sample
 	// of 18 of 50 questions misses all of ten inflated ones with
 	// probability 0.6%, so that a short run of agreements cannot accept
-	// a concentrated inflation it has not seen. With the honest jump
-	// rates reaching five times JumpRate (see jumpRates), 16 let the
-	// detection of +5 on a fifth fall below 95% in the simulation.
+	// a concentrated inflation it has not seen. With the honest rates
+	// the test allows for (see jumpRates), 16 left the detection of +5
+	// on a fifth at 95.5% in the simulation, too close to its 95%.
 	MinN, MinConsistent int
 	// MaxN is the number of judge calls, failed ones included, at which
 	// the caller stops and reports the test inconclusive; the caller also
