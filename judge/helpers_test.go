@@ -129,25 +129,3 @@ func verdictJSON(q *benchmark.RubricQuestion, gate bool, awards ...int) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
-
-// memStore is an in-memory Store.
-type memStore struct {
-	mu   sync.Mutex
-	data map[string][]byte
-}
-
-func (m *memStore) Get(k string) ([]byte, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	d, ok := m.data[k]
-	return d, ok
-}
-
-func (m *memStore) Put(k string, d []byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.data == nil {
-		m.data = map[string][]byte{}
-	}
-	m.data[k] = d
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -577,7 +578,7 @@ func TestJudgeDrift(t *testing.T) {
 		return func() time.Time { return time.Date(2026, 12, d, 23, 30, 0, 0, time.UTC) }
 	}
 	j := bd.noisyJudge(t, 5, nil)
-	j.Cache = newMemCache()
+	j.Cache = &filecache.Memory{}
 	first := bd.check(t, j, Config{Secret: secret, Now: day(1)})
 	second := bd.check(t, j, Config{Secret: secret, Now: day(1)})
 	for i, f := range second.Fixtures {
@@ -599,27 +600,6 @@ func TestJudgeDrift(t *testing.T) {
 			t.Errorf("fixture %s the next day came from the cache", f.FixtureID)
 		}
 	}
-}
-
-// memCache is a judge cache in memory.
-type memCache struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func newMemCache() *memCache { return &memCache{m: map[string][]byte{}} }
-
-func (c *memCache) Get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[key]
-	return v, ok
-}
-
-func (c *memCache) Put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m[key] = data
 }
 
 // TestRegistryTolerance: a benchmark's spot_check_tolerance replaces the

@@ -10,6 +10,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/benchgate/benchgate/internal/filecache"
 	"io"
 	"io/fs"
 	"net/http"
@@ -872,24 +873,6 @@ func TestTooManyRequests(t *testing.T) {
 	}
 }
 
-type memBlobs struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func (b *memBlobs) Get(k string) ([]byte, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	d, ok := b.m[k]
-	return d, ok
-}
-
-func (b *memBlobs) Put(k string, d []byte) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.m[k] = d
-}
-
 // TestBlobsKept: with Config.Blobs, a base branch's blob is downloaded
 // once, and a kept copy that no longer hashes to its sha is not used.
 func TestBlobsKept(t *testing.T) {
@@ -898,7 +881,7 @@ func TestBlobsKept(t *testing.T) {
 	srv.AddRepo(repo, "main")
 	srv.SetFile(repo, "main", "rubrics/rubrics.json", []byte(`{"benchmarks": []}`))
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
-	blobs := &memBlobs{m: map[string][]byte{}}
+	blobs := &filecache.Memory{}
 	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: (&sleeps{}).sleep, Blobs: blobs})
 	if err != nil {
 		t.Fatal(err)
@@ -922,8 +905,8 @@ func TestBlobsKept(t *testing.T) {
 	if n := countRequests(srv, "GET", "/git/blobs/"); n != 1 {
 		t.Errorf("%d blob downloads for three reads, want 1", n)
 	}
-	for k := range blobs.m {
-		blobs.m[k] = []byte(`{"benchmarks": [tampered]}`)
+	for _, k := range blobs.Keys() {
+		blobs.Put(k, []byte(`{"benchmarks": [tampered]}`))
 	}
 	if got := read(); got != `{"benchmarks": []}` {
 		t.Errorf("a kept blob that does not hash to its sha was used: %q", got)
