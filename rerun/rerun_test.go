@@ -263,7 +263,7 @@ func TestVerdicts(t *testing.T) {
 func TestBudget(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
 	rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret, MaxCalls: 3})
-	if rep.Verdict != VerdictInconclusive || rep.Calls != 3 || !strings.Contains(rep.Reason, "budget ran out after 3 calls") {
+	if rep.Verdict != VerdictInconclusive || rep.Calls != 3 || !strings.Contains(rep.Reason, "budget ran out after 3 calls") || !rep.OutOfBudget {
 		t.Errorf("%s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 	}
 	// Without the judge's prices a call's worst case is unknown: the
@@ -329,18 +329,21 @@ func TestBudgetReservesWorstCase(t *testing.T) {
 		name      string
 		prices    *judge.Prices
 		maxTokens int // the judge's own completion limit
+		budget    float64
 		calls     int
 		overshoot bool
 	}{
-		{"each call's worst case reserved", &prices, 0, n, false},
-		{"checked only before each call", nil, DefaultJudgeMaxTokens, n + 1, true},
+		{"each call's worst case reserved", &prices, 0, budget, n, false},
+		{"checked only before each call", nil, DefaultJudgeMaxTokens, budget, n + 1, true},
+		{"less than the first call's worst case", &prices, 0, costs[0] / 2, 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			costs, maxTokens = nil, nil
 			j := bd.judgeAt(t, fakeopenai.Options{Reply: billWorst})
 			j.Prices, j.Params.MaxTokens = tt.prices, tt.maxTokens
+			budget := tt.budget
 			rep := bd.check(t, j, Config{Secret: secret, MaxUSD: budget})
-			if len(costs) != tt.calls || rep.Calls != tt.calls || rep.Verdict != VerdictInconclusive || !strings.Contains(rep.Reason, "budget ran out") {
+			if len(costs) != tt.calls || rep.Calls != tt.calls || rep.Verdict != VerdictInconclusive || !strings.Contains(rep.Reason, "budget ran out") || !rep.OutOfBudget {
 				t.Errorf("%d calls (report: %d), %s: %s; want %d", len(costs), rep.Calls, rep.Verdict, rep.Reason, tt.calls)
 			}
 			if over := rep.SpendUSD > budget; over != tt.overshoot {
