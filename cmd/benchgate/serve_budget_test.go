@@ -65,6 +65,9 @@ func TestServeDayBudgetTooSmallForOneCall(t *testing.T) {
 	if n := calls(); n != 0 {
 		t.Errorf("%d judge calls on a day with no budget for one", n)
 	}
+	if n := a.metric(`benchgate_limit_refusals_total{limit="daily_spend"}`); n != 1 {
+		t.Errorf("%g daily-spend refusals counted, want 1", n)
+	}
 	a.stop()
 	q, err := queue.Open(t.Context(), db, nil)
 	if err != nil {
