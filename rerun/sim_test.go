@@ -294,6 +294,7 @@ func TestNoiseModel(t *testing.T) {
 		"Error adding up to 0.84": func(m *NoiseModel) { m.Error[2] = 0.5 },
 		"negative GateFlip":       func(m *NoiseModel) { m.GateFlip = -0.1 },
 		"CallFail 1":              func(m *NoiseModel) { m.CallFail = 1 },
+		"Slip 1.5":                func(m *NoiseModel) { m.Slip = 1.5 },
 		"NaN Bias":                func(m *NoiseModel) { m.Bias = math.NaN() },
 	} {
 		bad := nm
