@@ -67,6 +67,8 @@ func TestValidate(t *testing.T) {
 		"share above 1":          func(r *Rule) { r.ContradictionShare = 1.5 },
 		"jump share 0":           func(r *Rule) { r.Share = 0 },
 		"jump rate too high":     func(r *Rule) { r.JumpRate = 1 - r.Share },
+		"no slip rate":           func(r *Rule) { r.SlipRate = 0 },
+		"slip rate too high":     func(r *Rule) { r.SlipRate = 1 - r.Share },
 		"negative fixtures":      func(r *Rule) { r.DriftFixtures = -1 },
 		"zero drift clip":        func(r *Rule) { r.DriftClip = 0 },
 		"fault share above 1":    func(r *Rule) { r.FaultShare = 2 },
