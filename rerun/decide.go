@@ -162,7 +162,7 @@ type Rule struct {
 	ContradictionShare float64
 	// DriftFixtures is how many of the rubric's calibration fixtures the
 	// judge grades before the test, chosen by the spot-check's seed (and
-	// cached for the UTC day, see Check); 0 means none. Default 4. When
+	// cached for the UTC day, see Config.Now); 0 means none. Default 4. When
 	// the mean of their differences from the expected grades, each clipped to
 	// ±DriftClip (default 2, so that one gate decided differently does
 	// not decide alone), is further than DriftLimit from 0 (default 0.75),
