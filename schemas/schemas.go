@@ -30,10 +30,13 @@ const (
 	ScoresRubric Name = "scores-rubric"
 	ScoresMCQ    Name = "scores-mcq"
 	Leaderboard  Name = "leaderboard"
+	// CalibrationRecord is a rubric benchmark's calibration record
+	// (benchmark.RecordPath).
+	CalibrationRecord Name = "calibration-record"
 )
 
 // All lists every schema name.
-var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard}
+var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard, CalibrationRecord}
 
 //go:embed *.schema.json
 var files embed.FS

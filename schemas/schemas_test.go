@@ -25,6 +25,8 @@ func TestSchemasAreValidJSON(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	record := "{\n\"format\": \"benchgate calibration record 1\",\n\"benchmark\": \"k\",\n\"rubric_sha256\": \"" + strings.Repeat("a", 64) + "\",\n\"judge_model\": \"j\",\n\"judge\": {\"temperature\": 3},\n\"recorded\": \"2026-12-02\",\n\"runs\": 1,\n" +
+		"\"grades\": [\n{\"question_id\": \"Q1\", \"fixture_id\": \"F1\", \"run\": 1, \"gate_passed\": \"yes\", \"total\": 7}\n],\n\"unscored\": [{\"question_id\": \"Q1\", \"fixture_id\": \"F2\", \"run\": 1}]\n}"
 	tests := []struct {
 		name   Name
 		doc    string
@@ -40,6 +42,7 @@ func TestValidate(t *testing.T) {
 		{ScoresMCQ, `[{"id":"q1","answer":"A","correct":true}]`, []string{`/0: missing required field "response"`}, []int{1}, []string{"q1"}},
 		{Rubric, `{"schema_version":"2.0","scoring_model":{"total_points":10},"questions":[{"id":"Q1","question":"?","gate":{"component_id":"C1","pass_condition":"p"},"components":[{"id":"C1","points":10,"credit_if":"x"}],"accepted_variants":[7]}]}`,
 			[]string{"/questions/0/accepted_variants/0: the number 7 has none of the accepted shapes: a string; or an object with canonical"}, []int{1}, []string{"Q1"}},
+		{CalibrationRecord, record, []string{"/judge/temperature: must be at most 2, found 3", `/grades/0/gate_passed: expected a boolean, found "yes"`, `/unscored/0: missing required field "reason"`}, []int{6, 10, 12}, []string{"", "", ""}},
 	}
 	for i, tt := range tests {
 		doc, err := jsondoc.Parse([]byte(tt.doc), jsondoc.Limits{})
