@@ -210,6 +210,7 @@ func parseFixtures(file string, doc *jsondoc.Doc, list *jsondoc.Node, q *RubricQ
 		return nil
 	}
 	var fxs []Fixture
+	seen := map[string]int{}
 	for _, n := range list.Elems {
 		f := Fixture{
 			ID:         n.GetString("fixture_id"),
@@ -220,6 +221,13 @@ func parseFixtures(file string, doc *jsondoc.Doc, list *jsondoc.Node, q *RubricQ
 		}
 		bad := func(format string, args ...any) {
 			out.Errorf("rubric.fixture", file, f.Line, q.ID, "calibration fixture %s: %s", f.ID, fmt.Sprintf(format, args...))
+		}
+		// A calibration record names a fixture by its id within its
+		// question; two fixtures under one id cannot be told apart there.
+		if prev, dup := seen[f.ID]; dup {
+			out.Warnf("rubric.duplicate-fixture", file, f.Line, q.ID, "calibration fixture id %q is already used by the fixture on line %d; give each fixture of a question its own id, or a calibration record cannot be made", f.ID, prev)
+		} else {
+			seen[f.ID] = f.Line
 		}
 		total, ok := integer(n, "expected_total")
 		if !ok {
