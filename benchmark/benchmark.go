@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 
 	"github.com/benchgate/benchgate/finding"
@@ -19,6 +20,10 @@ type Benchmark struct {
 	Rubric *Rubric   // rubric kind
 	Items  []Item    // mcq kind
 	Stats  *MCQStats // mcq kind
+	// Record is the rubric's calibration record (RecordPath), nil when
+	// there is none or it cannot be used: malformed, or stale (made for
+	// another rubric file, judge or judge contract).
+	Record *CalibrationRecord
 	byID   map[string]int
 }
 
@@ -44,11 +49,14 @@ func (b *Benchmark) Index(id string) (int, bool) {
 	return i, ok
 }
 
-// Load reads the benchmark of a registry entry from fsys. It returns a nil
-// benchmark when the file has errors: a benchmark that fails its lint is
-// not used to judge anyone's submission.
+// Load reads the benchmark of a registry entry from fsys, with its
+// calibration record when it has one. It returns a nil benchmark when the
+// file has errors: a benchmark that fails its lint is not used to judge
+// anyone's submission. A record that cannot be used is only a warning
+// (record.invalid, or record.stale), and Record is nil: the spot-check
+// does without it, and submissions verify as they would without it.
 func Load(fsys fs.FS, e Entry) (*Benchmark, finding.List) {
-	b, out := load(fsys, e)
+	b, out := load(fsys, e, false)
 	if out.HasErrors() {
 		return nil, out
 	}
@@ -56,12 +64,13 @@ func Load(fsys fs.FS, e Entry) (*Benchmark, finding.List) {
 }
 
 // Lint is like Load but returns what it could read even when the file has
-// errors, for reporting.
+// errors, for reporting; each error of the calibration record is an error
+// here.
 func Lint(fsys fs.FS, e Entry) (*Benchmark, finding.List) {
-	return load(fsys, e)
+	return load(fsys, e, true)
 }
 
-func load(fsys fs.FS, e Entry) (*Benchmark, finding.List) {
+func load(fsys fs.FS, e Entry, lint bool) (*Benchmark, finding.List) {
 	var out finding.List
 	data, err := jsondoc.ReadFile(fsys, e.File, MaxBenchmarkBytes)
 	if err != nil {
@@ -102,7 +111,32 @@ func load(fsys fs.FS, e Entry) (*Benchmark, finding.List) {
 	if e.Problem != "" {
 		out.Errorf("registry.entry", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 	}
+	// A record is checked against a usable rubric only.
+	if b.Rubric != nil && !out.HasErrors() {
+		rec, fs := readRecord(fsys, b)
+		if !lint {
+			fs = folded(fs, e.Key)
+		}
+		b.Record = rec
+		out = append(out, fs...)
+	}
 	return b, out
+}
+
+// folded turns the errors of a calibration record into one warning,
+// record.invalid, quoting the first: the record is Lint's business, and
+// its errors must not stop the benchmark from verifying submissions.
+func folded(fs finding.List, key string) finding.List {
+	errs, warns := fs.Split()
+	if len(errs) == 0 {
+		return fs
+	}
+	first, more := errs[0], ""
+	if len(errs) > 1 {
+		more = fmt.Sprintf(" (and %d more; see `benchgate lint-benchmark %s`)", len(errs)-1, key)
+	}
+	warns.Warnf("record.invalid", first.File, first.Line, first.Question, "the calibration record cannot be used, so the spot-check will do without it: %s%s", first.Message, more)
+	return warns
 }
 
 // Sniff guesses a benchmark file's kind from its content: a rubric is a JSON

@@ -31,6 +31,23 @@ type RubricFacts struct {
 	TotalPoints int `json:"total_points"`
 	Components  int `json:"components"`
 	Fixtures    int `json:"calibration_fixtures"`
+	// RecordFile is where the calibration record is kept (RecordPath),
+	// and Record what it holds, nil when there is none or it cannot be
+	// used (the findings say why).
+	RecordFile string       `json:"calibration_record_file"`
+	Record     *RecordFacts `json:"calibration_record"`
+}
+
+// RecordFacts sum up a calibration record.
+type RecordFacts struct {
+	JudgeModel string `json:"judge_model"`
+	Recorded   string `json:"recorded"`
+	Runs       int    `json:"runs"`
+	Gradings   int    `json:"gradings"` // the grades, every run's
+	Unscored   int    `json:"unscored"`
+	// Disagreements counts the grades far from the fixtures' expected
+	// totals.
+	Disagreements Disagreements `json:"large_disagreements"`
 }
 
 // Failed reports whether the benchmark has errors.
@@ -53,10 +70,14 @@ func NewLintReport(e Entry, b *Benchmark, fs finding.List) LintReport {
 		res.Questions = b.Questions()
 		res.MCQ = b.Stats
 		if r := b.Rubric; r != nil {
-			res.Rubric = &RubricFacts{TotalPoints: r.TotalPoints}
+			res.Rubric = &RubricFacts{TotalPoints: r.TotalPoints, RecordFile: RecordPath(b.Entry)}
 			for _, q := range r.Questions {
 				res.Rubric.Components += len(q.Components)
 				res.Rubric.Fixtures += len(q.Calibration)
+			}
+			if rec := b.Record; rec != nil {
+				res.Rubric.Record = &RecordFacts{JudgeModel: rec.JudgeModel, Recorded: rec.Recorded, Runs: rec.Runs,
+					Gradings: len(rec.Grades), Unscored: len(rec.Unscored), Disagreements: rec.Disagreements(r)}
 			}
 		}
 	}
@@ -161,6 +182,7 @@ func lintText(r LintReport) string {
 	fmt.Fprintf(&b, "%s %s: %s benchmark, %d questions\n", status, name, r.Kind, r.Questions)
 	if f := r.Rubric; f != nil {
 		fmt.Fprintf(&b, "  %d points per question, %d components, %d calibration fixtures\n", f.TotalPoints, f.Components, f.Fixtures)
+		b.WriteString(recordText(r, f))
 	}
 	if s := r.MCQ; s != nil && s.Questions > 0 {
 		fmt.Fprintf(&b, "  answer keys: %s\n", counts(s.KeyCounts, s.Questions))
@@ -182,6 +204,32 @@ func lintText(r LintReport) string {
 		b.WriteString("  warning: " + f.String() + "\n")
 	}
 	return b.String()
+}
+
+// recordText is the line about a rubric's calibration record: what it
+// holds, or that there is none and how to make one. A record that cannot
+// be used has its findings instead.
+func recordText(r LintReport, f *RubricFacts) string {
+	if rec := f.Record; rec != nil {
+		d := rec.Disagreements
+		return fmt.Sprintf("  calibration record %s: judge %s, recorded %s, %d %s: %d gradings, %d unscored; large disagreements with the expected totals: %d of %d+ points, %d of %d+\n",
+			f.RecordFile, rec.JudgeModel, rec.Recorded, rec.Runs, plural(rec.Runs, "run", "runs"), rec.Gradings, rec.Unscored, d.Moderate, d.ModeratePoints, d.Big, d.BigPoints)
+	}
+	for _, fs := range []finding.List{r.Errors, r.Warnings} {
+		for _, x := range fs {
+			if x.File == f.RecordFile {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("  no calibration record (%s); make one with `benchgate calibrate --benchmark %s --record`\n", f.RecordFile, r.Key)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func counts(m map[string]int, total int) string {

@@ -40,7 +40,8 @@ func TestLintNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := render(t, "text", rep), "OK r (rubrics/r.json): rubric benchmark, 2 questions\n  10 points per question, 4 components, 4 calibration fixtures\n"; got != want {
+	if got, want := render(t, "text", rep), "OK r (rubrics/r.json): rubric benchmark, 2 questions\n  10 points per question, 4 components, 4 calibration fixtures\n"+
+		"  no calibration record (rubrics/r.calibration.json); make one with `benchgate calibrate --benchmark r --record`\n"; got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 	// By the path of a file that the registry names: linted as its entry,
