@@ -311,9 +311,10 @@ func submitterOf(base fs.FS, dir string) string {
 	return doc.Root.GetString("submitter")
 }
 
-// Overlay is what verification reads: the base tree's registry and the
-// benchmark files it names, and its copy of the submission folder, with the
-// pull request's files on top. Only those folders are read, so that a base
+// Overlay is what verification reads: the base tree's registry, the
+// benchmark file meta.json names and its calibration record (which the
+// spot-check goes on to use), and its copy of the submission folder, with
+// the pull request's files on top. Only those are read, so that a base
 // tree served lazily through the API costs a few requests. Symbolic links
 // stay links (fstest.MapFS keeps a link's target as its Data and reports
 // fs.ModeSymlink from Lstat and ReadDir), so that the verifier finds them
@@ -322,11 +323,11 @@ func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	m := fstest.MapFS{}
 	roots := []string{benchmark.RegistryFile, dir}
 	// Verification reads the registry and the one benchmark meta.json
-	// names (wherever the registry keeps it); reading no other benchmark
-	// keeps a check to the few calls it needs.
+	// names (wherever the registry keeps it), with its record; reading no
+	// other benchmark keeps a check to the few calls it needs.
 	if reg, _ := benchmark.LoadRegistry(base); reg != nil {
 		if e, ok := reg.Lookup(metaString(base, dir, files, "rubric_key")); ok {
-			roots = append(roots, e.File)
+			roots = append(roots, e.File, benchmark.RecordPath(e))
 		}
 	}
 	for _, root := range roots {

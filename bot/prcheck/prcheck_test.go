@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -279,5 +282,44 @@ func TestCaps(t *testing.T) {
 	got := capBytes(long, MaxSummaryBytes, "…cut")
 	if len(got) > MaxSummaryBytes || !strings.HasSuffix(got, "…cut") || !strings.HasPrefix(got, "éé") {
 		t.Errorf("capBytes: %d bytes", len(got))
+	}
+}
+
+// TestOverlayCarriesTheRecord: the tree a pull request is verified in,
+// which the App's spot-check goes on from, holds the calibration record of
+// the benchmark the submission answers, as a checkout does for the CLI.
+func TestOverlayCarriesTheRecord(t *testing.T) {
+	base := fstest.MapFS{}
+	for _, p := range []string{"rubrics/rubrics.json", "rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl"} {
+		base[p] = &fstest.MapFile{Data: readRepo(t, p)}
+	}
+	b, err := benchmark.Open(base, "basin-analysis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := b.Rubric.Questions[0]
+	rec := &benchmark.CalibrationRecord{Benchmark: "basin-analysis", RubricSHA256: b.SHA256, JudgeModel: b.Entry.JudgeModel, Judge: b.Entry.Judge, Recorded: "2026-12-01", Runs: 1,
+		Grades: []benchmark.RecordedGrade{{QuestionID: q.ID, FixtureID: q.Calibration[0].ID, Run: 1, GatePassed: q.Calibration[0].GatePassed, Total: q.Calibration[0].Total}}}
+	data, err := rec.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base[benchmark.RecordPath(b.Entry)] = &fstest.MapFile{Data: data}
+	const merged = "submissions/model-benchmark/qwen3-32b-basin"
+	dir := "submissions/model-benchmark/new-run"
+	files := []ChangedFile{
+		{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, readRepo(t, merged+"/meta.json"), "newcomer")},
+		{Path: dir + "/scores.json", Status: "added", Content: readRepo(t, merged+"/scores.json")},
+	}
+	tree := Overlay(base, dir, files)
+	v, err := verify.New(tree, checkOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, fs := v.Benchmark("basin-analysis"); got == nil || got.Record == nil || len(got.Record.Grades) != 1 {
+		t.Errorf("the benchmark in the verified tree has no record: %v", fs)
+	}
+	if _, err := fs.Stat(tree, "rubrics/reservoir-mcq.jsonl"); err == nil {
+		t.Error("the tree holds a benchmark the submission does not answer")
 	}
 }
