@@ -1,7 +1,8 @@
 // Package judge grades open answers against a schema 2.0 rubric with a
 // fixed LLM judge, compares two answers pairwise, and checks a judge on the
-// rubric's calibration fixtures (and renders that check,
-// RenderCalibration). It is a pure core: it reaches the model only through
+// rubric's calibration fixtures, once or in several runs (and renders that
+// check, RenderCalibration, and makes its calibration record,
+// Calibration.Record). It is a pure core: it reaches the model only through
 // llm.Completer and stores nothing but cache entries, through Store. It
 // never guesses a grade: a verdict that breaks the rubric's arithmetic is
 // sent back to the judge, and after a few refusals the answer is left
@@ -51,6 +52,13 @@ type Judge struct {
 	// the rubric is sent back with the problems quoted: 0 means
 	// DefaultRetries, a negative value means none.
 	Retries int
+	// Run numbers the gradings of a judge that grades the same answers
+	// several times, to measure its own noise. Run 0 or 1 is the first,
+	// cached under the key every grade has always had; a run above 1 is
+	// cached under a key of its own, so that its grade is a call of its
+	// own, never the first run's read back, and a run interrupted resumes
+	// without paying twice.
+	Run int
 }
 
 // For returns a copy of j that is benchmark e's fixed judge: its model
@@ -247,7 +255,7 @@ func reask(problems []string) string {
 // cached: a SHA-256 over everything the grade depends on — the prompt
 // version, the judge model, its request parameters (the judge contract),
 // the question as the prompt shows it, the global variants, the scoring
-// model and the answer.
+// model and the answer — and the run, above 1 (see Judge.Run).
 // The random boundary is left out: it changes every call but not what is
 // asked. Calibration fixtures and source line numbers are left out too;
 // they are not in the prompt.
@@ -284,6 +292,9 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		TotalPoints    int                 `json:"total_points"`
 		GateFailScore  int                 `json:"gate_failure_score"`
 		Answer         []byte              `json:"answer"` // base64: exact even for invalid UTF-8
+		// Left out for the first run, whose keys are those of the
+		// grades cached before runs were counted.
+		Run int `json:"run,omitempty"`
 	}{
 		Version: PromptVersion,
 		Model:   j.Model,
@@ -298,6 +309,9 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		TotalPoints:    r.TotalPoints,
 		GateFailScore:  r.GateFailScore,
 		Answer:         []byte(answer),
+	}
+	if j.Run > 1 {
+		doc.Run = j.Run
 	}
 	data, err := json.Marshal(doc)
 	if err != nil {

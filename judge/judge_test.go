@@ -194,6 +194,17 @@ func TestCacheKey(t *testing.T) {
 	if key != base.CacheKey(r, q, "answer") || len(key) != 64 {
 		t.Fatalf("key %q is not a stable sha256", key)
 	}
+	// The key of this grade since before runs were counted: the first
+	// run reads the grades cached then.
+	const before = "440de81ecba0d6e287fb2239eb909a7c471da8707235c54152e296475677ab61"
+	for _, run := range []int{0, 1} {
+		if got := (&Judge{Model: "m", Run: run}).CacheKey(r, q, "answer"); got != before {
+			t.Errorf("run %d: key %s, want the key grades have always had, %s", run, got, before)
+		}
+	}
+	if (&Judge{Model: "m", Run: 2}).CacheKey(r, q, "answer") == (&Judge{Model: "m", Run: 3}).CacheKey(r, q, "answer") {
+		t.Error("runs 2 and 3 share a key")
+	}
 	changes := map[string]func() string{
 		"answer": func() string { return base.CacheKey(r, q, "answer.") },
 		"model":  func() string { return (&Judge{Model: "m2"}).CacheKey(r, q, "answer") },
@@ -237,6 +248,7 @@ func TestCacheKey(t *testing.T) {
 			return base.CacheKey(r2, &r2.Questions[0], "answer")
 		},
 		"invalid utf-8": func() string { return base.CacheKey(r, q, "answer\xff") },
+		"run 2":         func() string { return (&Judge{Model: "m", Run: 2}).CacheKey(r, q, "answer") },
 	}
 	for name, f := range changes {
 		if f() == key {
