@@ -98,7 +98,7 @@ func TestCalibrateFixtureRubric(t *testing.T) {
 
 	t.Run("faithful judge", func(t *testing.T) {
 		f := fixtureJudge(t, r, nil)
-		c, err := (&Judge{LLM: f, Model: "j"}).Calibrate(context.Background(), r)
+		c, err := (&Judge{LLM: f, Model: "j"}).Calibrate(context.Background(), r, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestCalibrateFixtureRubric(t *testing.T) {
 	})
 
 	t.Run("lenient judge", func(t *testing.T) {
-		c, err := (&Judge{LLM: fixtureJudge(t, r, plusTwo), Model: "j"}).Calibrate(context.Background(), r)
+		c, err := (&Judge{LLM: fixtureJudge(t, r, plusTwo), Model: "j"}).Calibrate(context.Background(), r, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestCalibrateFigures(t *testing.T) {
 		}
 		return llm.Response{Content: "no idea"}, nil // never scored
 	}}
-	c, err := (&Judge{LLM: f, Model: "m"}).Calibrate(context.Background(), r)
+	c, err := (&Judge{LLM: f, Model: "m"}).Calibrate(context.Background(), r, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestCalibrateFigures(t *testing.T) {
 
 	// No fixtures: nothing agreed.
 	empty := testRubric()
-	c, err = (&Judge{LLM: script(t), Model: "m"}).Calibrate(context.Background(), empty)
+	c, err = (&Judge{LLM: script(t), Model: "m"}).Calibrate(context.Background(), empty, 1)
 	if err != nil || c.Agreement() != 0 || len(c.Fixtures) != 0 {
 		t.Errorf("empty calibration = %+v, %v", c, err)
 	}
@@ -191,7 +191,8 @@ func TestRenderCalibration(t *testing.T) {
 			{QuestionID: "Q1", FixtureID: "Q1-F1", ExpectedGate: true, ExpectedTotal: 7, Scored: true, GotGate: true, GotTotal: 8, Diff: 1},
 			{QuestionID: "Q1", FixtureID: "Q1-F2", ExpectedGate: false, ExpectedTotal: 0, Scored: false},
 		},
-		Scored: 1, Unscored: 1, GateAgreement: 0.5, WithinOne: 0.5, MeanAbsDiff: 1, Usage: Usage{Calls: 3},
+		Runs: 1, Scored: 1, Unscored: 1, GateAgreement: 0.5, WithinOne: 0.5, MeanAbsDiff: 1, Usage: Usage{Calls: 3},
+		Disagreements: benchmark.Disagreements{ModeratePoints: 4, BigPoints: 8},
 	}
 	var b strings.Builder
 	if err := RenderCalibration(&b, "text", cal, "openai/gpt-5.5", "basin-analysis", 0.8); err != nil {
@@ -200,7 +201,8 @@ func TestRenderCalibration(t *testing.T) {
 	want := "question fixture    gate exp/got   total exp/got  diff\n" +
 		"Q1       Q1-F1      true/true      7/8            +1\n" +
 		"Q1       Q1-F2      unscored       0/–            –\n" +
-		"judge openai/gpt-5.5 on basin-analysis: gate agreement 50%, within ±1 point 50% (need 80%), mean |diff| 1.00, 1 unscored; 3 calls\n"
+		"judge openai/gpt-5.5 on basin-analysis: gate agreement 50%, within ±1 point 50% (need 80%), mean |diff| 1.00, 1 unscored; 3 calls\n" +
+		"large disagreements with the expected totals: 0 of the 1 scored gradings by 4+ points, 0 by 8+\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
 	}

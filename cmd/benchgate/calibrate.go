@@ -39,7 +39,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	defer closeLedger()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cal, err := j.Calibrate(ctx, b.Rubric)
+	cal, err := j.Calibrate(ctx, b.Rubric, 1)
 	if err != nil {
 		// Calibrate stops only when the endpoint or the account fails
 		// (or on Ctrl-C): no agreement was measured.
