@@ -114,6 +114,8 @@ func TestRubricLint(t *testing.T) {
 			fixture(r, 0, 1)["expected_component_awards"].([]any)[1].(map[string]any)["awarded"] = 2.5
 		}, []string{"error rubric.fixture Q1: calibration fixture Q1-F2: component C2: awarded 2.5 is not an integer"}},
 		{"no calibration", func(r map[string]any) { delete(question(r, 1), "calibration") }, []string{"warning rubric.no-calibration Q2"}},
+		{"two fixtures under one id", func(r map[string]any) { fixture(r, 0, 1)["fixture_id"] = "Q1-F1" }, []string{"warning rubric.duplicate-fixture Q1: calibration fixture id \"Q1-F1\" is already used by the fixture on line"}},
+		{"one fixture id in two questions", func(r map[string]any) { fixture(r, 1, 0)["fixture_id"] = "Q1-F1" }, nil},
 		{"question count", func(r map[string]any) { r["benchmark"].(map[string]any)["question_count"] = 3 }, []string{"warning rubric.question-count : benchmark.question_count is 3 but the rubric has 2 questions"}},
 		{"variant of wrong shape", func(r map[string]any) { question(r, 0)["accepted_variants"] = []any{42} }, []string{"error schema Q1: /questions/0/accepted_variants/0: the number 42 has none of the accepted shapes"}},
 		{"missing components", func(r map[string]any) { delete(question(r, 0), "components") }, []string{`error schema Q1: /questions/0: missing required field "components"`}},
