@@ -51,17 +51,32 @@ func faithfulReplies(t *testing.T, root string) func(fakeopenai.Request) fakeope
 	}
 }
 
+// faithfulBoard copies the board and starts a judge for it that gives
+// each fixture its expected grade (faithfulReplies), with the key in
+// BENCHGATE_TEST_KEY and an empty cache folder: the board, its fixtures'
+// count and the judge.
+func faithfulBoard(t *testing.T) (root string, fixtures int, srv *fakeopenai.Server) {
+	t.Helper()
+	root = copyBoard(t)
+	srv = fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root)})
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	return root, calibrationFixtures(t, root), srv
+}
+
+// calibrateFlags are the flags that calibrate the board's rubric in root
+// with the judge at url.
+func calibrateFlags(root, url string) []string {
+	return []string{"--root", root, "--benchmark", "basin-analysis", "--judge-base-url", url, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ""}
+}
+
 // TestCalibrateRecord: `calibrate --record --runs 2` grades every fixture
 // twice and writes a record that the benchmark then loads with, that
 // lint-benchmark shows, and that leaves every submission's verdict as it
 // was.
 func TestCalibrateRecord(t *testing.T) {
-	root := copyBoard(t)
-	n := calibrationFixtures(t, root)
-	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root)})
-	t.Setenv("BENCHGATE_TEST_KEY", testKey)
-	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
-	judgeFlags := []string{"--root", root, "--benchmark", "basin-analysis", "--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ""}
+	root, n, srv := faithfulBoard(t)
+	judgeFlags := calibrateFlags(root, srv.URL)
 	before := time.Now().UTC().Format(time.DateOnly)
 	code, out, stderr := runCLI(t, append([]string{"calibrate", "--record", "--runs", "2"}, judgeFlags...)...)
 	after := time.Now().UTC().Format(time.DateOnly)
@@ -128,12 +143,8 @@ func TestCalibrateRecord(t *testing.T) {
 // calibration does; the later runs are calls of their own, which a
 // calibration run again reads from the cache under their runs.
 func TestCalibrateRecordRuns(t *testing.T) {
-	root := copyBoard(t)
-	n := calibrationFixtures(t, root)
-	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root)})
-	t.Setenv("BENCHGATE_TEST_KEY", testKey)
-	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
-	judgeFlags := []string{"--root", root, "--benchmark", "basin-analysis", "--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ""}
+	root, n, srv := faithfulBoard(t)
+	judgeFlags := calibrateFlags(root, srv.URL)
 	calls := func() int { c, _ := srv.Stats(); return c }
 
 	if code, out, stderr := runCLI(t, append([]string{"calibrate"}, judgeFlags...)...); code != exitOK || calls() != n {
@@ -170,13 +181,10 @@ func TestCalibrateRecordRuns(t *testing.T) {
 // TestCalibrateRecordRefused: a calibration stopped part-way, or a judge
 // below --min-agreement, writes no record, and says so.
 func TestCalibrateRecordRefused(t *testing.T) {
-	root := copyBoard(t)
-	n := calibrationFixtures(t, root)
-	t.Setenv("BENCHGATE_TEST_KEY", testKey)
-	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	root, n, good := faithfulBoard(t)
 	file := filepath.Join(root, "rubrics", "basin-analysis.calibration.json")
 	flags := func(url string, more ...string) []string {
-		return append([]string{"calibrate", "--root", root, "--benchmark", "basin-analysis", "--judge-base-url", url, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ""}, more...)
+		return append(append([]string{"calibrate"}, calibrateFlags(root, url)...), more...)
 	}
 
 	// The account runs dry in the second run.
@@ -194,7 +202,6 @@ func TestCalibrateRecordRefused(t *testing.T) {
 		t.Fatal("a stopped run wrote a record")
 	}
 	// Run again once the account is fixed: only what was not graded.
-	good := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root)})
 	code, out, stderr = runCLI(t, flags(good.URL, "--record", "--runs", "2")...)
 	if calls, _ := good.Stats(); code != exitOK || calls != n-5 {
 		t.Errorf("resumed: exit %d, %d calls, want %d\n%s%s", code, calls, n-5, out, stderr)
