@@ -3,8 +3,10 @@
 // grading-key format) and multiple-choice benchmarks (FormationEval's JSON
 // array and UpstreamBench's JSONL). Files are parsed strictly, validated
 // against the embedded schemas and then converted to the types below, so
-// that the rest of benchgate never sees an invalid benchmark. Open is the
-// one lookup of a usable benchmark by registry key; the lint report
+// that the rest of benchgate never sees an invalid benchmark. A rubric's
+// calibration record, the judge's own grades of its fixtures, is read with
+// it from beside its file (RecordPath, ParseRecord). Open is the one
+// lookup of a usable benchmark by registry key; the lint report
 // (LintNamed, by key or file path; RenderLint, as text or JSON) is what
 // `benchgate lint-benchmark` prints.
 package benchmark
