@@ -86,7 +86,7 @@ var commands = []command{
 	{"leaderboard", "rank the verified submissions and write the published leaderboard", runLeaderboard},
 	{"generate", "ask a candidate model every question of a benchmark", runGenerate},
 	{"score", "grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)", runScore},
-	{"calibrate", "check the judge against the rubric's calibration fixtures", runCalibrate},
+	{"calibrate", "check the judge against the rubric's calibration fixtures, and record its grades for the spot-check", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
 	{"setup-app", "create the GitHub App from its manifest and write the configuration serve reads", runSetupApp},
