@@ -307,7 +307,14 @@ func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, fi
 		questions[q.ID] = true
 	}
 	seen := map[[2]string]map[int]int{} // fixture, run: the line of its entry
+	// A record wrong on every line says so in its first findings, as a
+	// file wrong against its schema does.
+	more := 0
 	bad := func(code string, line int, q, f string, run int, format string, args ...any) {
+		if len(out) >= schemas.MaxFindings {
+			more++
+			return
+		}
 		out.Errorf(code, file, line, q, "fixture %s, run %d: %s; %s", f, run, fmt.Sprintf(format, args...), again)
 	}
 	// entry reads and checks what grades and unscored gradings share.
@@ -349,6 +356,9 @@ func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, fi
 	for _, n := range root.Get("unscored").Elems {
 		q, f, run, line := entry(n)
 		rec.Unscored = append(rec.Unscored, UnscoredGrade{QuestionID: q, FixtureID: f, Run: run, Reason: n.GetString("reason"), Line: line})
+	}
+	if more > 0 {
+		out.Errorf("record.more", file, 0, "", "%d more errors not shown; fix the ones above first, or %s", more, again)
 	}
 	if out.HasErrors() {
 		return nil, out

@@ -237,6 +237,23 @@ func TestParseRecord(t *testing.T) {
 	}
 }
 
+// TestParseRecordCapsFindings: a record wrong on every line has its first
+// errors listed, then counted.
+func TestParseRecordCapsFindings(t *testing.T) {
+	sha := rubricSHA(t)
+	good := strings.Replace(goodRecordText, "SHA", sha, 1)
+	rows := strings.Repeat(`    {"question_id":"Q1","fixture_id":"Q1-F1","run":9,"gate_passed":false,"total":0},`+"\n", 80)
+	data := strings.Replace(good, "  \"grades\": [\n", "  \"grades\": [\n"+rows, 1)
+	board, e := recordBoard(t, "")
+	b, _ := Load(board, e)
+	rec, fs := ParseRecord("r.calibration.json", []byte(data), b)
+	// Each extra row is outside the runs and, after the first, a second
+	// entry of its fixture and run: 159 errors.
+	if rec != nil || len(fs) != 51 || fs[50].Code != "record.more" || fs[50].Message != "109 more errors not shown; fix the ones above first, or record it again with `benchgate calibrate --benchmark k --record`" {
+		t.Errorf("%d findings, the last %v", len(fs), fs[len(fs)-1])
+	}
+}
+
 // TestLoadRecord: Load, which verification uses, never fails a benchmark
 // for its record; Lint, which lint-benchmark uses, reports each error.
 func TestLoadRecord(t *testing.T) {
