@@ -208,18 +208,20 @@ func lintText(r LintReport) string {
 
 // recordText is the line about a rubric's calibration record: what it
 // holds, or that there is none and how to make one. A record that cannot
-// be used has its findings instead.
+// be used has its findings instead, and a rubric with errors, whose
+// record is not read, nothing.
 func recordText(r LintReport, f *RubricFacts) string {
 	if rec := f.Record; rec != nil {
 		d := rec.Disagreements
 		return fmt.Sprintf("  calibration record %s: judge %s, recorded %s, %d %s: %d gradings, %d unscored; large disagreements with the expected totals: %d of %d+ points, %d of %d+\n",
 			f.RecordFile, rec.JudgeModel, rec.Recorded, rec.Runs, plural(rec.Runs, "run", "runs"), rec.Gradings, rec.Unscored, d.Moderate, d.ModeratePoints, d.Big, d.BigPoints)
 	}
-	for _, fs := range []finding.List{r.Errors, r.Warnings} {
-		for _, x := range fs {
-			if x.File == f.RecordFile {
-				return ""
-			}
+	if len(r.Errors) > 0 {
+		return ""
+	}
+	for _, x := range r.Warnings {
+		if x.File == f.RecordFile {
+			return ""
 		}
 	}
 	return fmt.Sprintf("  no calibration record (%s); make one with `benchgate calibrate --benchmark %s --record`\n", f.RecordFile, r.Key)

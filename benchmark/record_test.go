@@ -336,17 +336,24 @@ func TestLintShowsRecord(t *testing.T) {
 	good := strings.Replace(goodRecordText, "SHA", sha, 1)
 	tests := []struct {
 		name, record string
+		rubric       func(r map[string]any) // changes validRubric, when set
 		want         []string
 		not          string
 	}{
-		{"good", good, []string{"OK k (rubrics/r.json)", "  calibration record rubrics/r.calibration.json: judge j, recorded 2026-12-02, 2 runs: 7 gradings, 1 unscored; large disagreements with the expected totals: 2 of 4+ points, 1 of 8+\n"}, "no calibration record"},
-		{"none", "", []string{"  no calibration record (rubrics/r.calibration.json); make one with `benchgate calibrate --benchmark k --record`\n"}, "warning"},
-		{"stale", strings.Replace(good, `"benchmark": "k"`, `"benchmark": "x"`, 1), []string{"OK k", "  warning: rubrics/r.calibration.json:3: the calibration record is stale"}, "no calibration record"},
-		{"malformed", strings.Replace(good, `"total":7}`, `"total":70}`, 1), []string{"FAIL k", "  error: rubrics/r.calibration.json:14: question Q1: fixture Q1-F2, run 1: total 70 is outside 0..10"}, "no calibration record"},
+		{"good", good, nil, []string{"OK k (rubrics/r.json)", "  calibration record rubrics/r.calibration.json: judge j, recorded 2026-12-02, 2 runs: 7 gradings, 1 unscored; large disagreements with the expected totals: 2 of 4+ points, 1 of 8+\n"}, "no calibration record"},
+		{"none", "", nil, []string{"  no calibration record (rubrics/r.calibration.json); make one with `benchgate calibrate --benchmark k --record`\n"}, "warning"},
+		{"stale", strings.Replace(good, `"benchmark": "k"`, `"benchmark": "x"`, 1), nil, []string{"OK k", "  warning: rubrics/r.calibration.json:3: the calibration record is stale"}, "no calibration record"},
+		{"malformed", strings.Replace(good, `"total":7}`, `"total":70}`, 1), nil, []string{"FAIL k", "  error: rubrics/r.calibration.json:14: question Q1: fixture Q1-F2, run 1: total 70 is outside 0..10"}, "no calibration record"},
+		{"beside a failing rubric", good, func(r map[string]any) { component(r, 0, 1)["points"] = 5 }, []string{"FAIL k", "rubric.points-sum"}, "calibration record"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			board, e := recordBoard(t, tt.record)
+			if tt.rubric != nil {
+				r := validRubric()
+				tt.rubric(r)
+				board["rubrics/r.json"].Data, _ = json.Marshal(r)
+			}
 			b, fs := Lint(board, e)
 			rep := NewLintReport(e, b, fs)
 			text := render(t, "text", rep)
