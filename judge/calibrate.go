@@ -133,6 +133,7 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs int) (C
 // summarise computes the figures of the gradings in c.Fixtures, on a
 // rubric of totalPoints points a question.
 func (c *Calibration) summarise(totalPoints int) {
+	c.Scored, c.Unscored, c.Cached = 0, 0, 0
 	var gateOK, within, absSum int
 	var diffs []int
 	type fixture struct{ q, f string }
