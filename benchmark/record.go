@@ -126,7 +126,8 @@ type unscoredJSON struct {
 }
 
 // judgeJSON is a judge contract as the registry's judge object writes it:
-// a parameter left unset is left out.
+// a parameter left unset is left out. It has JudgeParams' fields, so that
+// a parameter added there must be added here for the code to compile.
 type judgeJSON struct {
 	Temperature     *float64 `json:"temperature,omitempty"`
 	TopP            *float64 `json:"top_p,omitempty"`
@@ -137,14 +138,10 @@ type judgeJSON struct {
 	Provider        string   `json:"provider,omitempty"`
 }
 
-func contract(p JudgeParams) judgeJSON {
-	return judgeJSON{p.Temperature, p.TopP, p.MaxTokens, p.ReasoningEffort, p.ServiceTier, p.Seed, p.Provider}
-}
-
 // contractText is a judge contract as JSON, the form two contracts are
 // compared in: the same parameters sent are the same text.
 func contractText(p JudgeParams) string {
-	data, _ := marshal(contract(p), "") // strings and numbers only
+	data, _ := marshal(judgeJSON(p), "") // strings and numbers only
 	return string(data)
 }
 
@@ -166,7 +163,7 @@ func marshal(v any, indent string) ([]byte, error) {
 // a record reads, and changes in a diff, fixture by fixture. File and the
 // lines are not written.
 func (r *CalibrationRecord) Encode() ([]byte, error) {
-	head, err := marshal(recordJSON{RecordFormat, r.Benchmark, r.RubricSHA256, r.JudgeModel, contract(r.Judge), r.Recorded, r.Runs}, "  ")
+	head, err := marshal(recordJSON{RecordFormat, r.Benchmark, r.RubricSHA256, r.JudgeModel, judgeJSON(r.Judge), r.Recorded, r.Runs}, "  ")
 	if err != nil {
 		return nil, err
 	}
