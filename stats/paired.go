@@ -165,54 +165,19 @@ const maxSignFlipWork = 1 << 27
 // O(n·S) steps. Past maxSignFlipWork steps the normal approximation with a
 // continuity correction is used. For 0/1 data the test is McNemar's.
 func SignFlip(d []int) float64 {
-	var sizes []int
-	observed, total := 0, 0
-	var squares float64
+	// By symmetry the two tails are equal: twice the one-sided p-value of
+	// the differences oriented so that their sum is not negative.
+	sum := 0
 	for _, v := range d {
-		if v != 0 {
-			a := abs(v)
-			sizes = append(sizes, a)
-			observed += v
-			total += a
-			squares += float64(a) * float64(a)
+		sum += v
+	}
+	if sum < 0 {
+		d = slices.Clone(d)
+		for i := range d {
+			d[i] = -d[i]
 		}
 	}
-	observed = abs(observed)
-	n := len(sizes)
-	if n == 0 || observed == 0 {
-		return 1
-	}
-	if float64(n)*float64(total) > maxSignFlipWork {
-		// The sum moves in steps of 2, so the correction is 1. Far in the
-		// tail the p-value stays positive, as McNemarExact's does.
-		return min(1, max(math.Erfc((float64(observed)-1)/math.Sqrt(2*squares)), math.SmallestNonzeroFloat64))
-	}
-	// dist[u] is the probability that the differences signed + add up to u
-	// in size; the signed sum is then 2u − S. Small sizes first keep the
-	// filled part of dist short for longest.
-	slices.Sort(sizes)
-	dist := make([]float64, total+1)
-	dist[0] = 1
-	filled := 0
-	for _, a := range sizes {
-		filled += a
-		for u := filled; u >= a; u-- {
-			dist[u] = 0.5 * (dist[u] + dist[u-a])
-		}
-		for u := a - 1; u >= 0; u-- {
-			dist[u] *= 0.5
-		}
-	}
-	// |2u − S| ≥ observed in the upper tail is u ≥ (S + observed)/2, an
-	// integer because the observed sum has the parity of S; the lower tail
-	// is its mirror image. Summed from the far end, smallest terms first.
-	tail := 0.0
-	for u := total; u >= (total+observed)/2; u-- {
-		tail += dist[u]
-	}
-	// Every term may underflow when hundreds of differences share a sign;
-	// the p-value is positive all the same.
-	return min(1, max(2*tail, math.SmallestNonzeroFloat64))
+	return min(1, 2*SignFlipUpper(d))
 }
 
 // MinPairedP is the smallest p-value that the paired tests (McNemar's and
