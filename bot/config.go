@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
@@ -71,7 +72,7 @@ type Config struct {
 	// not report its cost, which the daily budget needs.
 	JudgePriceInput, JudgePriceOutput *float64
 	RerunPolicy                       RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
-	RerunSecret                       []byte      // BENCHGATE_RERUN_SECRET, keys the spot-check's sample
+	RerunSecret                       []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's sample; required with a judge
 	BoardDir                          string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
 	// CacheDir keeps verification results, rankings and judge answers
 	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
@@ -232,10 +233,29 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	if c.Limits.SpotCheckUSD > c.Limits.JudgeUSDPerDay {
 		problems = append(problems, fmt.Sprintf("BENCHGATE_SPOT_CHECK_USD (%.2f) is more than BENCHGATE_JUDGE_USD_PER_DAY (%.2f): one spot-check may not spend more than the day's budget", c.Limits.SpotCheckUSD, c.Limits.JudgeUSDPerDay))
 	}
-	if s := getenv("BENCHGATE_RERUN_SECRET"); s != "" {
-		c.RerunSecret = []byte(s)
-	}
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	// The spot-check's sample must be one the submitter cannot compute:
+	// keyed with a secret, or a pusher edits the scores until the inflated
+	// answers fall outside it.
+	switch file, inline := getenv("BENCHGATE_RERUN_SECRET_FILE"), getenv("BENCHGATE_RERUN_SECRET"); {
+	case file != "" && inline != "":
+		bad("set BENCHGATE_RERUN_SECRET_FILE or BENCHGATE_RERUN_SECRET, not both")
+	case file != "":
+		data, err := readFile(file)
+		if err != nil {
+			bad("BENCHGATE_RERUN_SECRET_FILE: %v", err)
+		}
+		c.RerunSecret = bytes.TrimRight(data, "\r\n")
+	case inline != "":
+		c.RerunSecret = []byte(inline)
+	}
+	if problem := WeakSecret(c.RerunSecret); len(c.RerunSecret) > 0 && problem != "" {
+		bad("BENCHGATE_RERUN_SECRET %s: whoever guesses it can compute which questions a spot-check re-grades; use at least %d random bytes, such as the output of `openssl rand -hex 32`", problem, MinSecretBytes)
+	}
+	if len(c.RerunSecret) == 0 && c.JudgeBaseURL != "" {
+		bad("BENCHGATE_RERUN_SECRET is required when spot-checks can run (BENCHGATE_JUDGE_BASE_URL is set): without it the questions a spot-check re-grades would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset BENCHGATE_JUDGE_BASE_URL to run without spot-checks")
+	}
 
 	switch id := strings.TrimSpace(getenv("BENCHGATE_APP_ID")); {
 	case id == "":

@@ -27,7 +27,7 @@ func TestLoadConfig(t *testing.T) {
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	ecDER, _ := x509.MarshalPKCS8PrivateKey(ec)
 	ecPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: ecDER})
-	files := map[string][]byte{"/keys/app.pem": key, "/keys/ec.pem": ecPEM, "/keys/junk.pem": []byte("hello")}
+	files := map[string][]byte{"/keys/app.pem": key, "/keys/ec.pem": ecPEM, "/keys/junk.pem": []byte("hello"), "/keys/rerun": []byte("5d0b6c1e9a7f4238e1c0\n")}
 	readFile := func(p string) ([]byte, error) {
 		if d, ok := files[p]; ok {
 			return d, nil
@@ -53,6 +53,14 @@ func TestLoadConfig(t *testing.T) {
 		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
 		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH is push or pr, not "force"`}},
 		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
+		{"a judge and a rerun secret", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1", "BENCHGATE_RERUN_SECRET": "5d0b6c1e9a7f4238e1c0"}), nil},
+		{"a judge and a rerun secret file", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1", "BENCHGATE_RERUN_SECRET_FILE": "/keys/rerun"}), nil},
+		// Spot-checks without a secret would draw a sample the submitter
+		// can compute: the App does not start, and says how to fix it.
+		{"a judge without a rerun secret", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1"}), []string{"BENCHGATE_RERUN_SECRET is required when spot-checks can run", "openssl rand -hex 32", "unset BENCHGATE_JUDGE_BASE_URL"}},
+		{"a weak rerun secret", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1", "BENCHGATE_RERUN_SECRET": "secret"}), []string{"BENCHGATE_RERUN_SECRET", "openssl rand -hex 32"}},
+		{"both rerun secret forms", merge(valid, map[string]string{"BENCHGATE_RERUN_SECRET": "5d0b6c1e9a7f4238e1c0", "BENCHGATE_RERUN_SECRET_FILE": "/keys/rerun"}), []string{"not both"}},
+		{"missing rerun secret file", merge(valid, map[string]string{"BENCHGATE_RERUN_SECRET_FILE": "/keys/none"}), []string{"BENCHGATE_RERUN_SECRET_FILE: open /keys/none"}},
 		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
 		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "ten", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
 			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY "ten" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
@@ -105,7 +113,7 @@ func TestLoadConfig(t *testing.T) {
 // their constants.
 func TestConfigModes(t *testing.T) {
 	env := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY": string(pemKey(t)), "BENCHGATE_WEBHOOK_SECRET": testSecret,
-		"BENCHGATE_RERUN_POLICY": "auto", "BENCHGATE_JUDGE_BASE_URL": "http://judge.example/v1", "BENCHGATE_PUBLISH": "pr"}
+		"BENCHGATE_RERUN_POLICY": "auto", "BENCHGATE_JUDGE_BASE_URL": "http://judge.example/v1", "BENCHGATE_RERUN_SECRET": "5d0b6c1e9a7f4238e1c0", "BENCHGATE_PUBLISH": "pr"}
 	c, err := LoadConfig(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -319,11 +319,16 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out pr
 	}
 	cfg := rerun.Config{Secret: w.RerunSecret, MaxCalls: w.RerunBudget}
 	if cfg.MaxCalls == 0 {
-		cfg.MaxCalls = 60
+		cfg.MaxCalls = DefaultLimits().SpotCheckCalls
 	}
 	if b, _ := v.Benchmark(out.Report.Submissions[0].RubricKey); b != nil && b.Rubric != nil {
 		if w.Judge == nil {
 			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no judge endpoint is configured for this App (BENCHGATE_JUDGE_BASE_URL)"}, "", nil
+		}
+		if len(w.RerunSecret) == 0 {
+			// LoadConfig refuses to start so; a Worker built otherwise
+			// must not run a sample its submitter could compute either.
+			return rerun.Report{Verdict: rerun.VerdictInconclusive, Reason: "no rerun secret is configured for this App (BENCHGATE_RERUN_SECRET), so a spot-check's sample could be computed by the submitter; none was run"}, "", nil
 		}
 		// The registry's judge contract, as the CLI sends it.
 		cfg.Judge = w.Judge.For(b.Entry)

@@ -42,7 +42,9 @@ type Limits struct {
 	// day's budget while it runs (BENCHGATE_SPOT_CHECK_USD, default 2).
 	SpotCheckUSD float64
 	// SpotCheckCalls is how many judge calls one spot-check may make
-	// (BENCHGATE_SPOT_CHECK_CALLS, default 60).
+	// (BENCHGATE_SPOT_CHECK_CALLS, default 100): the default rule's 32
+	// calibration fixtures and a whole 50-question rubric, with room for
+	// the judge's faults.
 	SpotCheckCalls int
 	// QueueWaiting is how many jobs may wait before deliveries asking for
 	// more are refused with 503 (BENCHGATE_QUEUE_LIMIT, default 1000).
@@ -53,7 +55,7 @@ type Limits struct {
 
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
-	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 60, QueueWaiting: 1000}
+	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 100, QueueWaiting: 1000}
 }
 
 // Decide is the admission rule of a spot-check, given what was admitted

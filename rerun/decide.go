@@ -4,27 +4,32 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/stats"
 )
 
-// Decision is the state of a Test after an observation.
+// Decision is what the evidence of a spot-check decides.
 type Decision int
 
 const (
-	// Continue means the evidence is not yet strong enough either way.
-	Continue Decision = iota
-	// Consistent means the reported scores agree with the judge's within
-	// the judge's own noise.
+	// Undecided means the evidence neither shows an inflation nor rules
+	// one out: a maintainer decides.
+	Undecided Decision = iota
+	// Consistent means the reported scores agree with the judge's: an
+	// inflation of Delta points per question is ruled out.
 	Consistent
 	// Inconsistent means the reported scores are higher than the judge's
-	// beyond that noise, or claim too many gates the judge fails.
+	// beyond what an honest run of the judge, drifted by up to the
+	// tolerance, makes.
 	Inconsistent
 )
 
-// String returns "continue", "consistent" or "inconsistent".
+// String returns "undecided", "consistent" or "inconsistent".
 func (d Decision) String() string {
 	switch d {
-	case Continue:
-		return "continue"
+	case Undecided:
+		return "undecided"
 	case Consistent:
 		return "consistent"
 	case Inconsistent:
@@ -33,239 +38,151 @@ func (d Decision) String() string {
 	return fmt.Sprintf("Decision(%d)", int(d))
 }
 
-// Rule is the sequential test that compares a submission's reported scores
-// with the judge's, one re-graded question at a time. Its null hypothesis
-// is that the reported scores are an honest run of the judge, inflated by
-// at most Tolerance points a question: the tolerance absorbs a judge whose
-// grades have drifted a little since the submitter's run, which no test
-// against exactly 0 could tell from inflation. Against it the test weighs a
-// mixture of two alternatives, each the way a submitter inflates scores:
+// Rule is the spot-check's test: how many questions it re-grades, how
+// many calibration fixtures the judge grades first, and the tests that
+// decide. Its guarantee rests on one fact and on no model of the judge's
+// noise: an honest submission's reported grade and the judge's new grade
+// of the same answer are two runs of one judge, so that the pair is
+// exchangeable (either could have been the other), whatever the noise —
+// heteroscedastic, correlated across a question's components, or a fixed
+// score returned now and then. Two exact tests use it, each with its
+// share of Alpha, so that an honest submission is called inconsistent
+// with probability at most Alpha (Bonferroni):
 //
-//   - shift: the differences d = reported − judged of the questions that
-//     agree on the gate (|d| < Jump) have mean Delta instead of at most
-//     Tolerance. Their log-likelihood ratio is Gaussian,
-//     L₁ = (θ/σ̂²)·Σ(c − Tolerance − θ/2), θ = Delta − Tolerance, with each
-//     c = d clipped to ±Clip, and σ̂ the spread of those differences
-//     estimated as they arrive (see Sigma);
-//   - jumps: a Share of the questions is raised by a jump, either a gate
-//     the submission reports passed and the judge fails (a flip) or, on
-//     a gate both pass, a difference of Jump points or more (a slip). An
-//     honest submission has each kind as often upward as downward, since
-//     its run and the judge's are two runs of one judge, at rates the
-//     test does not know: flips at q where the two runs decide a gate
-//     differently, slips at r where they misjudge a whole component. A
-//     judge that flips many gates need not slip, and the other way round,
-//     so the two are told apart: L₂ is the ratio of the likelihoods of
-//     the four counts, up and down for each kind, under the inflation
-//     (up-flips at q + φ·Share, up-slips at r + (1−φ)·Share, φ of 0.2, 0.5
-//     or 0.8) and without it, averaged over q from JumpRate/2 to
-//     5·JumpRate and r from SlipRate to 8·SlipRate (see Components), so
-//     that the downward ones of each kind tell how often the judge makes
-//     them.
+//   - the shift test, for an inflation spread over many questions: the
+//     one-sided Wilcoxon signed-rank test, exact with ties, that the
+//     differences d = reported − judged are symmetric about Tolerance.
+//     It needs no estimate of their spread, which may differ from
+//     question to question; the tolerance absorbs a judge that grades up
+//     to Tolerance points more strictly than the submitter's run did.
+//   - the jump test, for an inflation concentrated on a few questions,
+//     such as failed gates reported passed: a jump is a difference of at
+//     least a moderate or a big jump (benchmark.JumpPoints: 4 and 8
+//     points of a 10-point question; a big one is a gate decided the
+//     other way on a good answer). Honestly, a jump up is as likely as a
+//     jump down, and as likely as a jump either way between two runs of
+//     the judge on a calibration fixture, which a calibration record
+//     measures (see Controls): the judge's real rate, not an assumed one.
+//     Only questions and pairs with a gate passed by either run count,
+//     two failed gates scoring 0 alike. Given the number t of jumps of a
+//     size among the sample's ups and downs and the record's pairs, the
+//     ups are Binomial(t, n/(2n+2m)) for n questions and m pairs (counts
+//     of rare events from trials of one rate); the test is exact in that
+//     conditional law, with a big jump weighing BigWeight moderate ones.
+//     Without a record it is McNemar's test of ups against downs, which
+//     needs no rate but many jumps.
 //
-// The test's log-likelihood ratio is that of the even mixture,
-// log(½e^L₁ + ½e^L₂), and it ends at the first observation n ≥ MinN at
-// which
+// Before the sample the judge grades DriftFixtures calibration fixtures,
+// alternately one whose expected gate passes and one whose fails, and
+// their differences from the reference grades (the mean of a calibration
+// record's runs, else the rubric's expected grade), each clipped to
+// DriftClip of the points, estimate its drift: the mean of each half,
+// weighted by the shares of passed and failed gates the submission
+// reports. The estimate keeps the verdicts honest about a judge that has
+// moved since the submitter's run:
 //
-//   - at least MinContradictions gates reported passed were failed by the
-//     judge and they are at least ContradictionShare of the n observations:
-//     inconsistent;
-//   - the ratio reaches ln A = ln((1−Beta)/Alpha): inconsistent;
-//   - it reaches ln B = ln(Beta/(1−Alpha)), so that both alternatives are
-//     unlikely: consistent.
-//
-// Because the spread and the rate of honest jumps are estimated from the
-// differences themselves, a noisier judge widens the test instead of
-// raising its false alarms, and one that flips more gates is recognised,
-// after a while, by its downward jumps (docs/PERFORMANCE.md measures how
-// far that goes); the tolerance
-// covers a judge that grades up to Tolerance points more strictly than the
-// submitter's run; and a larger drift is for the calibration fixtures to
-// find (see DriftFixtures), since no count of paired differences tells it
-// from inflation. The estimates make the ratio approximate, so the error
-// rates are measured by simulation (see Simulate and docs/PERFORMANCE.md);
-// a Rule with other values should be checked the same way.
+//   - inconsistent stands only if the judge is not estimated stricter
+//     than Tolerance (drift ≥ −Tolerance): a drifted judge accuses no one;
+//   - consistent needs the (1−Beta) upper confidence bound of the mean
+//     inflation, the Student t bound on the mean difference plus the
+//     judge's estimated leniency, to be below Delta: an inflation of
+//     Delta points a question is then ruled out;
+//   - anything else is undecided, and so is a check whose fixtures show
+//     drift beyond the tolerance at level DriftAlpha, which ends before
+//     the sample.
 //
 // Rule is comparable, so a zero Rule can stand for "the default".
 type Rule struct {
-	// Tolerance is the inflation, in points per question, that the test
-	// accepts as honest (δ₀). Default 0.25, a quarter point: a judge whose
-	// grades moved by that much since the submitter's run leaves the
-	// honest false alarms within Alpha. A benchmark's registry entry may
-	// set its own (spot_check_tolerance).
+	// Tolerance is the inflation, in points per question, the test
+	// accepts as the judge's drift (δ₀). Default 0.25. A benchmark's
+	// registry entry may set its own (spot_check_tolerance).
 	Tolerance float64
-	// Delta is the mean inflation the shift alternative names, in points
-	// per question. Default 1.0: a point on every question of a 0–10
+	// Delta is the inflation, in points per question, that a consistent
+	// verdict rules out. Default 1.0: a point on every question of a 0–10
 	// rubric, a tenth of the scale, enough to reorder a leaderboard.
 	Delta float64
-	// Sigma is the prior spread of the differences of the questions that
-	// agree on the gate, worth SigmaWeight observations; the spread used
-	// is the pooled estimate of prior and observations, never below
-	// MinSigma. Defaults 1.0, 6 and 0.6. Two runs of the default
-	// NoiseModel differ with a spread of 0.96 on such questions. The
-	// floor keeps a judge that repeats itself exactly, as a seeded one at
-	// temperature 0 may, from turning one point of difference into
-	// certainty.
-	Sigma       float64
-	SigmaWeight int
-	MinSigma    float64
-	// Clip bounds each difference to ±Clip before it counts in the shift.
-	// Default 5, above the differences below Jump that the shift counts,
-	// so that it matters only to a rule with a larger Jump.
-	Clip float64
-	// Alpha is the target probability of calling an honest submission
-	// inconsistent (default 0.01), and Beta that of calling a submission
-	// inflated by Delta consistent (default 0.05). They set the boundaries
-	// ln A = 4.55 and ln B = −2.99.
-	Alpha, Beta float64
-	// MinN is the number of observations before any decision, and
-	// MinConsistent before a consistent one. Defaults 8 and 18: a sample
-	// of 18 of 50 questions misses all of ten inflated ones with
-	// probability 0.6%, so that a short run of agreements cannot accept
-	// a concentrated inflation it has not seen. With the honest rates
-	// the test allows for (see jumpRates), 16 left the detection of +5
-	// on a fifth at 95.5% in the simulation, too close to its 95%.
-	MinN, MinConsistent int
-	// MaxN is the number of judge calls, failed ones included, at which
-	// the caller stops and reports the test inconclusive; the caller also
-	// stops at the number of questions and at its budget. Default 50, a
-	// whole typical rubric benchmark. 0 sets no cap.
+	// Alpha bounds the probability of calling an honest submission
+	// inconsistent (default 0.01); ShiftShare is the part of it given to
+	// the shift test (default 0.4), the rest going to the jump test, whose
+	// discrete law needs the larger share to reach its power.
+	Alpha, ShiftShare float64
+	// Beta is one minus the confidence of the bound behind a consistent
+	// verdict (default 0.05).
+	Beta float64
+	// BigWeight is how many moderate jumps a big one counts as in the jump
+	// test (default 2: a gate raised from 0 to 10 is stronger evidence
+	// than a score raised by four points; 3 cost the concentrated
+	// inflation's detection more than it gave the raised gates').
+	BigWeight int
+	// MaxN is how many questions are re-graded: all of a rubric of at
+	// most MaxN questions, else MaxN drawn at random by the seed. Default
+	// 50, a whole typical rubric benchmark. 0 re-grades every question.
 	MaxN int
-	// Jump is the difference, in points, that counts as a slip on a gate
-	// both runs pass (default 4: a gate decided differently moves a score
-	// by 4 points or more, and the score errors of one judge's two runs
-	// almost never add up to so much), Share the share of questions the
-	// jump alternative inflates (default 0.17: the concentrated inflation
-	// of the simulation raises a fifth, but some of its questions do not
-	// jump, and a smaller share makes a run of agreements weigh less
-	// against it), JumpRate the typical rate of honest flips each way
-	// (default 0.015, one run of the default judge deciding a gate the
-	// other way), and SlipRate the least rate of honest slips each way
-	// (default 0.0025, six times what two runs of the default judge make),
-	// raised to the spread's Gaussian tail beyond Jump − ½ when that is
-	// more (see Components).
-	Jump     int
-	Share    float64
-	JumpRate float64
-	SlipRate float64
-	// MinContradictions and ContradictionShare are the hard-contradiction
-	// rule: a contradiction is a question whose gate the submission
-	// reports passed and the judge fails, and the test is inconsistent once
-	// there are at least MinContradictions of them and they are at least
-	// ContradictionShare of the observations. Defaults 4 and 0.25. The
-	// judge alone produces a contradiction on about 1.5% of an honest
-	// submission's questions, so four among the first sixteen happen about
-	// once in 13,000 tests, while a submission that claims a quarter of the
-	// gates the judge fails is not a matter of noise. A MinContradictions
-	// of 0 turns the rule off.
-	MinContradictions  int
-	ContradictionShare float64
 	// DriftFixtures is how many of the rubric's calibration fixtures the
-	// judge grades before the test, chosen by the spot-check's seed (and
-	// cached for the UTC day, see Config.Now); 0 means none. Default 4. When
-	// the mean of their differences from the expected grades, each clipped to
-	// ±DriftClip (default 2, so that one gate decided differently does
-	// not decide alone), is further than DriftLimit from 0 (default 0.75),
-	// the judge has drifted and the check ends inconclusive. Four fixtures
-	// are cheap, and they catch a judge that moved by a point or more;
-	// a drift of half a point is within their noise (an honest judge's
-	// fixture differences have a spread of about 0.7), and the rule's
-	// Tolerance, not the fixtures, is what absorbs a quarter point.
+	// judge grades before the sample (cached for the UTC day, see
+	// Config.Now); 0 means none. Default 32, which a drift of half a point
+	// on passed answers exceeds the tolerance on 95% of the time with the
+	// simulation's noisy judge (docs/PERFORMANCE.md gives the table).
+	// DriftAlpha is the level at which their drift beyond the tolerance
+	// ends the check before the sample (default 0.01 each way).
 	DriftFixtures int
-	DriftClip     float64
-	DriftLimit    float64
+	DriftAlpha    float64
 	// MinFaults and FaultShare set how many judge faults (errors,
 	// unusable verdicts) end the check inconclusive: once they reach
-	// max(MinFaults, FaultShare × calls made). Defaults 5 and 0.2, so that
-	// a judge failing one call in ten still lets the test reach its
-	// decision.
+	// max(MinFaults, FaultShare × calls made). Defaults 5 and 0.2.
 	MinFaults  int
 	FaultShare float64
 }
 
-// DefaultRule returns the rule whose error rates and calls
-// docs/PERFORMANCE.md reports; each field's documentation says why its
-// value.
+// DefaultRule returns the rule whose error rates docs/PERFORMANCE.md
+// reports; each field's documentation says why its value.
 func DefaultRule() Rule {
 	return Rule{
-		Tolerance:          0.25,
-		Delta:              1.0,
-		Sigma:              1.0,
-		SigmaWeight:        6,
-		MinSigma:           0.6,
-		Clip:               5,
-		Alpha:              0.01,
-		Beta:               0.05,
-		MinN:               8,
-		MinConsistent:      18,
-		MaxN:               50,
-		Jump:               4,
-		Share:              0.17,
-		JumpRate:           0.015,
-		SlipRate:           0.0025,
-		MinContradictions:  4,
-		ContradictionShare: 0.25,
-		DriftFixtures:      4,
-		DriftClip:          2,
-		DriftLimit:         0.75,
-		MinFaults:          5,
-		FaultShare:         0.2,
+		Tolerance:     0.25,
+		Delta:         1.0,
+		Alpha:         0.01,
+		ShiftShare:    0.4,
+		Beta:          0.05,
+		BigWeight:     2,
+		MaxN:          50,
+		DriftFixtures: 32,
+		DriftAlpha:    0.01,
+		MinFaults:     5,
+		FaultShare:    0.2,
 	}
 }
 
-// Validate reports a rule the test cannot run: a Tolerance that is
-// negative or not below Delta, a non-positive Sigma, MinSigma or Clip,
-// error rates whose boundaries would not enclose 0, negative counts, a
-// MaxN below MinN, or a share outside its range.
+// Validate reports a rule the test cannot run.
 func (r Rule) Validate() error {
 	switch {
 	case !(r.Tolerance >= 0) || !(r.Delta > r.Tolerance):
 		return errors.New("rerun: Tolerance must be at least 0 and below Delta")
-	case !(r.Sigma > 0) || !(r.MinSigma > 0) || !(r.Clip > 0):
-		return errors.New("rerun: Sigma, MinSigma and Clip must be positive")
-	case !(r.Alpha > 0 && r.Alpha < 1) || !(r.Beta > 0 && r.Beta < 1) || r.Alpha+r.Beta >= 1:
-		return errors.New("rerun: Alpha and Beta must be in (0, 1) with Alpha+Beta < 1")
-	case r.MinN < 0 || r.MinConsistent < 0 || r.MaxN < 0 || r.SigmaWeight < 0 || r.Jump < 1 || r.MinContradictions < 0 || r.DriftFixtures < 0 || r.MinFaults < 0:
-		return errors.New("rerun: the counts of a rule must not be negative, and Jump must be at least 1")
-	case r.MaxN > 0 && r.MaxN < r.MinN:
-		return errors.New("rerun: MaxN is below MinN")
-	case !(r.ContradictionShare >= 0 && r.ContradictionShare <= 1) || !(r.FaultShare >= 0 && r.FaultShare <= 1):
-		return errors.New("rerun: ContradictionShare and FaultShare must be in [0, 1]")
-	case !(r.Share > 0 && r.Share < 1) || !(r.JumpRate > 0 && r.JumpRate+r.Share < 1) || !(r.SlipRate > 0 && r.SlipRate+r.Share < 1):
-		return errors.New("rerun: Share, JumpRate and SlipRate must be positive, with JumpRate+Share and SlipRate+Share below 1")
-	case !(r.DriftClip > 0) || !(r.DriftLimit >= 0):
-		return errors.New("rerun: DriftClip must be positive and DriftLimit not negative")
+	case !(r.Alpha > 0 && r.Alpha < 1) || !(r.Beta > 0 && r.Beta < 0.5) || !(r.ShiftShare > 0 && r.ShiftShare < 1):
+		return errors.New("rerun: Alpha must be in (0, 1), Beta in (0, 0.5) and ShiftShare in (0, 1)")
+	case !(r.DriftAlpha > 0 && r.DriftAlpha < 0.5):
+		return errors.New("rerun: DriftAlpha must be in (0, 0.5)")
+	case r.MaxN < 0 || r.DriftFixtures < 0 || r.MinFaults < 0 || r.BigWeight < 1:
+		return errors.New("rerun: the counts of a rule must not be negative, and BigWeight must be at least 1")
+	case !(r.FaultShare >= 0 && r.FaultShare <= 1):
+		return errors.New("rerun: FaultShare must be in [0, 1]")
 	}
 	return nil
 }
 
-// Bounds returns the stopping boundaries on the log-likelihood ratio,
-// lower = ln(Beta/(1−Alpha)) and upper = ln((1−Beta)/Alpha).
-func (r Rule) Bounds() (lower, upper float64) {
-	return math.Log(r.Beta / (1 - r.Alpha)), math.Log((1 - r.Beta) / r.Alpha)
-}
-
 // FaultLimit returns how many judge faults the check allows after calls
-// judge calls: max(MinFaults, FaultShare × calls), so that the allowance
-// grows with the evidence gathered rather than ending a long check that a
-// flaky judge slows down.
+// judge calls: max(MinFaults, FaultShare × calls).
 func (r Rule) FaultLimit(calls int) int {
 	return max(r.MinFaults, int(r.FaultShare*float64(calls)))
 }
 
-// Drift returns the judge's bias estimated from its grades of calibration
-// fixtures, the mean of got − expected, each clipped to ±DriftClip, and
-// whether it is beyond DriftLimit. No grades give 0 and false.
-func (r Rule) Drift(diffs []int) (bias float64, drifted bool) {
-	if len(diffs) == 0 {
-		return 0, false
-	}
-	for _, d := range diffs {
-		bias += math.Max(-r.DriftClip, math.Min(r.DriftClip, float64(d)))
-	}
-	bias /= float64(len(diffs))
-	return bias, math.Abs(bias) > r.DriftLimit
-}
+// DriftClip is the share of a question's points at which each fixture's
+// difference is clipped in the drift's estimate (2 points of 10): a gate
+// decided the other way on one fixture moves the estimate no more than a
+// drift of two points on it would, so that a rare honest flip does not
+// pass for drift.
+const DriftClip = 0.2
+
+func driftClip(points int) float64 { return math.Max(1, math.Round(DriftClip*float64(points))) }
 
 // Observation is one question graded again: the score and gate decision
 // the submission reports and those the judge gave now. A call the judge
@@ -279,253 +196,272 @@ type Observation struct {
 // fails.
 func (o Observation) Contradiction() bool { return o.ReportedGate && !o.JudgedGate }
 
-// Test is one run of a Rule over a sequence of observations. It is not
-// safe for concurrent use.
-type Test struct {
-	rule         Rule
-	lower, upper float64
-	n            int
-	sumDiff      int
-	// The questions that agree on the gate: their count, the sum of
-	// their clipped differences, and the sum of squares about the running
-	// mean (Welford's), for the spread.
-	inner      int
-	innerSum   float64
-	innerMean  float64
-	innerM2    float64
-	up, down   int // jumps, either way: flips and slips
-	flipUp     int // the upward jumps that are flips
-	flipDown   int
-	contradict int
-	llr        float64
-	decision   Decision
-	jumps      *jumpTable // for the slip rate it was made for
+// Controls are pairs of runs of the judge on the same calibration
+// fixture, from a calibration record: two honest gradings of one answer,
+// exchangeable as an honest submission's reported and judged grades are,
+// on which the jump test measures how often the judge's own runs differ
+// by a jump. Each pair is two trials, a jump up and a jump down.
+type Controls struct {
+	Pairs         int
+	Live          int // pairs with a gate passed by either run
+	Moderate, Big int // pairs that differ by a moderate or a big jump
 }
 
-// Start begins a test with no observations. r should be valid (see
-// Validate); an invalid rule gives decisions that mean nothing.
-func (r Rule) Start() *Test {
-	t := &Test{rule: r}
-	t.lower, t.upper = r.Bounds()
-	return t
+// Add counts one pair of gradings a and b of a fixture worth points.
+func (c *Controls) Add(a, b, points int) {
+	c.Pairs++
+	if a > 0 || b > 0 {
+		c.Live++
+	}
+	moderate, big := benchmark.JumpPoints(points)
+	switch d := abs(a - b); {
+	case d >= big:
+		c.Big++
+	case d >= moderate:
+		c.Moderate++
+	}
 }
 
-// Add counts one observation and returns the decision after it. A decision
-// is final: once the test has decided, Add counts nothing more and returns
-// the decision again. Add does not stop at MaxN, since more observations
-// only sharpen the test; the caller stops there (see Done).
-func (t *Test) Add(o Observation) Decision {
-	if t.decision != Continue {
-		return t.decision
-	}
-	t.n++
-	d := o.Reported - o.Judged
-	t.sumDiff += d
-	// A gate the two runs decide differently is a jump whatever its size:
-	// its difference is the answer's worth, not the grading's noise.
-	switch {
-	case o.ReportedGate && !o.JudgedGate:
-		t.up++
-		t.flipUp++
-	case !o.ReportedGate && o.JudgedGate:
-		t.down++
-		t.flipDown++
-	case d >= t.rule.Jump:
-		t.up++
-	case d <= -t.rule.Jump:
-		t.down++
-	default:
-		c := math.Max(-t.rule.Clip, math.Min(t.rule.Clip, float64(d)))
-		t.inner++
-		t.innerSum += c
-		delta := c - t.innerMean
-		t.innerMean += delta / float64(t.inner)
-		t.innerM2 += delta * (c - t.innerMean)
-	}
-	if o.Contradiction() {
-		t.contradict++
-	}
-	l1, l2 := t.Components()
-	t.llr = logMeanExp(l1, l2)
-	if t.n < t.rule.MinN {
-		return Continue
-	}
-	switch {
-	case t.rule.MinContradictions > 0 && t.contradict >= t.rule.MinContradictions &&
-		float64(t.contradict) >= t.rule.ContradictionShare*float64(t.n):
-		t.decision = Inconsistent
-	case t.llr >= t.upper:
-		t.decision = Inconsistent
-	case t.llr <= t.lower && t.n >= t.rule.MinConsistent:
-		t.decision = Consistent
-	}
-	return t.decision
+// Evidence is what a spot-check gathered: the questions re-graded, the
+// fixtures' trials, and the judge's drift estimated from the fixtures
+// (nil when none was graded).
+type Evidence struct {
+	Observations []Observation
+	Controls     Controls
+	Drift        *float64
+	// Points is a question's worth, which sets the jumps and the clip.
+	Points int
 }
 
-// logMeanExp returns log(½e^a + ½e^b) without overflow.
-func logMeanExp(a, b float64) float64 {
-	m := math.Max(a, b)
-	return m + math.Log(0.5*(math.Exp(a-m)+math.Exp(b-m)))
+// Result is the decision on some evidence with the figures behind it.
+type Result struct {
+	Decision Decision
+	// Cause says which part of the rule decided: for Inconsistent the
+	// test that rejected ("shift", "jumps" or both), for Undecided what
+	// kept the evidence from either verdict.
+	Cause Cause
+	N     int     // observations
+	Mean  float64 // mean of reported − judged, unclipped
+	// Shift is the shift test, Jump the jump test.
+	Shift ShiftTest
+	Jump  JumpTest
+	// Bound is the (1−Beta) upper confidence bound of the mean inflation,
+	// with the judge's estimated leniency added; +Inf with fewer than two
+	// observations.
+	Bound float64
+	// Drift is the judge's estimated drift, 0 when unknown.
+	Drift float64
 }
 
-// Sigma returns the spread of the differences of the questions that agree
-// on the gate, as the test uses it now: the prior Sigma pooled with the
-// observations, never below MinSigma.
-func (t *Test) Sigma() float64 {
-	r := t.rule
-	w := float64(r.SigmaWeight)
-	v := r.Sigma * r.Sigma
-	if dof := w + float64(max(t.inner-1, 0)); dof > 0 {
-		v = (w*r.Sigma*r.Sigma + t.innerM2) / dof
-	}
-	return math.Max(r.MinSigma, math.Sqrt(v))
-}
+// Cause is what decided a Result.
+type Cause string
 
-// jumpRates are the rates of honest flips each way over which the jump
-// alternative's ratio is averaged, as multiples of Rule.JumpRate, with
-// prior weights falling as 1/k², so that a judge flipping up to five
-// times as many gates as assumed is still honest once the downward flips
-// show it, while the assumed rate counts most when there are few to go
-// by. slipRates are the same for slips, as multiples of the least rate
-// (see Rule.SlipRate). Flatter weights cost the concentrated inflation's
-// detection more than they saved false alarms (see docs/PERFORMANCE.md).
-var (
-	jumpRates = [...]float64{0.5, 1, 2, 3, 4, 5}
-	slipRates = [...]float64{1, 2, 4, 8}
-	// slipShares are the shares φ of the inflated questions the
-	// alternative takes to be flips, the rest slips: a submitter may
-	// raise failed gates, low scores, or both.
-	slipShares = [...]float64{0.2, 0.5, 0.8}
+// The causes.
+const (
+	CauseShift      Cause = "shift" // the shift test rejected
+	CauseJumps      Cause = "jumps" // the jump test rejected
+	CauseBoth       Cause = "shift+jumps"
+	CauseDrift      Cause = "drift" // a test rejected, but the judge grades the fixtures more strictly than the tolerance
+	CauseBound      Cause = "bound" // no test rejected, but the bound does not rule out Delta
+	CauseNone       Cause = ""      // consistent
+	CauseNoEvidence Cause = "no evidence"
 )
 
-// Components returns the log-likelihood ratios of the two alternatives
-// (see Rule), the shift's and the jumps', after the observations so far.
-// The jumps' is a ratio of averages over the honest rates of flips q and
-// slips r (see jumpRates): with u and w up- and downward flips, a and b
-// up- and downward slips and m neither, the average over q, r and φ of
-// (q+φS)^u·q^w·(r+(1−φ)S)^a·r^b·(1−2q−2r−S)^m over that of
-// q^u·q^w·r^a·r^b·(1−2q−2r)^m, S the Share. Downward jumps, which
-// inflation does not cause, weigh for a higher rate of their kind.
-func (t *Test) Components() (shift, jumps float64) {
-	r := t.rule
-	theta := r.Delta - r.Tolerance
-	s := t.Sigma()
-	shift = theta / (s * s) * (t.innerSum - float64(t.inner)*(r.Tolerance+theta/2))
-	u, w := float64(t.flipUp), float64(t.flipDown)
-	a, b := float64(t.up-t.flipUp), float64(t.down-t.flipDown)
-	m := float64(t.n - t.up - t.down)
-	// Slips the spread alone makes: a Gaussian's tail beyond Jump − ½,
-	// at most 3%, so that the rates averaged over stay probabilities.
-	least := math.Min(0.03, math.Max(r.SlipRate, 0.5*math.Erfc((float64(r.Jump)-0.5)/(s*math.Sqrt2))))
-	if t.jumps == nil || t.jumps.least != least {
-		t.jumps = newJumpTable(r, least)
+// ShiftTest is the shift test's figures.
+type ShiftTest struct {
+	N     int     `json:"n"`     // questions on whose gate both agree
+	Mean  float64 `json:"mean"`  // their mean clipped difference
+	P     float64 `json:"p"`     // one-sided p-value against Tolerance
+	Level float64 `json:"level"` // Alpha·ShiftShare
+}
+
+// JumpTest is the jump test's figures: jumps up and down in the sample
+// and in the controls' pairs, moderate ([0]) and big ([1]).
+type JumpTest struct {
+	Up       [2]int `json:"up"`
+	Down     [2]int `json:"down"`
+	Controls [2]int `json:"controls"`
+	Pairs    int    `json:"control_pairs"`
+	// Live counts the sample's questions with a gate passed by either
+	// run, the only ones that can jump.
+	Live int `json:"live"`
+	// Share is n/(2n+2m), the chance that a jump of the pooled trials is a
+	// sample's jump up when the submission is honest.
+	Share float64 `json:"share"`
+	P     float64 `json:"p"`
+	Level float64 `json:"level"`
+}
+
+// Rejects reports whether the test's p-value is within its level.
+func (t ShiftTest) Rejects() bool { return t.P <= t.Level }
+
+// Rejects reports whether the test's p-value is within its level.
+func (t JumpTest) Rejects() bool { return t.P <= t.Level }
+
+// Decide applies the rule to the evidence.
+func (r Rule) Decide(ev Evidence) Result {
+	res := Result{N: len(ev.Observations), Bound: math.Inf(1)}
+	if ev.Drift != nil {
+		res.Drift = *ev.Drift
 	}
-	tab := t.jumps
-	var l0 [len(jumpRates) * len(slipRates)]float64
-	var l1 [len(jumpRates) * len(slipRates) * len(slipShares)]float64
-	for i := range l0 {
-		c := &tab.cells[i]
-		base := c.prior + w*c.logQ + b*c.logR
-		l0[i] = base + u*c.logQ + a*c.logR + m*c.logNone0
-		for k := range slipShares {
-			l1[i*len(slipShares)+k] = base + c.logAlt + u*c.logFlip[k] + a*c.logSlip[k] + m*c.logNone1
+	if res.N == 0 {
+		res.Cause = CauseNoEvidence
+		return res
+	}
+	moderate, big := benchmark.JumpPoints(ev.Points)
+	shifted := make([]float64, 0, res.N)
+	sum, sumSq := 0.0, 0.0
+	live := 0
+	for _, o := range ev.Observations {
+		d := o.Reported - o.Judged
+		sum += float64(d)
+		sumSq += float64(d) * float64(d)
+		shifted = append(shifted, float64(d)-r.Tolerance)
+		if o.ReportedGate || o.JudgedGate {
+			live++
+		}
+		switch {
+		case d >= big:
+			res.Jump.Up[1]++
+		case d >= moderate:
+			res.Jump.Up[0]++
+		case -d >= big:
+			res.Jump.Down[1]++
+		case -d >= moderate:
+			res.Jump.Down[0]++
 		}
 	}
-	return shift, logSumExp(l1[:]) - logSumExp(l0[:])
+	n := float64(res.N)
+	res.Mean = sum / n
+
+	res.Shift.N, res.Shift.Level = res.N, r.Alpha*r.ShiftShare
+	res.Shift.P = stats.SignFlipUpper(stats.SignedRanks(shifted))
+
+	j := &res.Jump
+	j.Controls = [2]int{ev.Controls.Moderate, ev.Controls.Big}
+	j.Pairs, j.Level = ev.Controls.Pairs, r.Alpha*(1-r.ShiftShare)
+	// Only a question or pair with a gate passed can jump: two failed
+	// gates both score 0. Counting the others as trials would dilute the
+	// rate of the one kind and not the other's.
+	j.Live = live
+	if live > 0 {
+		j.Share = float64(live) / (2*float64(live) + 2*float64(ev.Controls.Live))
+	}
+	j.P = stats.WeightedBinomialUpper([]stats.WeightedBinomial{
+		{Weight: 1, N: j.Up[0] + j.Down[0] + j.Controls[0], P: j.Share},
+		{Weight: r.BigWeight, N: j.Up[1] + j.Down[1] + j.Controls[1], P: j.Share},
+	}, j.Up[0]+r.BigWeight*j.Up[1])
+
+	if res.N >= 2 {
+		sd := math.Sqrt(math.Max(0, sumSq-n*res.Mean*res.Mean) / (n - 1))
+		res.Bound = res.Mean + stats.StudentT(1-2*r.Beta, res.N-1)*sd/math.Sqrt(n) + math.Max(0, res.Drift)
+	}
+
+	switch shift, jumps := res.Shift.Rejects(), res.Jump.Rejects(); {
+	case (shift || jumps) && res.Drift < -r.Tolerance:
+		res.Cause = CauseDrift
+	case shift && jumps:
+		res.Decision, res.Cause = Inconsistent, CauseBoth
+	case shift:
+		res.Decision, res.Cause = Inconsistent, CauseShift
+	case jumps:
+		res.Decision, res.Cause = Inconsistent, CauseJumps
+	case res.Bound < r.Delta:
+		res.Decision = Consistent
+	default:
+		res.Cause = CauseBound
+	}
+	return res
 }
 
-// jumpTable holds the logarithms the jumps' ratio is made of, for one
-// least slip rate (see Components): they are the same for every
-// observation until the estimated spread moves that rate.
-type jumpTable struct {
-	least float64
-	cells [len(jumpRates) * len(slipRates)]jumpCell
+// FixtureGrade is a calibration fixture graded before the sample: its
+// expected gate (which half it belongs to) and the difference of the
+// judge's grade from the reference grade.
+type FixtureGrade struct {
+	ExpectedGate bool
+	Diff         float64 // judged − reference
 }
 
-// jumpCell is one pair of honest rates q (flips) and r (slips).
-type jumpCell struct {
-	prior            float64 // log of the pair's prior weight, 1/(k_q²·k_r²)
-	logQ, logR       float64
-	logNone0         float64 // log(1 − 2q − 2r): neither, without inflation
-	logNone1         float64 // log(1 − 2q − 2r − Share): neither, with it
-	logAlt           float64 // log of 1/len(slipShares), or −∞ where the rates leave no room for the Share
-	logFlip, logSlip [len(slipShares)]float64
+// Drift returns the judge's drift estimated from graded fixtures (see
+// Rule): the mean of each half's differences, each clipped to the
+// moderate jump of a question worth points, weighted by passShare (the
+// share of the submission's gates reported passed) and its complement;
+// with one half empty, the other's mean. It returns false with no
+// fixture.
+func Drift(fixtures []FixtureGrade, passShare float64, points int) (float64, bool) {
+	clip := driftClip(points)
+	var sum [2]float64
+	var cnt [2]int
+	for _, f := range fixtures {
+		k := 0
+		if f.ExpectedGate {
+			k = 1
+		}
+		sum[k] += math.Max(-clip, math.Min(clip, f.Diff))
+		cnt[k]++
+	}
+	switch {
+	case cnt[0] == 0 && cnt[1] == 0:
+		return 0, false
+	case cnt[0] == 0:
+		return sum[1] / float64(cnt[1]), true
+	case cnt[1] == 0:
+		return sum[0] / float64(cnt[0]), true
+	}
+	return passShare*sum[1]/float64(cnt[1]) + (1-passShare)*sum[0]/float64(cnt[0]), true
 }
 
-func newJumpTable(r Rule, least float64) *jumpTable {
-	tab := &jumpTable{least: least}
-	for i, kq := range jumpRates {
-		q := kq * r.JumpRate
-		for j, kr := range slipRates {
-			sl := kr * least
-			c := &tab.cells[i*len(slipRates)+j]
-			c.prior = -2*math.Log(kq) - 2*math.Log(kr)
-			c.logQ, c.logR = math.Log(q), math.Log(sl)
-			c.logNone0 = math.Log1p(-2*q - 2*sl)
-			c.logAlt, c.logNone1 = math.Inf(-1), 0
-			if 2*q+2*sl+r.Share < 1 {
-				c.logAlt = -math.Log(float64(len(slipShares)))
-				c.logNone1 = math.Log1p(-2*q - 2*sl - r.Share)
-			}
-			for k, phi := range slipShares {
-				c.logFlip[k] = math.Log(q + phi*r.Share)
-				c.logSlip[k] = math.Log(sl + (1-phi)*r.Share)
-			}
+// DriftSeen reports whether the fixtures show the judge's drift beyond
+// the tolerance, either way, at level DriftAlpha each way: the exact
+// sign-flip test of the weighted, clipped differences of Drift, moved by
+// the tolerance. Its direction is −1 for a judge stricter than the
+// reference, +1 for a more lenient one, 0 when neither is seen.
+func (r Rule) DriftSeen(fixtures []FixtureGrade, passShare float64, points int) int {
+	clip := driftClip(points)
+	var cnt [2]int
+	for _, f := range fixtures {
+		if f.ExpectedGate {
+			cnt[1]++
+		} else {
+			cnt[0]++
 		}
 	}
-	return tab
-}
-
-// logSumExp returns log Σ e^x without overflow.
-func logSumExp(x []float64) float64 {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = math.Max(m, v)
-	}
-	if math.IsInf(m, -1) {
-		return m
-	}
-	sum := 0.0
-	for _, v := range x {
-		sum += math.Exp(v - m)
-	}
-	return m + math.Log(sum)
-}
-
-// Decision returns the decision so far, Continue until Add returned
-// another.
-func (t *Test) Decision() Decision { return t.decision }
-
-// Done reports whether the caller should stop asking the judge: the test
-// has decided, or it has MaxN observations (the result is then
-// inconclusive). A MaxN of 0 sets no cap.
-func (t *Test) Done() bool {
-	return t.decision != Continue || (t.rule.MaxN > 0 && t.n >= t.rule.MaxN)
-}
-
-// N returns the number of observations counted.
-func (t *Test) N() int { return t.n }
-
-// LLR returns the log-likelihood ratio of the mixture of alternatives
-// against H0 so far (see Rule).
-func (t *Test) LLR() float64 { return t.llr }
-
-// Contradictions returns the number of observations whose gate the
-// submission reports passed and the judge failed.
-func (t *Test) Contradictions() int { return t.contradict }
-
-// Jumps returns the number of upward jumps: observations whose gate the
-// submission reports passed and the judge failed (flips), or whose
-// reported score exceeds the judge's by at least the rule's Jump on a
-// gate both pass (slips).
-func (t *Test) Jumps() int { return t.up }
-
-// MeanDiff returns the mean of reported − judged over the observations,
-// unclipped, so that a report shows the actual size of a disagreement; 0
-// with no observations.
-func (t *Test) MeanDiff() float64 {
-	if t.n == 0 {
+	weight := [2]float64{1 - passShare, passShare}
+	switch {
+	case cnt[0] == 0 && cnt[1] == 0:
 		return 0
+	case cnt[0] == 0:
+		weight = [2]float64{0, 1}
+	case cnt[1] == 0:
+		weight = [2]float64{1, 0}
 	}
-	return float64(t.sumDiff) / float64(t.n)
+	// Weighted so that the sum is the estimate times the number of
+	// fixtures; scaled to integers for the exact count.
+	const scale = 1000
+	total := float64(len(fixtures))
+	var stricter, lenient []int
+	for _, f := range fixtures {
+		k := 0
+		if f.ExpectedGate {
+			k = 1
+		}
+		w := weight[k] * total / float64(cnt[k])
+		c := math.Max(-clip, math.Min(clip, f.Diff))
+		stricter = append(stricter, int(math.Round(-scale*w*(c+r.Tolerance))))
+		lenient = append(lenient, int(math.Round(scale*w*(c-r.Tolerance))))
+	}
+	switch {
+	case stats.SignFlipUpper(stricter) <= r.DriftAlpha:
+		return -1
+	case stats.SignFlipUpper(lenient) <= r.DriftAlpha:
+		return 1
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

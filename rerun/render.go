@@ -52,11 +52,7 @@ func text(r Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s  [%s, %s]\n", strings.ToUpper(string(r.Verdict)), r.Path, r.RubricKey, r.Kind)
 	fmt.Fprintf(&b, "  %s\n", r.Reason)
-	keyed := "keyed with the leaderboard's secret"
-	if !r.SeedKeyed {
-		keyed = "not keyed"
-	}
-	fmt.Fprintf(&b, "  seed %s (%s); %d calls, $%.4f\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	fmt.Fprintf(&b, "  seed %s (%s); %d calls, $%.4f\n", r.Seed, seedNote(r), r.Calls, r.SpendUSD)
 	if line := judgeCheck(r); line != "" {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
@@ -90,6 +86,19 @@ func text(r Report) string {
 	return b.String()
 }
 
+// seedNote says where the seed came from and how to use it again.
+func seedNote(r Report) string {
+	switch r.SeedSource {
+	case SeedSecret:
+		return "from the leaderboard's secret, so the sample could not be foreseen"
+	case SeedRandom:
+		return "drawn at random, no secret being set; `benchgate rerun --seed " + r.Seed + "` replays this check"
+	case SeedGiven:
+		return "given, to replay a check"
+	}
+	return "none"
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "–"
@@ -103,11 +112,7 @@ func markdown(r Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## benchgate rerun: %s %s\n\n", verdictIcon[r.Verdict], r.Verdict)
 	fmt.Fprintf(&b, "`%s` (`%s`, %s). %s\n\n", mdtext.Code(r.Path), mdtext.Code(r.RubricKey), r.Kind, mdtext.Escape(r.Reason))
-	keyed := "keyed with the leaderboard's secret, so the sample could not be foreseen"
-	if !r.SeedKeyed {
-		keyed = "**not keyed**: no secret is configured"
-	}
-	fmt.Fprintf(&b, "Seed `%s` (%s). %d calls, $%.4f.\n\n", r.Seed, keyed, r.Calls, r.SpendUSD)
+	fmt.Fprintf(&b, "Seed `%s` (%s). %d calls, $%.4f.\n\n", r.Seed, seedNote(r), r.Calls, r.SpendUSD)
 	if line := judgeCheck(r); line != "" {
 		fmt.Fprintf(&b, "%s\n\n", mdtext.Escape(line))
 	}
@@ -150,10 +155,14 @@ func markdown(r Report) string {
 	return b.String()
 }
 
-// judgeCheck says what the judge's check before the test found and what
-// the test tolerated, or nothing for a report without either.
+// judgeCheck says what the judge's check before the sample found, and
+// what the tests measured, or nothing for a report without either.
 func judgeCheck(r Report) string {
 	var parts []string
+	reference := "their expected grades"
+	if r.DriftReference == ReferenceRecord {
+		reference = "the judge's own grades in the benchmark's calibration record"
+	}
 	if r.JudgeBias != nil {
 		scored := 0
 		for _, f := range r.Fixtures {
@@ -161,14 +170,15 @@ func judgeCheck(r Report) string {
 				scored++
 			}
 		}
-		parts = append(parts, fmt.Sprintf("Judge check: graded %d of the rubric's calibration fixtures, %+.2f points from their expected grades on average (the judge's estimated bias).", scored, *r.JudgeBias))
+		parts = append(parts, fmt.Sprintf("Judge check: graded %d of the rubric's calibration fixtures, %+.2f points from %s on average, each half (gates expected to pass, to fail) weighed by the submission's share of it (the judge's estimated drift; the tolerance is %.2f).", scored, *r.JudgeBias, reference, r.Tolerance))
 	} else if len(r.Fixtures) > 0 {
 		parts = append(parts, fmt.Sprintf("Judge check: none of the %d calibration fixtures tried was graded.", len(r.Fixtures)))
 	}
-	if r.Tolerance > 0 {
-		s := fmt.Sprintf("The test tolerates %.2f points of inflation per question as drift of the judge", r.Tolerance)
-		if r.Sigma > 0 {
-			s += fmt.Sprintf("; the differences' estimated spread is %.2f points", r.Sigma)
+	if r.Shift != nil && r.Jumps != nil {
+		s := fmt.Sprintf("Tests: shift p = %.2g (level %.2g); jumps p = %.2g (level %.2g; big and moderate jumps: %d and %d up, %d and %d down, %d and %d in %d pairs of the judge's recorded runs)",
+			r.Shift.P, r.Shift.Level, r.Jumps.P, r.Jumps.Level, r.Jumps.Up[1], r.Jumps.Up[0], r.Jumps.Down[1], r.Jumps.Down[0], r.Jumps.Controls[1], r.Jumps.Controls[0], r.Jumps.Pairs)
+		if r.Bound != nil {
+			s += fmt.Sprintf("; upper bound of the inflation %.2f (a consistent verdict needs it below %.2g)", *r.Bound, r.Delta)
 		}
 		parts = append(parts, s+".")
 	}

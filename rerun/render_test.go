@@ -20,10 +20,11 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		{"consistent.md", Report{
 			Path: "submissions/model-benchmark/qwen3-32b-basin", RubricKey: "basin-analysis", Kind: "rubric",
 			Verdict: VerdictConsistent, Reason: "the judge's scores agree with the reported ones within noise after 3 questions",
-			Seed: "9f3a", SeedKeyed: true, Sample: []string{"Q4", "Q1", "Q3"}, Calls: 5, SpendUSD: 0.0312, Checked: 3,
-			Tolerance: 0.25, Sigma: 0.93, JudgeBias: new(-0.5),
+			Seed: "9f3a00c1d2e3f405", SeedSource: SeedSecret, Sample: []string{"Q4", "Q1", "Q3"}, Calls: 5, SpendUSD: 0.0312, Checked: 3,
+			Tolerance: 0.25, Delta: 1, JudgeBias: new(-0.5), DriftReference: ReferenceExpected, Bound: new(0.62),
+			Shift: &ShiftTest{N: 3, Mean: 0.33, P: 0.5, Level: 0.004}, Jumps: &JumpTest{Share: 0.5, P: 1, Level: 0.006},
 			Fixtures: []FixtureCheck{
-				{QuestionID: "Q2", FixtureID: "F1", Expected: 7, Judged: intp(6), Diff: intp(-1)},
+				{QuestionID: "Q2", FixtureID: "F1", Expected: 7, ExpectedGate: true, Judged: intp(6), Diff: intp(-1)},
 				{QuestionID: "Q5", FixtureID: "F2", Expected: 3, Judged: intp(3), Diff: intp(0), Cached: true},
 			},
 			Questions: []QuestionCheck{
@@ -36,7 +37,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		{"inconsistent.md", Report{
 			Path: "submissions/model-benchmark/llama-3.3-70b-reservoir", RubricKey: "reservoir-mcq", Kind: "mcq",
 			Verdict: VerdictInconsistent, Reason: "2 answers are not what the benchmark's extraction reads in their responses",
-			Seed: "01ab", SeedKeyed: false, Sample: []string{"rq-007", "rq-012"}, Disputes: 2,
+			Seed: "01ab000000000000", SeedSource: SeedRandom, Sample: []string{"rq-007", "rq-012"}, Disputes: 2,
 			Questions: []QuestionCheck{
 				{ID: "rq-007", Submitted: "B", ReAsked: "C", Fault: "the response says C"},
 				{ID: "rq-012", Submitted: "A", Fault: "no letter in the response"},
@@ -46,7 +47,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 		{"inconclusive.md", Report{
 			Path: "submissions/model-benchmark/x-run", RubricKey: "basin-analysis", Kind: "rubric",
 			Verdict: VerdictInconclusive, Reason: "answers reproduce the grading key; a maintainer decides | *not* `this`",
-			Seed: "77ee", SeedKeyed: true, Sample: []string{"Q2", "Q5"}, Calls: 3, SpendUSD: 0.5, Checked: 1, JudgeFaults: 1, Contradictions: 1,
+			Seed: "77ee000000000000", SeedSource: SeedGiven, Sample: []string{"Q2", "Q5"}, Calls: 3, SpendUSD: 0.5, Checked: 1, JudgeFaults: 1, Contradictions: 1,
 			Tolerance: 0.4, Fixtures: []FixtureCheck{{QuestionID: "Q1", FixtureID: "F1", Expected: 6, Fault: "the judge gave no valid verdict"}},
 			Questions: []QuestionCheck{
 				{ID: "Q2", Reported: intp(10), Judged: intp(3), Diff: intp(7), ReportedGate: boolp(true), JudgedGate: boolp(false), GateFlip: true, Injection: true,

@@ -9,12 +9,14 @@
 package rerun
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,12 +50,16 @@ type Config struct {
 	CandidateModel string
 	Sample         int // questions re-asked of the candidate; 0 means 20
 
-	// Secret keys the sample's seed (an HMAC of the submission's scores in
-	// a canonical form, see scoresDigest), so that the sample is
-	// reproducible by whoever holds it and unpredictable to the submitter.
-	// Without one the seed is a plain hash of the scores, which the
-	// submitter can compute too.
+	// Secret keys the sample's seed: an HMAC of the submission's scores
+	// in a canonical form (see scoresDigest), so that the sample is
+	// reproducible by whoever holds the secret and unpredictable to the
+	// submitter. Seed, when set, is the seed itself, to replay a check
+	// whose report gave it. With neither, the seed is drawn at random:
+	// a sample the submitter could compute (a plain hash of the scores)
+	// can be gamed by editing the scores until the inflated answers fall
+	// outside it.
 	Secret []byte
+	Seed   *uint64
 
 	// MaxCalls and MaxUSD bound the spot-check's model calls and spend;
 	// 0 means no limit. With the judge's Prices each judge call reserves
@@ -78,45 +84,62 @@ type Config struct {
 
 // Report is the outcome of a spot-check.
 type Report struct {
-	Path      string          `json:"path"`
-	RubricKey string          `json:"rubric_key"`
-	Kind      benchmark.Kind  `json:"kind"`
-	Verdict   Verdict         `json:"verdict"`
-	Reason    string          `json:"reason"`
-	Seed      string          `json:"seed"`       // hex; the sample order follows from it
-	SeedKeyed bool            `json:"seed_keyed"` // made with the leaderboard's secret
-	Sample    []string        `json:"sample"`     // question ids, in the order checked
-	Questions []QuestionCheck `json:"questions"`
-	Calls     int             `json:"calls"`
-	SpendUSD  float64         `json:"spend_usd"`
-	Warnings  []string        `json:"warnings,omitempty"`
+	Path      string         `json:"path"`
+	RubricKey string         `json:"rubric_key"`
+	Kind      benchmark.Kind `json:"kind"`
+	Verdict   Verdict        `json:"verdict"`
+	Reason    string         `json:"reason"`
+	// Seed is the seed every random choice of the check was drawn from,
+	// in hex; `benchgate rerun --seed` replays it. SeedSource says where
+	// it came from (SeedSecret, SeedRandom or SeedGiven).
+	Seed       string          `json:"seed"`
+	SeedSource string          `json:"seed_source"`
+	Sample     []string        `json:"sample"` // question ids, in the order checked
+	Questions  []QuestionCheck `json:"questions"`
+	Calls      int             `json:"calls"`
+	SpendUSD   float64         `json:"spend_usd"`
+	Warnings   []string        `json:"warnings,omitempty"`
 
 	// Rubric kind.
 	Leaks []Leak `json:"leaks,omitempty"`
 	// Injections are the signs, in answers or in the judge's verdicts,
 	// that an answer instructs the judge; any keeps the check from
 	// consistent, since a judge that obeys agrees with any score.
-	Injections     []Injection `json:"injections,omitempty"`
-	Checked        int         `json:"checked,omitempty"`
-	MeanDiff       float64     `json:"mean_diff,omitempty"` // reported − judged, points per question
-	LLR            float64     `json:"llr,omitempty"`
-	Contradictions int         `json:"gate_contradictions,omitempty"`
-	JudgeFaults    int         `json:"judge_faults,omitempty"` // the fixtures' and the answers'
+	Injections []Injection `json:"injections,omitempty"`
+	// Rubric is the number of questions of the rubric, Target how many
+	// the check set out to re-grade (all of them up to the rule's MaxN)
+	// and Checked how many it re-graded.
+	Rubric  int `json:"rubric_questions,omitempty"`
+	Target  int `json:"target,omitempty"`
+	Checked int `json:"checked,omitempty"`
+	// MeanDiff is the mean of reported − judged over the answers
+	// re-graded, and Bound its (1 − Beta) upper confidence bound with the
+	// judge's estimated leniency added: a consistent verdict needs it
+	// below Delta. Shift and Jumps are the two tests (see Rule).
+	MeanDiff       float64    `json:"mean_diff,omitempty"`
+	Bound          *float64   `json:"upper_bound,omitempty"`
+	Delta          float64    `json:"delta,omitempty"`
+	Shift          *ShiftTest `json:"shift_test,omitempty"`
+	Jumps          *JumpTest  `json:"jump_test,omitempty"`
+	Contradictions int        `json:"gate_contradictions,omitempty"`
+	JudgeFaults    int        `json:"judge_faults,omitempty"` // the fixtures' and the answers'
 	// OutOfBudget reports that the check stopped at Config's MaxCalls or
 	// MaxUSD, or before a call whose worst case would not fit in it.
 	OutOfBudget bool `json:"out_of_budget,omitempty"`
-	// Tolerance is the inflation, in points per question, the test
-	// accepted as the judge's drift, and Sigma the spread of the
-	// differences it estimated (see Rule).
+	// Tolerance is the inflation, in points per question, the tests
+	// accept as the judge's drift.
 	Tolerance float64 `json:"tolerance,omitempty"`
-	Sigma     float64 `json:"sigma,omitempty"`
 	// Fixtures are the rubric's calibration fixtures the judge graded
-	// before the test, and JudgeBias the mean of their differences from
-	// the expected grades (see Rule.Drift): the judge's estimated bias,
-	// negative when it grades more strictly than the rubric's authors.
-	// It is absent when no fixture was graded.
-	Fixtures  []FixtureCheck `json:"fixtures,omitempty"`
-	JudgeBias *float64       `json:"judge_bias,omitempty"`
+	// before the sample, and JudgeBias the judge's drift estimated from
+	// them (see Drift): negative when it grades more strictly than the
+	// reference, which DriftReference names (ReferenceRecord or
+	// ReferenceExpected). It is absent when no fixture was graded.
+	Fixtures       []FixtureCheck `json:"fixtures,omitempty"`
+	JudgeBias      *float64       `json:"judge_bias,omitempty"`
+	DriftReference string         `json:"drift_reference,omitempty"`
+	// Record is the benchmark's calibration record the check used, when
+	// there is one.
+	Record *RecordUse `json:"calibration_record,omitempty"`
 
 	// Multiple-choice kind.
 	Disputes     int      `json:"disputes,omitempty"`
@@ -153,15 +176,33 @@ type QuestionCheck struct {
 // FixtureCheck is one calibration fixture graded by the judge to check it
 // before a spot-check.
 type FixtureCheck struct {
-	QuestionID string `json:"question_id"`
-	FixtureID  string `json:"fixture_id"`
-	Expected   int    `json:"expected"`
-	Judged     *int   `json:"judged,omitempty"`
-	Diff       *int   `json:"diff,omitempty"` // judged − expected
-	Cached     bool   `json:"cached,omitempty"`
-	Fault      string `json:"fault,omitempty"`
-	Err        error  `json:"-"`
+	QuestionID   string `json:"question_id"`
+	FixtureID    string `json:"fixture_id"`
+	Expected     int    `json:"expected"`
+	ExpectedGate bool   `json:"expected_gate_passed"`
+	Judged       *int   `json:"judged,omitempty"`
+	Diff         *int   `json:"diff,omitempty"` // judged − expected
+	Cached       bool   `json:"cached,omitempty"`
+	Fault        string `json:"fault,omitempty"`
+	Err          error  `json:"-"`
 }
+
+// RecordUse is what a spot-check took from a calibration record: the
+// reference grades of the drift check and Pairs pairs of the judge's runs
+// for the jump test.
+type RecordUse struct {
+	File     string `json:"file"`
+	Recorded string `json:"recorded"`
+	Runs     int    `json:"runs"`
+	Pairs    int    `json:"pairs"`
+}
+
+// The references a judge's grades of the calibration fixtures are compared
+// with for drift.
+const (
+	ReferenceRecord   = "record"   // the judge's own grades in the benchmark's calibration record
+	ReferenceExpected = "expected" // the grades the rubric's authors expect
+)
 
 // Injection is one question whose answer, or whose verdict from the judge,
 // shows an attempt to instruct the judge.
@@ -229,17 +270,15 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	if b == nil {
 		return rep, errors.New("the submission's benchmark cannot be loaded")
 	}
-	seed, seedHex := sampleSeed(cfg.Secret, scoresDigest(res.RubricKey, files))
-	rep.Seed, rep.SeedKeyed = seedHex, cfg.Secret != nil
-	if cfg.Secret == nil {
-		rep.Warnings = append(rep.Warnings, "no BENCHGATE_RERUN_SECRET: the sample follows from a plain hash of the submission's scores, which its author can compute; set a secret to make the sample unpredictable")
+	seed, err := chooseSeed(cfg, scoresDigest(res.RubricKey, files), &rep)
+	if err != nil {
+		return rep, err
 	}
-	order := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.Questions())
 	switch {
 	case b.Rubric != nil && files.Rubric != nil:
-		return checkRubric(ctx, b, files.Rubric, order, seed, cfg, rep)
+		return checkRubric(ctx, b, files.Rubric, seed, cfg, rep)
 	case b.Rubric == nil && files.MCQ != nil:
-		return checkMCQ(ctx, b, res, files.MCQ, order, cfg, rep)
+		return checkMCQ(ctx, b, res, files.MCQ, SampleOrder(seed, b.Questions()), cfg, rep)
 	}
 	return rep, fmt.Errorf("%s: verification kept no rows of scores.json to spot-check", dir)
 }
@@ -274,7 +313,7 @@ func budgeted(cfg Config) *judge.Judge {
 	return &j
 }
 
-func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, order []int, seed uint64, cfg Config, rep Report) (Report, error) {
+func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.RubricRow, seed uint64, cfg Config, rep Report) (Report, error) {
 	if cfg.Judge == nil {
 		return rep, errors.New("a rubric benchmark is spot-checked with its judge: configure the judge endpoint")
 	}
@@ -285,32 +324,6 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	if cfg.MaxUSD > 0 && jud.Prices == nil {
 		rep.Warnings = append(rep.Warnings, "the judge has no prices, so a call's worst case is unknown: the dollar budget is checked before each call, and the last call may go past it; give the judge's prices (--price-input and --price-output of `benchgate rerun`, or BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT for the App)")
 	}
-	byQ := make(map[int]*submission.RubricRow, len(rows))
-	for i := range rows {
-		if qi, ok := b.Index(rows[i].ID); ok {
-			byQ[qi] = &rows[i]
-		}
-	}
-	// The text graded is always the clean form of the reply as received
-	// (of its reasoning text when the content holds no answer, the rubric
-	// benchmarks' rule, as score and verify apply it), never a clean text
-	// the submitter supplies.
-	answers := make(map[string]string, len(rows))
-	injected := map[string]bool{}
-	for qi := range b.Rubric.Questions {
-		row := byQ[qi]
-		if row == nil {
-			continue
-		}
-		text, _ := submission.DefaultAnswerRule(true).Graded(row.Answer, row.Reasoning)
-		answers[row.ID] = text
-		if m := judge.InjectionMarkers(text); len(m) > 0 {
-			rep.Injections = append(rep.Injections, Injection{QuestionID: row.ID, Source: InAnswer, Signs: m})
-			injected[row.ID] = true
-		}
-	}
-	rep.Leaks = FindLeaks(b.Rubric, answers)
-
 	rule := cfg.Rule
 	if t := b.Entry.SpotCheckTolerance; t != nil {
 		rule.Tolerance = *t
@@ -321,112 +334,22 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	if err := rule.Validate(); err != nil {
 		return rep, fmt.Errorf("the spot-check's rule for %s cannot run: %w", b.Entry.Key, err)
 	}
-	rep.Tolerance = rule.Tolerance
-	if stop, err := checkDrift(ctx, jud, b.Rubric, rule, seed, cfg, &rep); err != nil || stop != "" {
-		rep.Verdict, rep.Reason = VerdictInconclusive, stop
+	g := newJudgeGrader(b, rows, jud, cfg, &rep)
+	rep.Leaks = FindLeaks(b.Rubric, g.answersByID())
+	d := g.design(seed)
+	if len(d.Fixtures) == 0 && rule.DriftFixtures > 0 {
+		rep.Warnings = append(rep.Warnings, "the rubric has no calibration fixtures, so the judge could not be checked for drift before the spot-check")
+	}
+	out, err := Run(ctx, rule, d, g)
+	if err != nil {
 		return rep, err
 	}
-
-	test := rule.Start()
-	decision := Continue
-	stop := ""
-	testCalls := 0 // the test's judge calls, failed ones included
-	// The fixtures' faults are reported with the others, but the
-	// allowance is the test's own.
-	fixtureFaults := rep.JudgeFaults
-	for _, qi := range order {
-		if decision != Continue {
-			break
-		}
-		if rule.MaxN > 0 && testCalls >= rule.MaxN {
-			stop = fmt.Sprintf("the test reached its cap of %d judge calls without deciding", rule.MaxN)
-			break
-		}
-		if overBudget(cfg, &rep) {
-			rep.OutOfBudget = true
-			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f)", rep.Calls, rep.SpendUSD)
-			break
-		}
-		if faults, limit := rep.JudgeFaults-fixtureFaults, rule.FaultLimit(testCalls); faults >= limit {
-			stop = fmt.Sprintf("the judge failed on %d of %d questions (the allowance is max(%d, %g × calls)); its faults are never held against the submission", faults, testCalls, rule.MinFaults, rule.FaultShare)
-			break
-		}
-		row := byQ[qi]
+	for _, qi := range out.Skipped {
 		q := &b.Rubric.Questions[qi]
-		qc := QuestionCheck{ID: q.ID}
 		rep.Sample = append(rep.Sample, q.ID)
-		if row == nil || row.Score == nil {
-			qc.Fault = "unscored in the submission: nothing to compare"
-			rep.Questions = append(rep.Questions, qc)
-			continue
-		}
-		reported64, _ := row.Score.Int()
-		reported := int(reported64)
-		qc.Reported, qc.ReportedGate = &reported, row.GatePassed
-		testCalls++
-		got, err := jud.Grade(ctx, b.Rubric, q, answers[row.ID])
-		rep.spend(got.Usage)
-		qc.Cached, qc.Injection = got.Cached, injected[q.ID]
-		switch {
-		case ctx.Err() != nil:
-			return rep, ctx.Err()
-		case errors.Is(err, judge.ErrBudget):
-			// Not a fault of the judge, and no evidence: the question was
-			// not checked.
-			rep.Sample = rep.Sample[:len(rep.Sample)-1]
-			testCalls--
-			rep.OutOfBudget = true
-			stop = fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", rep.Calls, rep.SpendUSD, err)
-		case errors.Is(err, llm.ErrAccount):
-			// No judge call can succeed until the account is fixed: stop
-			// at once, without evidence either way.
-			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
-			rep.JudgeFaults++
-			rep.Questions = append(rep.Questions, qc)
-			stop = "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed"
-		case err != nil:
-			qc.Fault, qc.Err = "the judge call failed: "+llm.Public(err), err
-			rep.JudgeFaults++
-		case !got.Scored:
-			qc.Fault = "the judge gave no valid verdict"
-			rep.JudgeFaults++
-		default:
-			judged := got.Total()
-			gate := got.Verdict.GatePassed
-			diff := reported - judged
-			qc.Judged, qc.JudgedGate, qc.Diff = &judged, &gate, &diff
-			rg := row.GatePassed != nil && *row.GatePassed
-			qc.GateFlip = rg && !gate
-			qc.Components = componentDiffs(q, row, got.Verdict)
-			if signs := judge.VerdictInjectionSigns(got.Verdict); len(signs) > 0 {
-				rep.Injections = append(rep.Injections, Injection{QuestionID: q.ID, Source: InVerdict, Signs: signs})
-				qc.Injection = true
-			}
-			decision = test.Add(Observation{Reported: reported, Judged: judged, ReportedGate: rg, JudgedGate: gate})
-		}
-		if stop != "" {
-			break
-		}
-		rep.Questions = append(rep.Questions, qc)
+		rep.Questions = append(rep.Questions, QuestionCheck{ID: q.ID, Fault: "unscored in the submission: nothing to compare"})
 	}
-	rep.Checked, rep.MeanDiff, rep.LLR, rep.Contradictions = test.N(), test.MeanDiff(), test.LLR(), test.Contradictions()
-	if test.N() > 0 {
-		rep.Sigma = test.Sigma()
-	}
-	switch decision {
-	case Inconsistent:
-		rep.Verdict = VerdictInconsistent
-		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores exceed the judge's by %.2f points per question on average (%d reported gate passes the judge fails); the sequential test rejects honest noise and a drift of the judge of up to %.2f points", rep.Checked, rep.MeanDiff, rep.Contradictions, rep.Tolerance)
-	case Consistent:
-		rep.Verdict = VerdictConsistent
-		rep.Reason = fmt.Sprintf("over %d re-graded answers the reported scores agree with the judge's within its noise (mean difference %+.2f points)", rep.Checked, rep.MeanDiff)
-	default:
-		rep.Verdict = VerdictInconclusive
-		if stop == "" {
-			stop = "every question was checked without a decision"
-		}
-		rep.Reason = stop
-	}
+	summarize(&rep, rule, d, out)
 	if len(rep.Leaks) > 0 && rep.Verdict == VerdictConsistent {
 		rep.Verdict = VerdictInconclusive
 		rep.Reason = fmt.Sprintf("%d answers reproduce long passages of the grading key (see leaks); the scores agree with the judge, but a maintainer must decide whether the answers were written from the key", len(rep.Leaks))
@@ -446,19 +369,133 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 	return rep, nil
 }
 
-// checkDrift grades rule.DriftFixtures of the rubric's calibration
-// fixtures, chosen in an order drawn from the spot-check's seed, and
-// records them and the judge's estimated bias in rep. It returns the
-// reason to stop, when the judge has drifted beyond rule.DriftLimit or
-// cannot be used, and an error only when ctx is done. The grades are
-// cached for the UTC day only (see dayCache): a spot-check run again that
-// day does not pay for them twice, but one on a later day grades the
-// fixtures afresh, since the drift it looks for is a change of the judge
-// after the grades were first made, which a grade cached for good would
-// hide.
-func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule Rule, seed uint64, cfg Config, rep *Report) (string, error) {
-	if rule.DriftFixtures == 0 {
-		return "", nil
+// summarize fills rep's figures and verdict from the outcome of Run.
+func summarize(rep *Report, r Rule, d Design, out Outcome) {
+	res := out.Result
+	rep.Tolerance, rep.Delta = r.Tolerance, r.Delta
+	rep.Rubric, rep.Target, rep.Checked = len(d.Questions), out.Target, res.N
+	rep.MeanDiff, rep.OutOfBudget = res.Mean, out.OutOfBudget
+	if !math.IsInf(res.Bound, 0) {
+		b := res.Bound
+		rep.Bound = &b
+	}
+	if out.DriftKnown {
+		bias := res.Drift
+		rep.JudgeBias = &bias
+	}
+	if res.N > 0 {
+		shift, jump := res.Shift, res.Jump
+		rep.Shift, rep.Jumps = &shift, &jump
+	}
+	for _, q := range rep.Questions {
+		if q.GateFlip {
+			rep.Contradictions++
+		}
+	}
+	moderate, big := benchmark.JumpPoints(d.Points)
+	sampled := fmt.Sprintf("%d re-graded answers", res.N)
+	if rep.Target < rep.Rubric {
+		sampled = fmt.Sprintf("%d answers re-graded, drawn at random by the seed from the %d the submission scored", res.N, rep.Rubric)
+	}
+	reference := "their expected grades"
+	if rep.DriftReference == ReferenceRecord {
+		reference = "the judge's own recorded grades of them"
+	}
+	switch {
+	case res.Decision == Inconsistent:
+		rep.Verdict = VerdictInconsistent
+		var why []string
+		if res.Shift.Rejects() {
+			why = append(why, fmt.Sprintf("the reported scores exceed the judge's by %.2f points per question on average (%.2f on the %d questions whose gate both agree on), more than an honest run of the judge drifted by up to %.2f points makes (exact sign-flip test, p = %.2g, level %.2g)", res.Mean, res.Shift.Mean, res.Shift.N, r.Tolerance, res.Shift.P, res.Shift.Level))
+		}
+		if res.Jump.Rejects() {
+			j := res.Jump
+			why = append(why, fmt.Sprintf("%d scores are reported %d or more points above the judge's and %d by %d to %d (%d reported gate passes the judge fails), against %d and %d the other way and %s: more than the judge's own disagreements make (exact conditional test, p = %.2g, level %.2g)", j.Up[1], big, j.Up[0], moderate, big-1, rep.Contradictions, j.Down[1], j.Down[0], controlsNote(j), j.P, j.Level))
+		}
+		rep.Reason = fmt.Sprintf("over %s, %s", sampled, strings.Join(why, "; and "))
+	case res.Decision == Consistent:
+		rep.Verdict = VerdictConsistent
+		rep.Reason = fmt.Sprintf("over %s the reported scores agree with the judge's (mean difference %+.2f points): an inflation of %.2g points per question is ruled out (%.0f%% upper bound %.2f)", sampled, res.Mean, r.Delta, 100*(1-r.Beta), res.Bound)
+	default:
+		rep.Verdict = VerdictInconclusive
+		switch {
+		case out.DriftSeen != 0:
+			way := "more strictly"
+			if out.DriftSeen > 0 {
+				way = "more leniently"
+			}
+			rep.Reason = fmt.Sprintf("the judge has drifted: it grades the calibration fixtures %s than %s, by %+.2f points on average, beyond the tolerance of %.2f (%d fixtures, exact sign-flip test at level %.2g), so its grades cannot be compared with the submitter's run; check the judge with `benchgate calibrate` and its model and parameters against the benchmark's judge contract", way, reference, res.Drift, r.Tolerance, len(out.Fixtures)-out.FixtureFaults, r.DriftAlpha)
+		case out.Stop != "":
+			rep.Reason = out.Stop
+		case res.Cause == CauseDrift:
+			rep.Reason = fmt.Sprintf("over %s the reported scores exceed the judge's by %.2f points per question, but the judge grades the calibration fixtures %.2f points more strictly than %s, more than the tolerance of %.2f: the difference may be the judge's own, so it accuses no one; check the judge with `benchgate calibrate` and run the spot-check again", sampled, res.Mean, -res.Drift, reference, r.Tolerance)
+		case res.N == 0 && out.Faults > 0:
+			rep.Reason = fmt.Sprintf("the judge failed on every one of the %d answers it was asked to re-grade (see the faults); its faults are never held against the submission", out.Faults)
+		case res.N == 0:
+			rep.Reason = "no answer could be re-graded"
+		case res.Cause == CauseBound:
+			extra := ""
+			if res.Drift > 0 {
+				extra = fmt.Sprintf(", the judge's leniency of %.2f points on the calibration fixtures included", res.Drift)
+			}
+			rep.Reason = fmt.Sprintf("over %s no test shows an inflation (mean difference %+.2f points), but they cannot rule out one of %.2g points per question: the %.0f%% upper bound is %.2f%s; a maintainer decides", sampled, res.Mean, r.Delta, 100*(1-r.Beta), res.Bound, extra)
+		}
+	}
+}
+
+// controlsNote says what the jump test compared the jumps with besides
+// the sample's own.
+func controlsNote(j JumpTest) string {
+	if j.Pairs == 0 {
+		return "no calibration record to measure the judge's own rate by"
+	}
+	return fmt.Sprintf("%d and %d between %d pairs of the judge's recorded runs on calibration fixtures", j.Controls[1], j.Controls[0], j.Pairs)
+}
+
+// judgeGrader is the Grader of a real spot-check: the benchmark's judge,
+// within the check's budget, recording what each call gave in the report.
+type judgeGrader struct {
+	b        *benchmark.Benchmark
+	byQ      []*submission.RubricRow // by question index; nil when absent
+	answers  []string                // the text graded, by question index
+	injected []bool
+	fixtures []fixtureRef
+	jud      *judge.Judge
+	fixJud   *judge.Judge // jud, caching for the UTC day only (see dayCache)
+	cfg      Config
+	rep      *Report
+}
+
+type fixtureRef struct{ q, f int }
+
+func newJudgeGrader(b *benchmark.Benchmark, rows []submission.RubricRow, jud *judge.Judge, cfg Config, rep *Report) *judgeGrader {
+	g := &judgeGrader{b: b, jud: jud, fixJud: jud, cfg: cfg, rep: rep}
+	n := len(b.Rubric.Questions)
+	g.byQ, g.answers, g.injected = make([]*submission.RubricRow, n), make([]string, n), make([]bool, n)
+	for i := range rows {
+		if qi, ok := b.Index(rows[i].ID); ok {
+			g.byQ[qi] = &rows[i]
+		}
+	}
+	// The text graded is always the clean form of the reply as received
+	// (of its reasoning text when the content holds no answer, the rubric
+	// benchmarks' rule, as score and verify apply it), never a clean text
+	// the submitter supplies.
+	for qi, row := range g.byQ {
+		if row == nil {
+			continue
+		}
+		text, _ := submission.DefaultAnswerRule(true).Graded(row.Answer, row.Reasoning)
+		g.answers[qi] = text
+		if m := judge.InjectionMarkers(text); len(m) > 0 {
+			rep.Injections = append(rep.Injections, Injection{QuestionID: row.ID, Source: InAnswer, Signs: m})
+			g.injected[qi] = true
+		}
+	}
+	for qi := range b.Rubric.Questions {
+		for fi := range b.Rubric.Questions[qi].Calibration {
+			g.fixtures = append(g.fixtures, fixtureRef{qi, fi})
+		}
 	}
 	if jud.Cache != nil {
 		now := time.Now
@@ -467,68 +504,164 @@ func checkDrift(ctx context.Context, jud *judge.Judge, r *benchmark.Rubric, rule
 		}
 		daily := *jud
 		daily.Cache = dayCache{jud.Cache, now().UTC().Format(time.DateOnly)}
-		jud = &daily
+		g.fixJud = &daily
 	}
-	type ref struct{ q, f int }
-	var all []ref
-	for qi := range r.Questions {
-		for fi := range r.Questions[qi].Calibration {
-			all = append(all, ref{qi, fi})
+	return g
+}
+
+func (g *judgeGrader) answersByID() map[string]string {
+	out := map[string]string{}
+	for qi, row := range g.byQ {
+		if row != nil {
+			out[row.ID] = g.answers[qi]
 		}
 	}
-	if len(all) == 0 {
-		rep.Warnings = append(rep.Warnings, "the rubric has no calibration fixtures, so the judge could not be checked for drift before the spot-check")
-		return "", nil
-	}
-	// The fixtures' order is its own stream of the sample's seed.
-	perm := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909)).Perm(len(all))
-	var diffs []int
-	for _, i := range perm[:min(rule.DriftFixtures, len(all))] {
-		if overBudget(cfg, rep) {
-			rep.OutOfBudget = true
-			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures", rep.Calls, rep.SpendUSD), nil
+	return out
+}
+
+// design is what Run needs to know of the submission and the rubric.
+func (g *judgeGrader) design(seed uint64) Design {
+	d := Design{Points: g.b.Rubric.TotalPoints, Seed: seed, Questions: make([]Question, len(g.byQ))}
+	for qi, row := range g.byQ {
+		if row == nil || row.Score == nil {
+			continue
 		}
-		q := &r.Questions[all[i].q]
-		f := &q.Calibration[all[i].f]
-		fc := FixtureCheck{QuestionID: q.ID, FixtureID: f.ID, Expected: f.Total}
-		got, err := jud.Grade(ctx, r, q, f.Response)
-		rep.spend(got.Usage)
-		fc.Cached = got.Cached
-		switch {
-		case ctx.Err() != nil:
-			return "", ctx.Err()
-		case errors.Is(err, judge.ErrBudget):
-			rep.OutOfBudget = true
-			return fmt.Sprintf("the budget ran out after %d calls ($%.4f), while the judge graded the calibration fixtures: %v", rep.Calls, rep.SpendUSD, err), nil
-		case errors.Is(err, llm.ErrAccount):
-			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
-			rep.Fixtures = append(rep.Fixtures, fc)
-			rep.JudgeFaults++
-			return "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed", nil
-		case err != nil:
-			fc.Fault, fc.Err = "the judge call failed: "+llm.Public(err), err
-			rep.JudgeFaults++
-		case !got.Scored:
-			fc.Fault = "the judge gave no valid verdict"
-			rep.JudgeFaults++
-		default:
-			judged := got.Total()
-			diff := judged - f.Total
-			fc.Judged, fc.Diff = &judged, &diff
-			diffs = append(diffs, diff)
+		total, _ := row.Score.Int()
+		d.Questions[qi] = Question{Scored: true, Reported: Grade{Total: int(total), Gate: row.GatePassed != nil && *row.GatePassed}}
+	}
+	runs := recordedRuns(g.b.Record)
+	g.rep.DriftReference = ReferenceExpected
+	if g.b.Record != nil {
+		g.rep.DriftReference = ReferenceRecord
+		g.rep.Record = &RecordUse{File: g.b.Record.File, Recorded: g.b.Record.Recorded, Runs: g.b.Record.Runs}
+	}
+	for _, ref := range g.fixtures {
+		q := &g.b.Rubric.Questions[ref.q]
+		f := &q.Calibration[ref.f]
+		fx := Fixture{Expected: Grade{Total: f.Total, Gate: f.GatePassed}, Reference: float64(f.Total)}
+		if totals := runs[[2]string{q.ID, f.ID}]; len(totals) > 0 {
+			// The judge's own grades are the reference: drift is a change
+			// of the judge, not its standing disagreement with the
+			// rubric's authors. Disjoint pairs of its runs are the jump
+			// test's controls.
+			sum := 0
+			for i, t := range totals {
+				sum += t
+				if i%2 == 1 {
+					d.Recorded.Add(totals[i-1], t, d.Points)
+				}
+			}
+			fx.Reference = float64(sum) / float64(len(totals))
 		}
-		rep.Fixtures = append(rep.Fixtures, fc)
+		d.Fixtures = append(d.Fixtures, fx)
 	}
-	if len(diffs) == 0 {
-		rep.Warnings = append(rep.Warnings, "the judge graded none of the calibration fixtures, so it could not be checked for drift before the spot-check")
-		return "", nil
+	if g.rep.Record != nil {
+		g.rep.Record.Pairs = d.Recorded.Pairs
 	}
-	bias, drifted := rule.Drift(diffs)
-	rep.JudgeBias = &bias
-	if drifted {
-		return fmt.Sprintf("the judge has drifted: its grades of the calibration fixtures differ by %+.2f points on average from the grades the rubric expects (%d fixtures, each difference counted up to ±%g; the limit is ±%.2f), so its grades cannot be compared with the submitter's run; check the judge with `benchgate calibrate` and its model and parameters against the benchmark's judge contract", bias, len(diffs), rule.DriftClip, rule.DriftLimit), nil
+	return d
+}
+
+// recordedRuns returns a calibration record's scored totals of each
+// fixture, by question and fixture id, in the order of their runs.
+func recordedRuns(r *benchmark.CalibrationRecord) map[[2]string][]int {
+	out := map[[2]string][]int{}
+	if r == nil {
+		return out
 	}
-	return "", nil
+	grades := slices.Clone(r.Grades)
+	slices.SortStableFunc(grades, func(a, b benchmark.RecordedGrade) int { return cmp.Compare(a.Run, b.Run) })
+	for _, g := range grades {
+		k := [2]string{g.QuestionID, g.FixtureID}
+		out[k] = append(out[k], g.Total)
+	}
+	return out
+}
+
+// call grades text with jud, or stops the check when the budget cannot
+// pay for it or the account is refused.
+func (g *judgeGrader) call(ctx context.Context, jud *judge.Judge, q *benchmark.RubricQuestion, text, while string) (judge.Result, string, error) {
+	if overBudget(g.cfg, g.rep) {
+		return judge.Result{}, "", &Stop{Reason: fmt.Sprintf("the budget ran out after %d calls ($%.4f)%s", g.rep.Calls, g.rep.SpendUSD, while), OutOfBudget: true}
+	}
+	got, err := jud.Grade(ctx, g.b.Rubric, q, text)
+	g.rep.spend(got.Usage)
+	switch {
+	case err == nil && !got.Scored:
+		g.rep.JudgeFaults++
+		return got, "the judge gave no valid verdict", errors.New("the judge gave no valid verdict")
+	case err == nil, ctx.Err() != nil:
+		return got, "", err
+	case errors.Is(err, judge.ErrBudget):
+		// Not a fault of the judge, and no evidence: nothing was graded.
+		return got, "", &Stop{Reason: fmt.Sprintf("the budget ran out after %d calls ($%.4f)%s: %v", g.rep.Calls, g.rep.SpendUSD, while, err), OutOfBudget: true}
+	case errors.Is(err, llm.ErrAccount):
+		// No judge call can succeed until the account is fixed: stop at
+		// once, without evidence either way.
+		g.rep.JudgeFaults++
+		return got, "the judge call failed: " + llm.Public(err), &Stop{Reason: "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed", Err: err}
+	}
+	g.rep.JudgeFaults++
+	return got, "the judge call failed: " + llm.Public(err), err
+}
+
+// cause is the failed call behind a grading's error, for the log of
+// whoever ran the check.
+func cause(err error) error {
+	if s := (*Stop)(nil); errors.As(err, &s) && s.Err != nil {
+		return s.Err
+	}
+	return err
+}
+
+func (g *judgeGrader) GradeFixture(ctx context.Context, i int) (Grade, error) {
+	ref := g.fixtures[i]
+	q := &g.b.Rubric.Questions[ref.q]
+	f := &q.Calibration[ref.f]
+	got, fault, err := g.call(ctx, g.fixJud, q, f.Response, ", while the judge graded the calibration fixtures")
+	if s := (*Stop)(nil); errors.As(err, &s) && s.OutOfBudget || ctx.Err() != nil {
+		return Grade{}, err
+	}
+	fc := FixtureCheck{QuestionID: q.ID, FixtureID: f.ID, Expected: f.Total, ExpectedGate: f.GatePassed, Cached: got.Cached, Fault: fault}
+	if err != nil {
+		fc.Err = cause(err)
+		g.rep.Fixtures = append(g.rep.Fixtures, fc)
+		return Grade{}, err
+	}
+	judged := got.Total()
+	diff := judged - f.Total
+	fc.Judged, fc.Diff = &judged, &diff
+	g.rep.Fixtures = append(g.rep.Fixtures, fc)
+	return Grade{Total: judged, Gate: got.Verdict.GatePassed}, nil
+}
+
+func (g *judgeGrader) GradeQuestion(ctx context.Context, qi int) (Grade, error) {
+	q := &g.b.Rubric.Questions[qi]
+	row := g.byQ[qi]
+	got, fault, err := g.call(ctx, g.jud, q, g.answers[qi], "")
+	if s := (*Stop)(nil); errors.As(err, &s) && s.OutOfBudget || ctx.Err() != nil {
+		return Grade{}, err
+	}
+	reported64, _ := row.Score.Int()
+	reported := int(reported64)
+	qc := QuestionCheck{ID: q.ID, Reported: &reported, ReportedGate: row.GatePassed, Cached: got.Cached, Injection: g.injected[qi], Fault: fault}
+	g.rep.Sample = append(g.rep.Sample, q.ID)
+	if err != nil {
+		qc.Err = cause(err)
+		g.rep.Questions = append(g.rep.Questions, qc)
+		return Grade{}, err
+	}
+	judged := got.Total()
+	gate := got.Verdict.GatePassed
+	diff := reported - judged
+	qc.Judged, qc.JudgedGate, qc.Diff = &judged, &gate, &diff
+	qc.GateFlip = row.GatePassed != nil && *row.GatePassed && !gate
+	qc.Components = componentDiffs(q, row, got.Verdict)
+	if signs := judge.VerdictInjectionSigns(got.Verdict); len(signs) > 0 {
+		g.rep.Injections = append(g.rep.Injections, Injection{QuestionID: q.ID, Source: InVerdict, Signs: signs})
+		qc.Injection = true
+	}
+	g.rep.Questions = append(g.rep.Questions, qc)
+	return Grade{Total: judged, Gate: gate}, nil
 }
 
 // dayCache keeps a judge cache's entries under keys of one UTC day: the

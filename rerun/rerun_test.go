@@ -242,13 +242,23 @@ func TestVerdicts(t *testing.T) {
 			if tt.want != "" && rep.Verdict != tt.want {
 				t.Errorf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
-			// Every call grades a fixture or a sampled answer.
+			// Every call grades a fixture or a sampled answer; a rubric
+			// of 50 questions is re-graded whole.
 			fixtures := DefaultRule().DriftFixtures
-			if rep.Calls != rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked > DefaultRule().MaxN || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
-				t.Errorf("%d calls, %d fixtures, %d checked, %d sampled, $%.2f", rep.Calls, len(rep.Fixtures), rep.Checked, len(rep.Sample), rep.SpendUSD)
+			if rep.Calls != rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked != 50 || rep.Target != 50 || rep.Rubric != 50 || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
+				t.Errorf("%d calls, %d fixtures, %d checked of %d, %d sampled, $%.2f", rep.Calls, len(rep.Fixtures), rep.Checked, rep.Target, len(rep.Sample), rep.SpendUSD)
 			}
-			if rep.JudgeBias == nil || *rep.JudgeBias < -DefaultRule().DriftLimit || *rep.JudgeBias > DefaultRule().DriftLimit || rep.Tolerance != DefaultRule().Tolerance || rep.Sigma <= 0 {
-				t.Errorf("judge bias %v, tolerance %g, sigma %g", rep.JudgeBias, rep.Tolerance, rep.Sigma)
+			passed := 0
+			for _, f := range rep.Fixtures {
+				if f.ExpectedGate {
+					passed++
+				}
+			}
+			if passed != fixtures/2 {
+				t.Errorf("%d of %d fixtures expect a passed gate; want half", passed, fixtures)
+			}
+			if rep.JudgeBias == nil || rep.Tolerance != DefaultRule().Tolerance || rep.Bound == nil || rep.Shift == nil || rep.Jumps == nil || rep.SeedSource != SeedSecret {
+				t.Errorf("judge bias %v, tolerance %g, bound %v, tests %v %v, seed %s", rep.JudgeBias, rep.Tolerance, rep.Bound, rep.Shift, rep.Jumps, rep.SeedSource)
 			}
 			for _, q := range rep.Questions {
 				if q.Diff != nil && *q.Diff != 0 && len(q.Components) == 0 {
@@ -547,16 +557,17 @@ func TestMaxNZeroIsNoCap(t *testing.T) {
 	}
 }
 
-// TestJudgeDrift: a judge that grades two points lower than the
-// submitter's run grades the calibration fixtures two points lower than
-// the rubric expects too; the check ends inconclusive before grading a
-// single answer, saying so and reporting the bias, where without the
-// fixtures the honest submission would be called inconsistent.
+// TestJudgeDrift: a judge that grades passed answers two points lower
+// than the submitter's run grades the calibration fixtures whose gate
+// passes two points lower than the rubric expects too; the check ends
+// inconclusive before grading a single answer, saying so and reporting
+// the drift, where without the fixtures the honest submission would be
+// called inconsistent.
 func TestJudgeDrift(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
 	stricter := func() *judge.Judge { return bd.judgeAt(t, fakeopenai.Options{Reply: bd.shiftedReply(5, "", -2)}) }
 	rep := bd.check(t, stricter(), Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || !strings.HasPrefix(rep.Reason, "the judge has drifted: its grades of the calibration fixtures differ by -") ||
+	if rep.Verdict != VerdictInconclusive || !strings.HasPrefix(rep.Reason, "the judge has drifted: it grades the calibration fixtures more strictly than their expected grades, by -") ||
 		rep.Checked != 0 || len(rep.Questions) != 0 || rep.Calls != DefaultRule().DriftFixtures {
 		t.Errorf("%s after %d calls, %d checked: %s", rep.Verdict, rep.Calls, rep.Checked, rep.Reason)
 	}
@@ -640,16 +651,34 @@ func TestFaultAllowance(t *testing.T) {
 			return nil
 		}
 	}
-	r := DefaultRule()
-	r.MinConsistent = 40 // a long check, as a hard case needs
-	rep := bd.check(t, bd.noisyJudge(t, 5, failEvery(8)), Config{Secret: secret, Rule: r})
-	if rep.Verdict != VerdictConsistent || rep.JudgeFaults <= 5 {
-		t.Errorf("one call in eight failing: %s with %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
+	rep := bd.check(t, bd.noisyJudge(t, 5, failEvery(8)), Config{Secret: secret})
+	if rep.Verdict != VerdictConsistent || rep.JudgeFaults <= 5 || rep.Checked+rep.JudgeFaults != 50 {
+		t.Errorf("one call in eight failing: %s with %d faults, %d checked: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, rep.Reason)
 	}
-	r = DefaultRule()
-	r.MaxN = 10
-	rep = bd.check(t, bd.noisyJudge(t, 5, failEvery(3)), Config{Secret: secret, Rule: r})
-	if rep.Verdict != VerdictInconclusive || rep.Checked+rep.JudgeFaults != 10 || rep.JudgeFaults == 0 || !strings.Contains(rep.Reason, "cap of 10 judge calls") {
-		t.Errorf("MaxN 10, one call in three failing: %s, %d checked, %d faults: %s", rep.Verdict, rep.Checked, rep.JudgeFaults, rep.Reason)
+	rep = bd.check(t, bd.noisyJudge(t, 5, failEvery(3)), Config{Secret: secret})
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults < 5 || !strings.Contains(rep.Reason, "the judge failed on") {
+		t.Errorf("one call in three failing: %s, %d checked, %d faults: %s", rep.Verdict, rep.Checked, rep.JudgeFaults, rep.Reason)
+	}
+}
+
+// TestDriftNeverAccuses: the case an audit tried as a maintainer would. An
+// honest submission, re-graded by a judge that now gives passed answers
+// two points less, its calibration fixtures graded the same way, with
+// only four fixtures graded (too few for the drift to be significant):
+// the reported scores exceed the judge's, a test rejects, but the judge
+// is estimated stricter than the tolerance, so the verdict is
+// inconclusive and names the drift, never inconsistent.
+func TestDriftNeverAccuses(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	r := DefaultRule()
+	r.DriftFixtures = 4
+	for seed := range uint64(5) {
+		rep := bd.check(t, bd.judgeAt(t, fakeopenai.Options{Reply: bd.shiftedReply(seed, "", -2)}), Config{Secret: secret, Rule: r})
+		if rep.Verdict != VerdictInconclusive || !strings.Contains(rep.Reason, "more strictly than their expected grades") || rep.JudgeBias == nil || *rep.JudgeBias >= -r.Tolerance {
+			t.Errorf("judge seed %d: %s (bias %v): %s", seed, rep.Verdict, rep.JudgeBias, rep.Reason)
+		}
+		if rep.Checked == 0 || rep.Shift == nil || !rep.Shift.Rejects() {
+			t.Errorf("judge seed %d: the test did not reject (%d checked), so the case shows nothing: %s", seed, rep.Checked, rep.Reason)
+		}
 	}
 }

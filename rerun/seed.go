@@ -3,6 +3,7 @@ package rerun
 import (
 	"cmp"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/verify"
@@ -19,17 +21,52 @@ import (
 // sample, so it is named in what is hashed.
 const seedVersion = "benchgate spot-check sample 1"
 
+// Where a spot-check's seed came from (Report.SeedSource).
+const (
+	SeedSecret = "secret" // an HMAC of the scores under the leaderboard's secret
+	SeedRandom = "random" // drawn at random, no secret being set
+	SeedGiven  = "given"  // given to replay a check (Config.Seed)
+)
+
 // sampleSeed derives the sample's seed from the submission's scores
-// (scoresDigest): an HMAC of their digest under the secret, or the digest
-// itself without one.
-func sampleSeed(secret []byte, content [sha256.Size]byte) (uint64, string) {
-	sum := content[:]
-	if secret != nil {
-		mac := hmac.New(sha256.New, secret)
-		mac.Write(sum)
-		sum = mac.Sum(nil)
+// (scoresDigest): the first 8 bytes of an HMAC of their digest under the
+// secret.
+func sampleSeed(secret []byte, content [sha256.Size]byte) uint64 {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(content[:])
+	return binary.BigEndian.Uint64(mac.Sum(nil)[:8])
+}
+
+// chooseSeed returns the check's seed, from cfg.Seed, from the secret and
+// the scores' digest, or at random, and records it in rep.
+func chooseSeed(cfg Config, digest [sha256.Size]byte, rep *Report) (uint64, error) {
+	var seed uint64
+	switch {
+	case cfg.Seed != nil:
+		seed, rep.SeedSource = *cfg.Seed, SeedGiven
+	case len(cfg.Secret) > 0:
+		seed, rep.SeedSource = sampleSeed(cfg.Secret, digest), SeedSecret
+	default:
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, fmt.Errorf("no random seed for the sample: %w", err)
+		}
+		seed, rep.SeedSource = binary.BigEndian.Uint64(b[:]), SeedRandom
 	}
-	return binary.BigEndian.Uint64(sum[:8]), hex.EncodeToString(sum)
+	rep.Seed = FormatSeed(seed)
+	return seed, nil
+}
+
+// FormatSeed writes a seed as a report gives it: 16 hex digits.
+func FormatSeed(seed uint64) string { return fmt.Sprintf("%016x", seed) }
+
+// ParseSeed reads a seed as FormatSeed writes it.
+func ParseSeed(s string) (uint64, error) {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b) != 8 {
+		return 0, fmt.Errorf("seed %q is not 16 hex digits, as a report's seed is written", s)
+	}
+	return binary.BigEndian.Uint64(b), nil
 }
 
 // scoresDigest identifies what a spot-check samples: the benchmark and the

@@ -19,6 +19,17 @@ const testKey = "sk-test-0123456789abcdef"
 // provider, after a 429 with Retry-After and a 500 to retry through.
 func fakeEndpoint(t *testing.T, root string) *fakeopenai.Server {
 	t.Helper()
+	return fakeEndpointWith(t, boardReplies(t, root))
+}
+
+// calibratedEndpoint is fakeEndpoint with calibratedReplies.
+func calibratedEndpoint(t *testing.T, root string) *fakeopenai.Server {
+	t.Helper()
+	return fakeEndpointWith(t, calibratedReplies(t, root))
+}
+
+func fakeEndpointWith(t *testing.T, replies func(fakeopenai.Request) fakeopenai.Reply) *fakeopenai.Server {
+	t.Helper()
 	failures := fakeopenai.FailFirst(2, fakeopenai.Failure{Status: 429, RetryAfter: "1"})
 	return fakeopenai.New(t, fakeopenai.Options{
 		Key: testKey,
@@ -28,7 +39,7 @@ func fakeEndpoint(t *testing.T, root string) *fakeopenai.Server {
 			}
 			return failures(call, req)
 		},
-		Reply: boardReplies(t, root),
+		Reply: replies,
 	})
 }
 
@@ -36,6 +47,19 @@ func fakeEndpoint(t *testing.T, root string) *fakeopenai.Server {
 // full marks, a candidate that gets a third of the mcq letters wrong, and
 // rubric answers of which one tells the judge to award full marks.
 func boardReplies(t *testing.T, root string) func(fakeopenai.Request) fakeopenai.Reply {
+	t.Helper()
+	return judgeReplies(t, root, false)
+}
+
+// calibratedReplies are boardReplies from a judge that grades the
+// rubric's calibration fixtures as their authors expect: one that has
+// not drifted, as a spot-check needs to compare grades at all.
+func calibratedReplies(t *testing.T, root string) func(fakeopenai.Request) fakeopenai.Reply {
+	t.Helper()
+	return judgeReplies(t, root, true)
+}
+
+func judgeReplies(t *testing.T, root string, calibrated bool) func(fakeopenai.Request) fakeopenai.Reply {
 	t.Helper()
 	mcq, rub := boardBenchmark(t, root, "reservoir-mcq"), boardBenchmark(t, root, "basin-analysis")
 	return func(req fakeopenai.Request) fakeopenai.Reply {
@@ -46,11 +70,26 @@ func boardReplies(t *testing.T, root string) func(fakeopenai.Request) fakeopenai
 				if !strings.Contains(user, q.Text) {
 					continue
 				}
+				// Full marks, but a calibrated judge grades a calibration
+				// fixture as its authors expect.
+				awarded := map[string]int{}
+				for _, c := range q.Components {
+					awarded[c.ID] = c.Points
+				}
+				gate, total := true, 10
+				for _, f := range q.Calibration {
+					if calibrated && strings.Contains(user, f.Response) {
+						for _, a := range f.Awards {
+							awarded[a.ID] = a.Awarded
+						}
+						gate, total = f.GatePassed, f.Total
+					}
+				}
 				var comps []map[string]any
 				for _, c := range q.Components {
-					comps = append(comps, map[string]any{"id": c.ID, "awarded": c.Points, "maximum": c.Points, "reason": "meets the criterion"})
+					comps = append(comps, map[string]any{"id": c.ID, "awarded": awarded[c.ID], "maximum": c.Points, "reason": "meets the criterion"})
 				}
-				v, _ := json.Marshal(map[string]any{"gate_passed": true, "gate_reason": "passes", "components": comps, "total": 10, "adjudication_required": false, "adjudication_note": ""})
+				v, _ := json.Marshal(map[string]any{"gate_passed": gate, "gate_reason": "passes", "components": comps, "total": total, "adjudication_required": false, "adjudication_note": ""})
 				return fakeopenai.Reply{Content: string(v), PromptTokens: 2000, CompletionTokens: 200}
 			}
 		}

@@ -13,7 +13,7 @@
 //		grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)
 //	benchgate calibrate --benchmark KEY [--min-agreement 0.8] [--record] [--runs N]
 //		check the judge against the rubric's calibration fixtures, and record its grades for the spot-check
-//	benchgate rerun PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]
+//	benchgate rerun PATH [--root DIR] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--format text|json|markdown]
 //		spot-check a submission's reported scores against the benchmark's fixed judge
 //	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes

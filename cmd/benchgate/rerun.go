@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,11 +13,13 @@ import (
 )
 
 func runRerun(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--format text|json|markdown]", stderr)
+	fl := newFlagSet("rerun", "PATH [--root DIR] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--format text|json|markdown]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository")
 	maxCalls := fl.Int("max-calls", 0, "stop after this many model calls (0: no limit); a check stopped early is inconclusive")
 	maxUSD := fl.Float64("max-usd", 0, "stop once this much has been spent (0: no limit)")
 	format := fl.String("format", "text", "output format: text, json or markdown (what the App posts)")
+	seedFlag := fl.String("seed", "", "replay a check: the seed its report gave (16 hex digits); without it the sample's seed comes from the leaderboard's secret, or is drawn at random and printed")
+	secretFile := fl.String("secret-file", "", "a file holding the leaderboard's rerun secret (instead of BENCHGATE_RERUN_SECRET), which keys the sample as the App does")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	sample := fl.Int("sample", 20, "mcq: questions re-asked of the candidate when --candidate-base-url is set")
 	candModel := fl.String("model", "", "mcq: the candidate model to re-ask (default: meta.json's candidate_model_id)")
@@ -49,8 +52,23 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	dir := dirs[0]
 	res := v.Verify(dir)
 	cfg := rerun.Config{MaxCalls: *maxCalls, MaxUSD: *maxUSD, Sample: *sample}
-	if s := os.Getenv("BENCHGATE_RERUN_SECRET"); s != "" {
-		cfg.Secret = []byte(s)
+	switch env := os.Getenv("BENCHGATE_RERUN_SECRET"); {
+	case *seedFlag != "":
+		seed, err := rerun.ParseSeed(*seedFlag)
+		if err != nil {
+			return usageError(fl, fmt.Errorf("--seed: %w", err))
+		}
+		cfg.Seed = &seed
+	case *secretFile != "":
+		data, err := os.ReadFile(*secretFile)
+		if err != nil {
+			return fmt.Errorf("--secret-file: %w", err)
+		}
+		if cfg.Secret = bytes.TrimRight(data, "\r\n"); len(cfg.Secret) == 0 {
+			return fmt.Errorf("--secret-file: %s is empty; it should hold the leaderboard's rerun secret", *secretFile)
+		}
+	case env != "":
+		cfg.Secret = []byte(env)
 	}
 	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
 	if err != nil {

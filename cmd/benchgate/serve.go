@@ -155,9 +155,6 @@ func warnUnset(log *slog.Logger, cfg bot.Config) {
 	if cfg.JudgeBaseURL == "" {
 		log.Warn("no judge (BENCHGATE_JUDGE_BASE_URL is unset): spot-checks of rubric submissions cannot run; /benchgate rerun on one reports that no judge is configured", "unset", "BENCHGATE_JUDGE_BASE_URL")
 	}
-	if len(cfg.RerunSecret) == 0 {
-		log.Warn("no rerun secret (BENCHGATE_RERUN_SECRET is unset): the questions a spot-check re-grades follow from a plain hash of the submission's scores, which its author can compute and game; set a random secret to make them unpredictable", "unset", "BENCHGATE_RERUN_SECRET")
-	}
 }
 
 // logDatabase says where a SQLite queue lives, and loudly when it is the

@@ -92,7 +92,7 @@ func newFleet(t testing.TB, n, workers int) *fleet {
 		"BENCHGATE_APP_ID=42", "BENCHGATE_PRIVATE_KEY_FILE=" + keyFile, "BENCHGATE_WEBHOOK_SECRET=" + a.secret,
 		"BENCHGATE_DATABASE_URL=" + url + sep + "search_path=" + schema,
 		"BENCHGATE_GITHUB_API_URL=" + gh.URL, "BENCHGATE_GIT_URL=" + git.URL + "/",
-		"BENCHGATE_RERUN_SECRET=r",
+		"BENCHGATE_RERUN_SECRET=9b1e4c7a0d2f8365e4a1",
 	}}
 	t.Cleanup(f.stopAll)
 	for range n {

@@ -171,7 +171,7 @@ func TestServeSpotCheckFlood(t *testing.T) {
 		a.waitFor("the spot-check of "+head, func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
 		return a.runs(prcheck.RerunCheckName, head)[0]
 	}
-	seed := regexp.MustCompile("Seed `([0-9a-f]{64})`")
+	seed := regexp.MustCompile("Seed `([0-9a-f]{16})`")
 	// The first copy, then the same scores re-formatted in another pull
 	// request: one sample.
 	first, second := spotCheck(copyBy(200, a.scores)), spotCheck(copyBy(201, reformatted))

@@ -46,23 +46,22 @@ func TestServeReconcilesMissedDeliveries(t *testing.T) {
 	}
 }
 
-// TestServeWarnsWhatWillNotWork: serve starts without a judge or a rerun
-// secret, and says at start-up, in its structured log, what will not
-// work for want of each.
+// TestServeWarnsWhatWillNotWork: serve starts without a judge, and says
+// at start-up, in its structured log, what will not work for want of it.
+// (Without a rerun secret it does not start with a judge: see
+// bot.TestLoadConfig.)
 func TestServeWarnsWhatWillNotWork(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  bot.Config
 		want []string // the unset variables warned about, in order
 	}{
-		{"both set", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", RerunSecret: []byte("k")}, nil},
+		{"judge set", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", RerunSecret: []byte("k")}, nil},
 		{"no judge", bot.Config{RerunSecret: []byte("k")}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
-		{"no rerun secret", bot.Config{JudgeBaseURL: "https://judge.example.org/v1"}, []string{"BENCHGATE_RERUN_SECRET"}},
-		{"neither", bot.Config{}, []string{"BENCHGATE_JUDGE_BASE_URL", "BENCHGATE_RERUN_SECRET"}},
+		{"neither", bot.Config{}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
 	}
 	says := map[string]string{
 		"BENCHGATE_JUDGE_BASE_URL": "spot-checks of rubric submissions cannot run",
-		"BENCHGATE_RERUN_SECRET":   "which its author can compute",
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
