@@ -170,7 +170,7 @@ func TestCalibrateRecordRuns(t *testing.T) {
 	// With --format json, stdout is the calibration and nothing else.
 	code, out, stderr = runCLI(t, append([]string{"calibrate", "--record", "--format", "json"}, judgeFlags...)...)
 	var cal struct{ Runs int }
-	if err := json.Unmarshal([]byte(out), &cal); code != exitOK || err != nil || cal.Runs != 3 || !strings.Contains(stderr, "wrote ") {
+	if err := json.Unmarshal([]byte(out), &cal); code != exitOK || err != nil || cal.Runs != defaultRecordRuns || !strings.Contains(stderr, "wrote ") {
 		t.Errorf("--record --format json: exit %d, %v, runs %d\n%s%s", code, err, cal.Runs, out, stderr)
 	}
 	if code, _, stderr := runCLI(t, append([]string{"calibrate", "--record", "--runs", "0"}, judgeFlags...)...); code != exitUsage || !strings.Contains(stderr, "--runs must be at least 1") {
