@@ -292,6 +292,11 @@ func (w *Worker) spotCheckAndPost(ctx context.Context, j Job, pr prcheck.PRInfo,
 	}
 	w.Log.Info("spot-check", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
 	// The report, posted, says what failed; the log keeps why, endpoint and all.
+	for _, f := range rep.Fixtures {
+		if f.Err != nil {
+			w.Log.Warn("a spot-check call failed", "repo", j.Repo, "pr", j.PR, "question", f.QuestionID, "fixture", f.FixtureID, "err", f.Err)
+		}
+	}
 	for _, q := range rep.Questions {
 		if q.Err != nil {
 			w.Log.Warn("a spot-check call failed", "repo", j.Repo, "pr", j.PR, "question", q.ID, "err", q.Err)

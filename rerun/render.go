@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/benchgate/benchgate/benchmark"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/benchgate/benchgate/internal/mdtext"
@@ -173,6 +174,17 @@ func judgeCheck(r Report) string {
 		parts = append(parts, fmt.Sprintf("Judge check: graded %d of the rubric's calibration fixtures, %+.2f points from %s on average, each half (gates expected to pass, to fail) weighed by the submission's share of it (the judge's estimated drift; the tolerance is %.2f).", scored, *r.JudgeBias, reference, r.Tolerance))
 	} else if len(r.Fixtures) > 0 {
 		parts = append(parts, fmt.Sprintf("Judge check: none of the %d calibration fixtures tried was graded.", len(r.Fixtures)))
+	}
+	// Why fixtures were not graded, each reason once: they have no row of
+	// their own in the report's table.
+	var faults []string
+	for _, f := range r.Fixtures {
+		if f.Fault != "" && !slices.Contains(faults, f.Fault) {
+			faults = append(faults, f.Fault)
+		}
+	}
+	if len(faults) > 0 {
+		parts = append(parts, "Fixtures not graded: "+strings.Join(faults, "; ")+".")
 	}
 	if r.Shift != nil && r.Jumps != nil {
 		s := fmt.Sprintf("Tests: shift p = %.2g (level %.2g); jumps p = %.2g (level %.2g; big and moderate jumps: %d and %d up, %d and %d down, %d and %d in %d pairs of the judge's recorded runs)",

@@ -381,17 +381,23 @@ func TestJudgeFaults(t *testing.T) {
 	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth + 3 })
 	broken := bd.noisyJudge(t, 5, nil)
 	broken.LLM = brokenJudge{}
-	// The fixtures fail first, and count as faults, but the test's own
-	// allowance of five is for the answers.
-	fx := DefaultRule().DriftFixtures
+	// The fixtures come first: the allowance of five faults ends the
+	// check there, before an answer is graded.
 	rep := bd.check(t, broken, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 || rep.Checked != 0 || len(rep.Fixtures) != fx || rep.JudgeBias != nil {
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 || rep.Checked != 0 || len(rep.Fixtures) != 5 || rep.JudgeBias != nil || !strings.Contains(rep.Reason, "the judge failed on 5 of the 5 calibration fixtures") {
 		t.Errorf("broken JSON: %s, %d faults, %d checked, %d fixtures: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, len(rep.Fixtures), rep.Reason)
 	}
 	hanging := bd.noisyJudge(t, 5, func(call int) *fakeopenai.Failure { return &fakeopenai.Failure{Hang: true} })
 	rep = bd.check(t, hanging, Config{Secret: secret})
-	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != fx+5 {
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 {
 		t.Errorf("timeouts: %s, %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
+	}
+	// Without fixtures the answers' own allowance stops the check.
+	r := DefaultRule()
+	r.DriftFixtures = 0
+	rep = bd.check(t, broken, Config{Secret: secret, Rule: r})
+	if rep.Verdict != VerdictInconclusive || rep.JudgeFaults != 5 || rep.Checked != 0 || !strings.Contains(rep.Reason, "the judge failed on 5 of 5 questions") {
+		t.Errorf("broken JSON, no fixtures: %s, %d faults: %s", rep.Verdict, rep.JudgeFaults, rep.Reason)
 	}
 }
 

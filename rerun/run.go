@@ -138,8 +138,9 @@ func FixtureOrder(seed uint64, fixtures []Fixture) []int {
 }
 
 // Run carries out one spot-check: the judge grades the first
-// DriftFixtures fixtures of FixtureOrder; if they show drift beyond the
-// tolerance (Rule.DriftSeen) the check ends undecided; otherwise the
+// DriftFixtures fixtures of FixtureOrder, unless its faults reach the
+// rule's FaultLimit first; if they show drift beyond the tolerance
+// (Rule.DriftSeen) the check ends undecided; otherwise the
 // questions are graded in SampleOrder until the sample holds
 // min(MaxN, scored questions) observations, the questions run out, the
 // judge's faults reach the rule's FaultLimit, or the Grader stops; then
@@ -167,6 +168,10 @@ func Run(ctx context.Context, r Rule, d Design, g Grader) (Outcome, error) {
 
 	var fixtures []FixtureGrade
 	for _, i := range FixtureOrder(d.Seed, d.Fixtures)[:min(r.DriftFixtures, len(d.Fixtures))] {
+		if calls := len(out.Fixtures); out.FixtureFaults >= r.FaultLimit(calls) {
+			out.Stop = fmt.Sprintf("the judge failed on %d of the %d calibration fixtures it was asked to grade (the allowance is max(%d, %g × calls)), so it cannot be checked; its faults are never held against the submission", out.FixtureFaults, calls, r.MinFaults, r.FaultShare)
+			break
+		}
 		got, err := g.GradeFixture(ctx, i)
 		if err := stopped(ctx, err, &out); err != nil {
 			return out, err

@@ -112,40 +112,6 @@ func TestBinomialPMF(t *testing.T) {
 	}
 }
 
-func TestWeightedBinomialUpper(t *testing.T) {
-	// One term of weight 1 is the binomial tail.
-	pmf := BinomialPMF(9, 0.2)
-	tail := 0.0
-	for k := 5; k <= 9; k++ {
-		tail += pmf[k]
-	}
-	if got := WeightedBinomialUpper([]WeightedBinomial{{1, 9, 0.2}}, 5); math.Abs(got-tail) > 1e-15 {
-		t.Errorf("one term: %g, want %g", got, tail)
-	}
-	// Two terms, by enumeration.
-	a, b := BinomialPMF(4, 0.3), BinomialPMF(3, 0.1)
-	want := 0.0
-	for i, pa := range a {
-		for j, pb := range b {
-			if i+2*j >= 4 {
-				want += pa * pb
-			}
-		}
-	}
-	if got := WeightedBinomialUpper([]WeightedBinomial{{1, 4, 0.3}, {2, 3, 0.1}}, 4); math.Abs(got-want) > 1e-15 {
-		t.Errorf("two terms: %g, want %g", got, want)
-	}
-	if got := WeightedBinomialUpper(nil, 0); got != 1 {
-		t.Errorf("no terms, observed 0: %g, want 1", got)
-	}
-	if got := WeightedBinomialUpper(nil, 1); got != 0 {
-		t.Errorf("no terms, observed 1: %g, want 0", got)
-	}
-	if got := WeightedBinomialUpper([]WeightedBinomial{{0, 3, 0.5}}, 1); !math.IsNaN(got) {
-		t.Errorf("a zero weight gives %g, want NaN", got)
-	}
-}
-
 func TestSignedRanks(t *testing.T) {
 	tests := []struct {
 		x    []float64
@@ -182,5 +148,72 @@ func TestSignedRankLevel(t *testing.T) {
 	}
 	if got := float64(hits) / trials; got > level+3*math.Sqrt(level*(1-level)/trials) {
 		t.Errorf("rejected %.2f%% at level %.0f%%", 100*got, 100*level)
+	}
+}
+
+func TestPairMinP(t *testing.T) {
+	up := func(p []float64, u int) float64 {
+		s := 0.0
+		for k := max(u, 0); k < len(p); k++ {
+			s += p[k]
+		}
+		return s
+	}
+	// By enumeration of the joint law.
+	a, b := BinomialPMF(6, 0.3), BinomialPMF(8, 0.1)
+	sum := map[int]float64{}
+	for i, x := range a {
+		for j, y := range b {
+			sum[i+2*j] += x * y
+		}
+	}
+	upSum := func(s int) float64 {
+		p := 0.0
+		for k, x := range sum {
+			if k >= s {
+				p += x
+			}
+		}
+		return p
+	}
+	stat := func(i, j int) float64 { return min(up(a, i), up(b, j), upSum(i+2*j)) }
+	for _, obs := range [][2]int{{4, 0}, {0, 3}, {2, 1}, {0, 0}, {6, 8}} {
+		m := stat(obs[0], obs[1])
+		want := 0.0
+		for i := range a {
+			for j := range b {
+				if stat(i, j) <= m*(1+1e-12) {
+					want += a[i] * b[j]
+				}
+			}
+		}
+		if got := PairMinP(BinomialTail{6, 0.3, obs[0]}, BinomialTail{8, 0.1, obs[1]}, 2); math.Abs(got-want) > 1e-12 {
+			t.Errorf("observed %v: %g, want %g", obs, got, want)
+		}
+	}
+	// It keeps its level: on counts drawn from their laws it rejects at
+	// 5% at most 5% of the time.
+	r := rand.New(rand.NewPCG(9, 10))
+	hits := 0
+	const trials = 20000
+	draw := func(n int, p float64) int {
+		x := 0
+		for range n {
+			if r.Float64() < p {
+				x++
+			}
+		}
+		return x
+	}
+	for range trials {
+		if PairMinP(BinomialTail{12, 0.2, draw(12, 0.2)}, BinomialTail{7, 0.1, draw(7, 0.1)}, 2) <= 0.05 {
+			hits++
+		}
+	}
+	if got := float64(hits) / trials; got > 0.05+3*math.Sqrt(0.05*0.95/trials) {
+		t.Errorf("rejected %.2f%% at 5%%", 100*got)
+	}
+	if !math.IsNaN(PairMinP(BinomialTail{-1, 0.5, 0}, BinomialTail{1, 0.5, 0}, 2)) || !math.IsNaN(PairMinP(BinomialTail{1, 0.5, 0}, BinomialTail{1, 0.5, 0}, 0)) {
+		t.Error("invalid arguments give a number")
 	}
 }

@@ -200,7 +200,7 @@ func TestRerunVariants(t *testing.T) {
 		{name: "429 insufficient_quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIInsufficientQuota},
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 		{name: "Azure's prompt filter is a judge fault, not evidence", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
-			code: exitInconclusive, calls: fx + 5, faults: fx + 5, reason: "the judge failed on every one of the 5 answers"},
+			code: exitInconclusive, calls: 5, faults: 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
