@@ -146,3 +146,61 @@ func TestJudges(t *testing.T) {
 		t.Error("an unknown judge case was found")
 	}
 }
+
+// TestPromises holds the spot-check's promises on a 50-question rubric
+// with a four-run calibration record, on the shipped decision loop: at
+// most 1% of honest submissions called inconsistent by every judge that
+// has not drifted beyond the tolerance, the kinds an audit found the
+// first rule failing on included; the default judge catching a point of
+// inflation per question, uniform or concentrated, at least 95% of the
+// time, and failed gates raised to full marks, the shape the goal is
+// missed on (docs/PERFORMANCE.md), at least 85%. The simulation is
+// seeded: the figures are the same on every run.
+func TestPromises(t *testing.T) {
+	for _, name := range []string{"default judge", "stricter by 0.25", "1.5× noise", "3% gate flips", "5% gate flips", "5% component slips",
+		"10% failed calls", "noise grows with difficulty", "fixed score on 30% of calls", "errors correlated across components"} {
+		if res := simulate(t, config(t, name, Honest)); res.Inconsistent > 0.01 {
+			t.Errorf("%s: %.2f%% of honest submissions called inconsistent; the promise is at most 1%%", name, 100*res.Inconsistent)
+		}
+	}
+	for _, tc := range []struct {
+		shape Shape
+		min   float64
+	}{{Uniform, 0.95}, {Fifth, 0.95}, {RaisedGates, 0.85}} {
+		if res := simulate(t, config(t, "default judge", tc.shape)); res.Inconsistent < tc.min {
+			t.Errorf("%s detected in %.2f%% of trials, want at least %.0f%%", tc.shape, 100*res.Inconsistent, 100*tc.min)
+		}
+	}
+}
+
+// TestDriftNeverAccuses: a judge that now gives passed answers two points
+// less per component (four on a passed answer), its calibration fixtures
+// graded the same way, accuses no honest submission, nor an inflated one:
+// every check ends inconclusive, naming the drift.
+func TestDriftNeverAccuses(t *testing.T) {
+	for _, s := range []Shape{Honest, Uniform} {
+		c := config(t, "2 points less per component on passed answers", s)
+		c.Trials = 500
+		res := simulate(t, c)
+		if res.Inconsistent != 0 || res.Consistent != 0 || res.DriftStopped+res.DriftBlocked != 1 {
+			t.Errorf("%s: %+v; want every check stopped or blocked by the drift", s, res)
+		}
+	}
+}
+
+// TestSmallRubric: a rubric of 20 questions is re-graded whole, and an
+// honest submission is left undecided less often than by the first rule,
+// which waited for 18 observations and left 24–61% of them so: 18%, the
+// bound of the mean inflation over 20 answers, gate flips and all, being
+// near Delta.
+func TestSmallRubric(t *testing.T) {
+	c := config(t, "default judge", Honest)
+	c.Questions = 20
+	res := simulate(t, c)
+	if res.Inconsistent > 0.01 || res.Inconclusive > 0.2 {
+		t.Errorf("20 questions, honest: %.2f%% inconsistent, %.2f%% inconclusive", 100*res.Inconsistent, 100*res.Inconclusive)
+	}
+	if want := float64(min(c.Rule.DriftFixtures, 3*c.Questions) + c.Questions); res.MeanCalls != want {
+		t.Errorf("%.1f calls on average, want every fixture asked and every question, %g", res.MeanCalls, want)
+	}
+}
