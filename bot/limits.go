@@ -36,15 +36,16 @@ type Limits struct {
 	// have in any 24 hours (BENCHGATE_SPOT_CHECKS_PER_REPO_DAY, default 30).
 	SpotChecksPerRepoDay int
 	// JudgeUSDPerDay is the judge spend of all spot-checks per UTC day
-	// (BENCHGATE_JUDGE_USD_PER_DAY, default 20).
+	// (BENCHGATE_JUDGE_USD_PER_DAY, default 50: ten full spot-checks).
 	JudgeUSDPerDay float64
 	// SpotCheckUSD is what one spot-check may spend, reserved from the
-	// day's budget while it runs (BENCHGATE_SPOT_CHECK_USD, default 2).
+	// day's budget while it runs (BENCHGATE_SPOT_CHECK_USD, default 5:
+	// SpotCheckCalls calls at three cents).
 	SpotCheckUSD float64
 	// SpotCheckCalls is how many judge calls one spot-check may make
-	// (BENCHGATE_SPOT_CHECK_CALLS, default 100): the default rule's 32
-	// calibration fixtures and a whole 50-question rubric, with room for
-	// the judge's faults.
+	// (BENCHGATE_SPOT_CHECK_CALLS, default 160): the default rule's 48
+	// calibration fixtures (cached for the day) and a whole 50-question
+	// rubric graded twice, with room for the judge's faults.
 	SpotCheckCalls int
 	// QueueWaiting is how many jobs may wait before deliveries asking for
 	// more are refused with 503 (BENCHGATE_QUEUE_LIMIT, default 1000).
@@ -55,7 +56,7 @@ type Limits struct {
 
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
-	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 20, SpotCheckUSD: 2, SpotCheckCalls: 100, QueueWaiting: 1000}
+	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 50, SpotCheckUSD: 5, SpotCheckCalls: 160, QueueWaiting: 1000}
 }
 
 // Decide is the admission rule of a spot-check, given what was admitted

@@ -61,19 +61,20 @@ func (d Decision) String() string {
 //     points of a 10-point question; a big one is a gate decided the
 //     other way on a good answer). Honestly, a jump up is as likely as a
 //     jump down, and as likely as a jump either way between two runs of
-//     the judge on a calibration fixture, which a calibration record
-//     measures (see Controls): the judge's real rate, not an assumed one.
+//     the judge on the same answer, which the check measures by grading
+//     Regrade of the sample's answers twice (see Controls): the judge's
+//     real rate on these very answers, not an assumed one. For big jumps
+//     a calibration record's pairs of runs on its fixtures count too.
 //     Only questions and pairs with a gate passed by either run count,
 //     two failed gates scoring 0 alike. Given the number t of jumps of a
-//     size among the sample's ups and downs and the record's pairs, the
-//     ups are Binomial(t, n/(2n+2m)) for n questions and m pairs (counts
-//     of rare events from trials of one rate), independently for the two
-//     sizes; the test is exact in that conditional law. Its statistic is
-//     the smallest of three tail p-values: the moderate ups', the big
-//     ups', and that of their sum with a big jump weighing BigWeight
-//     moderate ones (stats.PairMinP), so that an inflation of either
-//     size, or of both, is seen. Without a record it is McNemar's test of
-//     ups against downs, which needs no rate but many jumps.
+//     size among the sample's ups and downs and the pairs', the ups are
+//     Binomial(t, n/(2n+2m)) for n questions and m pairs (counts of rare
+//     events from trials of one rate), independently for the two sizes;
+//     the test is exact in that conditional law. Its statistic is the
+//     smallest of three tail p-values: the moderate ups', the big ups',
+//     and that of their sum with a big jump weighing BigWeight moderate
+//     ones (stats.PairMinP), so that an inflation of either size, or of
+//     both, is seen.
 //
 // Before the sample the judge grades DriftFixtures calibration fixtures,
 // alternately one whose expected gate passes and one whose fails, and
@@ -106,10 +107,10 @@ type Rule struct {
 	Delta float64
 	// Alpha bounds the probability of calling an honest submission
 	// inconsistent (default 0.01); ShiftShare is the part of it given to
-	// the shift test (default 0.3), the rest going to the jump test, whose
-	// discrete law needs the larger share to reach its power: the raised
-	// gates' detection gained a point from 0.4, the uniform inflation's
-	// lost none.
+	// the shift test (default 0.2), the rest going to the jump test, whose
+	// discrete law needs the larger share to reach its power: the
+	// concentrated inflation's detection gained half a point from 0.3, the
+	// uniform inflation's lost a third of one.
 	Alpha, ShiftShare float64
 	// Beta is one minus the confidence of the bound behind a consistent
 	// verdict (default 0.05).
@@ -131,6 +132,17 @@ type Rule struct {
 	// ends the check before the sample (default 0.01 each way).
 	DriftFixtures int
 	DriftAlpha    float64
+	// Regrade is how many of the sample's answers the judge grades a
+	// second time, a run independent of the first (default 50, all of a
+	// full sample): pairs of its own runs on the submission's answers, the
+	// jump test's controls matched to the sample whatever the judge. The
+	// calibration record's pairs, on fixtures at 0, in the middle and at
+	// full marks, jump less often than runs on middling answers where a
+	// judge's errors are correlated across components (the simulation's
+	// false alarms rose to 1.1% with them as the only controls), so they
+	// count for big jumps only, which gates decided the other way make on
+	// fixtures and answers alike.
+	Regrade int
 	// MinFaults and FaultShare set how many judge faults (errors,
 	// unusable verdicts) end the check inconclusive: once they reach
 	// max(MinFaults, FaultShare × calls made). Defaults 5 and 0.2.
@@ -145,12 +157,13 @@ func DefaultRule() Rule {
 		Tolerance:     0.25,
 		Delta:         1.0,
 		Alpha:         0.01,
-		ShiftShare:    0.3,
+		ShiftShare:    0.2,
 		Beta:          0.05,
 		BigWeight:     2,
 		MaxN:          50,
 		DriftFixtures: 48,
 		DriftAlpha:    0.01,
+		Regrade:       50,
 		MinFaults:     5,
 		FaultShare:    0.2,
 	}
@@ -165,7 +178,7 @@ func (r Rule) Validate() error {
 		return errors.New("rerun: Alpha must be in (0, 1), Beta in (0, 0.5) and ShiftShare in (0, 1)")
 	case !(r.DriftAlpha > 0 && r.DriftAlpha < 0.5):
 		return errors.New("rerun: DriftAlpha must be in (0, 0.5)")
-	case r.MaxN < 0 || r.DriftFixtures < 0 || r.MinFaults < 0 || r.BigWeight < 1:
+	case r.MaxN < 0 || r.DriftFixtures < 0 || r.Regrade < 0 || r.MinFaults < 0 || r.BigWeight < 1:
 		return errors.New("rerun: the counts of a rule must not be negative, and BigWeight must be at least 1")
 	case !(r.FaultShare >= 0 && r.FaultShare <= 1):
 		return errors.New("rerun: FaultShare must be in [0, 1]")
@@ -200,11 +213,11 @@ type Observation struct {
 // fails.
 func (o Observation) Contradiction() bool { return o.ReportedGate && !o.JudgedGate }
 
-// Controls are pairs of runs of the judge on the same calibration
-// fixture, from a calibration record: two honest gradings of one answer,
-// exchangeable as an honest submission's reported and judged grades are,
-// on which the jump test measures how often the judge's own runs differ
-// by a jump. Each pair is two trials, a jump up and a jump down.
+// Controls are pairs of runs of the judge on one answer: two honest
+// gradings, exchangeable as an honest submission's reported and judged
+// grades are, on which the jump test measures how often the judge's own
+// runs differ by a jump. Each pair is two trials, a jump up and a jump
+// down.
 type Controls struct {
 	Pairs         int
 	Live          int // pairs with a gate passed by either run
@@ -231,7 +244,10 @@ func (c *Controls) Add(a, b, points int) {
 // (nil when none was graded).
 type Evidence struct {
 	Observations []Observation
-	Controls     Controls
+	// Regraded are pairs of the judge's two runs on the sample's answers,
+	// and Recorded pairs of its runs on calibration fixtures from a
+	// calibration record (see Controls).
+	Regraded, Recorded Controls
 	Drift        *float64
 	// Points is a question's worth, which sets the jumps and the clip.
 	Points int
@@ -273,27 +289,31 @@ const (
 
 // ShiftTest is the shift test's figures.
 type ShiftTest struct {
-	N     int     `json:"n"`     // questions on whose gate both agree
-	Mean  float64 `json:"mean"`  // their mean clipped difference
+	N     int     `json:"n"`     // differences ranked
 	P     float64 `json:"p"`     // one-sided p-value against Tolerance
 	Level float64 `json:"level"` // Alpha·ShiftShare
 }
 
 // JumpTest is the jump test's figures: jumps up and down in the sample
-// and in the controls' pairs, moderate ([0]) and big ([1]).
+// and among the controls' pairs, moderate ([0]) and big ([1]).
 type JumpTest struct {
-	Up       [2]int `json:"up"`
-	Down     [2]int `json:"down"`
+	Up   [2]int `json:"up"`
+	Down [2]int `json:"down"`
+	// Controls counts the jumps between two runs of the judge on one
+	// answer: the Regraded pairs (the sample's answers graded twice) for
+	// both sizes, and for big jumps also the Recorded pairs (a calibration
+	// record's runs on its fixtures).
 	Controls [2]int `json:"controls"`
-	Pairs    int    `json:"control_pairs"`
+	Regraded int    `json:"regraded_pairs"`
+	Recorded int    `json:"recorded_pairs"`
 	// Live counts the sample's questions with a gate passed by either
 	// run, the only ones that can jump.
 	Live int `json:"live"`
-	// Share is n/(2n+2m), the chance that a jump of the pooled trials is a
-	// sample's jump up when the submission is honest.
-	Share float64 `json:"share"`
-	P     float64 `json:"p"`
-	Level float64 `json:"level"`
+	// Share is, for each size, the chance that a jump of the pooled trials
+	// is one of the sample's jumps up when the submission is honest.
+	Share [2]float64 `json:"share"`
+	P     float64    `json:"p"`
+	Level float64    `json:"level"`
 }
 
 // Rejects reports whether the test's p-value is within its level.
@@ -342,18 +362,21 @@ func (r Rule) Decide(ev Evidence) Result {
 	res.Shift.P = stats.SignFlipUpper(stats.SignedRanks(shifted))
 
 	j := &res.Jump
-	j.Controls = [2]int{ev.Controls.Moderate, ev.Controls.Big}
-	j.Pairs, j.Level = ev.Controls.Pairs, r.Alpha*(1-r.ShiftShare)
+	j.Level, j.Live = r.Alpha*(1-r.ShiftShare), live
+	j.Regraded, j.Recorded = ev.Regraded.Pairs, ev.Recorded.Pairs
+	j.Controls = [2]int{ev.Regraded.Moderate, ev.Regraded.Big + ev.Recorded.Big}
 	// Only a question or pair with a gate passed can jump: two failed
 	// gates both score 0. Counting the others as trials would dilute the
-	// rate of the one kind and not the other's.
-	j.Live = live
+	// rate of the one and not the other. A pair is two trials, a jump up
+	// and a jump down, as a question of the sample is.
 	if live > 0 {
-		j.Share = float64(live) / (2*float64(live) + 2*float64(ev.Controls.Live))
+		n := float64(live)
+		j.Share[0] = n / (2*n + 2*float64(ev.Regraded.Live))
+		j.Share[1] = n / (2*n + 2*float64(ev.Regraded.Live+ev.Recorded.Live))
 	}
 	j.P = stats.PairMinP(
-		stats.BinomialTail{N: j.Up[0] + j.Down[0] + j.Controls[0], P: j.Share, Observed: j.Up[0]},
-		stats.BinomialTail{N: j.Up[1] + j.Down[1] + j.Controls[1], P: j.Share, Observed: j.Up[1]},
+		stats.BinomialTail{N: j.Up[0] + j.Down[0] + j.Controls[0], P: j.Share[0], Observed: j.Up[0]},
+		stats.BinomialTail{N: j.Up[1] + j.Down[1] + j.Controls[1], P: j.Share[1], Observed: j.Up[1]},
 		r.BigWeight)
 
 	if res.N >= 2 {

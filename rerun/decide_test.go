@@ -81,10 +81,11 @@ func TestDecide(t *testing.T) {
 		{"honest noise, 50 questions", Evidence{Observations: times(50, noise...), Points: 10}, Consistent, CauseNone},
 		{"two points everywhere", Evidence{Observations: times(50, pass(8, 6), pass(7, 5), pass(9, 7), pass(6, 5)), Points: 10}, Inconsistent, CauseShift},
 		// Five failed gates raised to 10, among honest noise: with the
-		// judge measured on 450 fixture gradings with 3 large
-		// disagreements, the jumps decide; without, five jumps are no
-		// more than McNemar's 1/32, and the mean of +1 is not ruled out.
-		{"failed gates raised, judge measured", Evidence{Observations: raised, Controls: Controls{Pairs: 300, Live: 200, Big: 3}, Points: 10}, Inconsistent, CauseJumps},
+		// judge's own runs measured (the answers graded twice, and 300
+		// pairs of recorded runs on fixtures with 3 big jumps), the jumps
+		// decide; without, five jumps are no more than McNemar's 1/32,
+		// and the mean of +1 is not ruled out.
+		{"failed gates raised, judge measured", Evidence{Observations: raised, Regraded: Controls{Pairs: 50, Live: 45}, Recorded: Controls{Pairs: 300, Live: 200, Big: 3}, Points: 10}, Inconsistent, CauseJumps},
 		{"failed gates raised, judge unmeasured", Evidence{Observations: raised, Points: 10}, Undecided, CauseBound},
 		{"two points everywhere, judge stricter than the tolerance", Evidence{Observations: times(50, pass(8, 6)), Drift: drift(-0.5), Points: 10}, Undecided, CauseDrift},
 		{"two points everywhere, judge stricter within the tolerance", Evidence{Observations: times(50, pass(8, 6)), Drift: drift(-0.2), Points: 10}, Inconsistent, CauseShift},
@@ -101,7 +102,7 @@ func TestDecide(t *testing.T) {
 
 // The tests keep their levels on honest evidence whatever the judge's
 // noise: each pair is exchangeable, so its difference is as likely to
-// have either sign, and the controls, pairs of runs on fixtures of the
+// have either sign, and the controls, pairs of runs on answers of the
 // same questions, jump at the sample's rate. The judge here is
 // heteroscedastic (its noise grows with the question) and flips gates.
 func TestDecideLevels(t *testing.T) {
@@ -123,9 +124,14 @@ func TestDecideLevels(t *testing.T) {
 			a, b := grade(worth, spread), grade(worth, spread)
 			ev.Observations = append(ev.Observations, pass(a, b))
 		}
+		// The answers graded again, and a record's pairs on fixtures.
+		for i := range 50 {
+			worth, spread := 3+rng.IntN(8), 0.3+0.1*float64(i%20)
+			ev.Regraded.Add(grade(worth, spread), grade(worth, spread), 10)
+		}
 		for i := range 150 {
 			worth, spread := 3+rng.IntN(8), 0.3+0.1*float64(i%20)
-			ev.Controls.Add(grade(worth, spread), grade(worth, spread), 10)
+			ev.Recorded.Add(grade(worth, spread), grade(worth, spread), 10)
 		}
 		res := r.Decide(ev)
 		if res.Shift.Rejects() {

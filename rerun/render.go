@@ -73,7 +73,7 @@ func text(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
-				note = joinNote(joinNote(note, componentNote(q.Components)), injectionNote(q.Injection))
+				note = joinNote(joinNote(joinNote(note, componentNote(q.Components)), againNote(q)), injectionNote(q.Injection))
 				fmt.Fprintf(&b, "  %-10s %-8s %-6s %-5s %-14s %s\n", q.ID, ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate)+"/"+ptrBool(q.JudgedGate), note)
 			}
 		}
@@ -130,7 +130,7 @@ func markdown(r Report) string {
 				if q.GateFlip {
 					note = "reported gate pass, judge fails it"
 				}
-				note = joinNote(joinNote(note, mdtext.Escape(componentNote(q.Components))), injectionNote(q.Injection))
+				note = joinNote(joinNote(joinNote(note, mdtext.Escape(componentNote(q.Components))), againNote(q)), injectionNote(q.Injection))
 				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s/%s | %s |\n", mdtext.Code(q.ID), ptrInt(q.Reported), ptrInt(q.Judged), ptrInt(q.Diff), ptrBool(q.ReportedGate), ptrBool(q.JudgedGate), note)
 			}
 		}
@@ -187,14 +187,23 @@ func judgeCheck(r Report) string {
 		parts = append(parts, "Fixtures not graded: "+strings.Join(faults, "; ")+".")
 	}
 	if r.Shift != nil && r.Jumps != nil {
-		s := fmt.Sprintf("Tests: shift p = %.2g (level %.2g); jumps p = %.2g (level %.2g; big and moderate jumps: %d and %d up, %d and %d down, %d and %d in %d pairs of the judge's recorded runs)",
-			r.Shift.P, r.Shift.Level, r.Jumps.P, r.Jumps.Level, r.Jumps.Up[1], r.Jumps.Up[0], r.Jumps.Down[1], r.Jumps.Down[0], r.Jumps.Controls[1], r.Jumps.Controls[0], r.Jumps.Pairs)
+		s := fmt.Sprintf("Tests: shift p = %.2g (level %.2g); jumps p = %.2g (level %.2g; big and moderate jumps: %d and %d up, %d and %d down, %d and %d between the judge's own runs on %d answers graded twice and %d pairs of recorded runs on fixtures)",
+			r.Shift.P, r.Shift.Level, r.Jumps.P, r.Jumps.Level, r.Jumps.Up[1], r.Jumps.Up[0], r.Jumps.Down[1], r.Jumps.Down[0], r.Jumps.Controls[1], r.Jumps.Controls[0], r.Jumps.Regraded, r.Jumps.Recorded)
 		if r.Bound != nil {
 			s += fmt.Sprintf("; upper bound of the inflation %.2f (a consistent verdict needs it below %.2g)", *r.Bound, r.Delta)
 		}
 		parts = append(parts, s+".")
 	}
 	return strings.Join(parts, " ")
+}
+
+// againNote gives the judge's second grade of an answer where it differs
+// from the first.
+func againNote(q QuestionCheck) string {
+	if q.Again == nil || q.Judged == nil || *q.Again == *q.Judged {
+		return ""
+	}
+	return fmt.Sprintf("judged %d the second time", *q.Again)
 }
 
 // injectionNote marks a question whose answer or verdict instructs the

@@ -22,7 +22,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 			Verdict: VerdictConsistent, Reason: "the judge's scores agree with the reported ones within noise after 3 questions",
 			Seed: "9f3a00c1d2e3f405", SeedSource: SeedSecret, Sample: []string{"Q4", "Q1", "Q3"}, Calls: 5, SpendUSD: 0.0312, Checked: 3,
 			Tolerance: 0.25, Delta: 1, JudgeBias: new(-0.5), DriftReference: ReferenceExpected, Bound: new(0.62),
-			Shift: &ShiftTest{N: 3, Mean: 0.33, P: 0.5, Level: 0.004}, Jumps: &JumpTest{Share: 0.5, P: 1, Level: 0.006},
+			Shift: &ShiftTest{N: 3, P: 0.5, Level: 0.002}, Jumps: &JumpTest{Share: [2]float64{0.5, 0.5}, P: 1, Level: 0.006},
 			Fixtures: []FixtureCheck{
 				{QuestionID: "Q2", FixtureID: "F1", Expected: 7, ExpectedGate: true, Judged: intp(6), Diff: intp(-1)},
 				{QuestionID: "Q5", FixtureID: "F2", Expected: 3, Judged: intp(3), Diff: intp(0), Cached: true},

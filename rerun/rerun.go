@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -153,6 +154,9 @@ type QuestionCheck struct {
 	Reported     *int   `json:"reported,omitempty"`
 	Judged       *int   `json:"judged,omitempty"`
 	Diff         *int   `json:"diff,omitempty"` // reported − judged
+	// Again is the judge's second grade of the answer, a run independent
+	// of the first, when the check graded it twice (see Rule.Regrade).
+	Again *int `json:"judged_again,omitempty"`
 	ReportedGate *bool  `json:"reported_gate,omitempty"`
 	JudgedGate   *bool  `json:"judged_gate,omitempty"`
 	GateFlip     bool   `json:"gate_flip,omitempty"` // reported a pass the judge fails
@@ -406,7 +410,7 @@ func summarize(rep *Report, r Rule, d Design, out Outcome) {
 		rep.Verdict = VerdictInconsistent
 		var why []string
 		if res.Shift.Rejects() {
-			why = append(why, fmt.Sprintf("the reported scores exceed the judge's by %.2f points per question on average (%.2f on the %d questions whose gate both agree on), more than an honest run of the judge drifted by up to %.2f points makes (exact sign-flip test, p = %.2g, level %.2g)", res.Mean, res.Shift.Mean, res.Shift.N, r.Tolerance, res.Shift.P, res.Shift.Level))
+			why = append(why, fmt.Sprintf("the reported scores exceed the judge's by %.2f points per question on average, more than an honest run of the judge drifted by up to %.2f points makes (exact signed-rank test, p = %.2g, level %.2g)", res.Mean, r.Tolerance, res.Shift.P, res.Shift.Level))
 		}
 		if res.Jump.Rejects() {
 			j := res.Jump
@@ -415,7 +419,7 @@ func summarize(rep *Report, r Rule, d Design, out Outcome) {
 		rep.Reason = fmt.Sprintf("over %s, %s", sampled, strings.Join(why, "; and "))
 	case res.Decision == Consistent:
 		rep.Verdict = VerdictConsistent
-		rep.Reason = fmt.Sprintf("over %s the reported scores agree with the judge's (mean difference %+.2f points): an inflation of %.2g points per question is ruled out (%.0f%% upper bound %.2f)", sampled, res.Mean, r.Delta, 100*(1-r.Beta), res.Bound)
+		rep.Reason = fmt.Sprintf("over %s the reported scores agree with the judge's (mean difference %+.2f points): an inflation of %s per question is ruled out (%.0f%% upper bound %.2f)", sampled, res.Mean, points(r.Delta), 100*(1-r.Beta), res.Bound)
 	default:
 		rep.Verdict = VerdictInconclusive
 		switch {
@@ -438,18 +442,27 @@ func summarize(rep *Report, r Rule, d Design, out Outcome) {
 			if res.Drift > 0 {
 				extra = fmt.Sprintf(", the judge's leniency of %.2f points on the calibration fixtures included", res.Drift)
 			}
-			rep.Reason = fmt.Sprintf("over %s no test shows an inflation (mean difference %+.2f points), but they cannot rule out one of %.2g points per question: the %.0f%% upper bound is %.2f%s; a maintainer decides", sampled, res.Mean, r.Delta, 100*(1-r.Beta), res.Bound, extra)
+			rep.Reason = fmt.Sprintf("over %s no test shows an inflation (mean difference %+.2f points), but they cannot rule out one of %s per question: the %.0f%% upper bound is %.2f%s; a maintainer decides", sampled, res.Mean, points(r.Delta), 100*(1-r.Beta), res.Bound, extra)
 		}
 	}
+}
+
+// points writes an amount of points: "1 point", "0.5 points".
+func points(x float64) string {
+	if x == 1 {
+		return "1 point"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64) + " points"
 }
 
 // controlsNote says what the jump test compared the jumps with besides
 // the sample's own.
 func controlsNote(j JumpTest) string {
-	if j.Pairs == 0 {
-		return "no calibration record to measure the judge's own rate by"
+	s := fmt.Sprintf("%d and %d between the judge's two runs on %d answers graded twice", j.Controls[1], j.Controls[0], j.Regraded)
+	if j.Recorded > 0 {
+		s = fmt.Sprintf("%d moderate between the judge's two runs on %d answers graded twice and %d big between those and %d pairs of its recorded runs on calibration fixtures", j.Controls[0], j.Regraded, j.Controls[1], j.Recorded)
 	}
-	return fmt.Sprintf("%d and %d between %d pairs of the judge's recorded runs on calibration fixtures", j.Controls[1], j.Controls[0], j.Pairs)
+	return s
 }
 
 // judgeGrader is the Grader of a real spot-check: the benchmark's judge,
@@ -464,12 +477,13 @@ type judgeGrader struct {
 	fixJud   *judge.Judge // jud, caching for the UTC day only (see dayCache)
 	cfg      Config
 	rep      *Report
+	checked  map[int]int // question index → its row in rep.Questions
 }
 
 type fixtureRef struct{ q, f int }
 
 func newJudgeGrader(b *benchmark.Benchmark, rows []submission.RubricRow, jud *judge.Judge, cfg Config, rep *Report) *judgeGrader {
-	g := &judgeGrader{b: b, jud: jud, fixJud: jud, cfg: cfg, rep: rep}
+	g := &judgeGrader{b: b, jud: jud, fixJud: jud, cfg: cfg, rep: rep, checked: map[int]int{}}
 	n := len(b.Rubric.Questions)
 	g.byQ, g.answers, g.injected = make([]*submission.RubricRow, n), make([]string, n), make([]bool, n)
 	for i := range rows {
@@ -634,6 +648,22 @@ func (g *judgeGrader) GradeFixture(ctx context.Context, i int) (Grade, error) {
 	return Grade{Total: judged, Gate: got.Verdict.GatePassed}, nil
 }
 
+// RegradeQuestion grades question qi a second time: a run of its own,
+// cached under its run (judge.Judge.Run), never the first grade read back.
+func (g *judgeGrader) RegradeQuestion(ctx context.Context, qi int) (Grade, error) {
+	jud := *g.jud
+	jud.Run = 2
+	got, _, err := g.call(ctx, &jud, &g.b.Rubric.Questions[qi], g.answers[qi], ", while the judge graded answers a second time")
+	if err != nil {
+		return Grade{}, err
+	}
+	again := got.Total()
+	if k, ok := g.checked[qi]; ok {
+		g.rep.Questions[k].Again = &again
+	}
+	return Grade{Total: again, Gate: got.Verdict.GatePassed}, nil
+}
+
 func (g *judgeGrader) GradeQuestion(ctx context.Context, qi int) (Grade, error) {
 	q := &g.b.Rubric.Questions[qi]
 	row := g.byQ[qi]
@@ -660,6 +690,7 @@ func (g *judgeGrader) GradeQuestion(ctx context.Context, qi int) (Grade, error) 
 		g.rep.Injections = append(g.rep.Injections, Injection{QuestionID: q.ID, Source: InVerdict, Signs: signs})
 		qc.Injection = true
 	}
+	g.checked[qi] = len(g.rep.Questions)
 	g.rep.Questions = append(g.rep.Questions, qc)
 	return Grade{Total: judged, Gate: gate}, nil
 }

@@ -242,10 +242,16 @@ func TestVerdicts(t *testing.T) {
 			if tt.want != "" && rep.Verdict != tt.want {
 				t.Errorf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
-			// Every call grades a fixture or a sampled answer; a rubric
-			// of 50 questions is re-graded whole.
+			// Every call grades a fixture or a sampled answer, each
+			// answer twice; a rubric of 50 questions is re-graded whole.
 			fixtures := DefaultRule().DriftFixtures
-			if rep.Calls != rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked != 50 || rep.Target != 50 || rep.Rubric != 50 || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
+			again := 0
+			for _, q := range rep.Questions {
+				if q.Again != nil {
+					again++
+				}
+			}
+			if again != rep.Checked || rep.Calls != 2*rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked != 50 || rep.Target != 50 || rep.Rubric != 50 || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
 				t.Errorf("%d calls, %d fixtures, %d checked of %d, %d sampled, $%.2f", rep.Calls, len(rep.Fixtures), rep.Checked, rep.Target, len(rep.Sample), rep.SpendUSD)
 			}
 			passed := 0
@@ -658,7 +664,13 @@ func TestFaultAllowance(t *testing.T) {
 		}
 	}
 	rep := bd.check(t, bd.noisyJudge(t, 5, failEvery(8)), Config{Secret: secret})
-	if rep.Verdict != VerdictConsistent || rep.JudgeFaults <= 5 || rep.Checked+rep.JudgeFaults != 50 {
+	faulted := 0
+	for _, q := range rep.Questions {
+		if q.Fault != "" {
+			faulted++
+		}
+	}
+	if rep.Verdict != VerdictConsistent || faulted <= 5 || rep.Checked+faulted != 50 {
 		t.Errorf("one call in eight failing: %s with %d faults, %d checked: %s", rep.Verdict, rep.JudgeFaults, rep.Checked, rep.Reason)
 	}
 	rep = bd.check(t, bd.noisyJudge(t, 5, failEvery(3)), Config{Secret: secret})

@@ -56,6 +56,9 @@ type Design struct {
 type Grader interface {
 	GradeFixture(ctx context.Context, i int) (Grade, error)
 	GradeQuestion(ctx context.Context, i int) (Grade, error)
+	// RegradeQuestion grades question i again, a run independent of the
+	// first (never read back from a cache of it).
+	RegradeQuestion(ctx context.Context, i int) (Grade, error)
 }
 
 // Stop is the error with which a Grader ends a check: the budget ran out,
@@ -81,11 +84,13 @@ type Graded struct {
 // Outcome is what Run did and decided.
 type Outcome struct {
 	Result
-	// Fixtures and Sample are the fixtures and questions graded, in order;
-	// Skipped are the questions of the sample the submission left
-	// unscored, which cost no call.
+	// Fixtures and Sample are the fixtures and questions graded, in order,
+	// and Regraded the questions graded a second time; Skipped are the
+	// questions of the sample the submission left unscored, which cost no
+	// call.
 	Fixtures []Graded
 	Sample   []Graded
+	Regraded []Graded
 	Skipped  []int
 	// DriftKnown says whether any fixture was graded; Result.Drift is
 	// then the estimate. DriftSeen is −1 or +1 when the fixtures showed
@@ -140,11 +145,12 @@ func FixtureOrder(seed uint64, fixtures []Fixture) []int {
 // Run carries out one spot-check: the judge grades the first
 // DriftFixtures fixtures of FixtureOrder, unless its faults reach the
 // rule's FaultLimit first; if they show drift beyond the tolerance
-// (Rule.DriftSeen) the check ends undecided; otherwise the
-// questions are graded in SampleOrder until the sample holds
-// min(MaxN, scored questions) observations, the questions run out, the
-// judge's faults reach the rule's FaultLimit, or the Grader stops; then
-// the rule decides on what was gathered. It returns an error only when
+// (Rule.DriftSeen) the check ends undecided; otherwise the questions are
+// graded in SampleOrder until the sample holds min(MaxN, scored
+// questions) observations, the questions run out, the judge's faults
+// reach the rule's FaultLimit, or the Grader stops; then the first
+// Regrade of them are graded again, and the rule decides on what was
+// gathered. It returns an error only when
 // ctx is done.
 func Run(ctx context.Context, r Rule, d Design, g Grader) (Outcome, error) {
 	var out Outcome
@@ -235,7 +241,25 @@ func Run(ctx context.Context, r Rule, d Design, g Grader) (Outcome, error) {
 		}
 		obs = append(obs, Observation{Reported: q.Reported.Total, Judged: got.Total, ReportedGate: q.Reported.Gate, JudgedGate: got.Gate})
 	}
-	out.Result = r.Decide(Evidence{Observations: obs, Controls: d.Recorded, Drift: drift, Points: d.Points})
+	// The controls: the first Regrade answers graded, graded again.
+	var regraded Controls
+	for _, gr := range out.Sample {
+		if regraded.Pairs >= r.Regrade || out.Stop != "" {
+			break
+		}
+		if gr.Err != nil {
+			continue
+		}
+		again, err := g.RegradeQuestion(ctx, gr.Index)
+		if err := stopped(ctx, err, &out); err != nil {
+			return out, err
+		}
+		out.Regraded = append(out.Regraded, Graded{Index: gr.Index, Grade: again, Err: err})
+		if err == nil {
+			regraded.Add(gr.Grade.Total, again.Total, d.Points)
+		}
+	}
+	out.Result = r.Decide(Evidence{Observations: obs, Regraded: regraded, Recorded: d.Recorded, Drift: drift, Points: d.Points})
 	if out.Stop != "" && out.Decision == Consistent {
 		// A sample cut short rules nothing out about the questions it
 		// did not reach; an inconsistent verdict stands on what it saw.

@@ -59,7 +59,7 @@ func main() {
 		printDriftTable(cfg)
 		return
 	}
-	fmt.Printf("rule: tolerance %g, Delta %g, Alpha %g (shift %g, jumps %g), Beta %g, MaxN %d, %d drift fixtures (level %g each way), big jumps weigh %d\n",
+	fmt.Printf("rule: tolerance %g, Delta %g, Alpha %g (shift %.3g, jumps %.3g), Beta %g, MaxN %d, %d drift fixtures (level %g each way), big jumps weigh %d\n",
 		r.Tolerance, r.Delta, r.Alpha, r.Alpha*r.ShiftShare, r.Alpha*(1-r.ShiftShare), r.Beta, r.MaxN, r.DriftFixtures, r.DriftAlpha, r.BigWeight)
 	fmt.Printf("%d questions, %d fixtures each, calibration record of %d runs per fixture; %d trials per cell, seed %d\n\n", *questions, *fixtures, *runs, *trials, *seed)
 	fmt.Println("| Judge | Submission | Inconsistent | Consistent | Inconclusive (drift stop, drift block) | Mean calls |")

@@ -395,7 +395,7 @@ func TestServeAbuseLimits(t *testing.T) {
 		return string(body)
 	}
 	body := metrics(a.addr)
-	for _, want := range []string{`benchgate_limit_refusals_total{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="daily_spend"} 20`} {
+	for _, want := range []string{`benchgate_limit_refusals_total{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="pr_spot_checks"} 1`, `benchgate_limit{limit="daily_spend"} 50`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}

@@ -177,7 +177,8 @@ func TestRerunVariants(t *testing.T) {
 	// calibration fixtures: all of them, the example rubric having fewer
 	// than the rule's number. The judge gives every answer full marks, so
 	// the reported scores are below its own, and with the fixtures graded
-	// as expected the five questions rule out an inflation.
+	// as expected the five questions, each graded twice, rule out an
+	// inflation.
 	fx := min(rerun.DefaultRule().DriftFixtures, 15)
 	tests := []struct {
 		name   string
@@ -190,9 +191,9 @@ func TestRerunVariants(t *testing.T) {
 		failed int // failed ledger lines
 	}{
 		{name: "an OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
-			code: exitOK, calls: fx + 5, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
 		{name: "an error inside a 200 counts as a call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 1},
-			code: exitOK, calls: fx + 6, failed: 1, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + 1, failed: 1, reason: "is ruled out"},
 		{name: "failed attempts count against the call cap", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 2},
 			flags: []string{"--max-calls", "4"}, code: exitInconclusive, calls: 4, failed: 2, reason: "the budget ran out after 4 calls"},
 		{name: "402 stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits},

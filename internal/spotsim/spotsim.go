@@ -305,3 +305,7 @@ func (t *trial) GradeFixture(_ context.Context, i int) (rerun.Grade, error) {
 func (t *trial) GradeQuestion(_ context.Context, i int) (rerun.Grade, error) {
 	return t.grade(t.answers[i])
 }
+
+func (t *trial) RegradeQuestion(_ context.Context, i int) (rerun.Grade, error) {
+	return t.grade(t.answers[i])
+}
