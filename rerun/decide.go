@@ -248,7 +248,7 @@ type Evidence struct {
 	// and Recorded pairs of its runs on calibration fixtures from a
 	// calibration record (see Controls).
 	Regraded, Recorded Controls
-	Drift        *float64
+	Drift              *float64
 	// Points is a question's worth, which sets the jumps and the clip.
 	Points int
 }

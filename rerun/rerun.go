@@ -150,16 +150,16 @@ type Report struct {
 
 // QuestionCheck is one question re-checked.
 type QuestionCheck struct {
-	ID           string `json:"id"`
-	Reported     *int   `json:"reported,omitempty"`
-	Judged       *int   `json:"judged,omitempty"`
-	Diff         *int   `json:"diff,omitempty"` // reported − judged
+	ID       string `json:"id"`
+	Reported *int   `json:"reported,omitempty"`
+	Judged   *int   `json:"judged,omitempty"`
+	Diff     *int   `json:"diff,omitempty"` // reported − judged
 	// Again is the judge's second grade of the answer, a run independent
 	// of the first, when the check graded it twice (see Rule.Regrade).
-	Again *int `json:"judged_again,omitempty"`
-	ReportedGate *bool  `json:"reported_gate,omitempty"`
-	JudgedGate   *bool  `json:"judged_gate,omitempty"`
-	GateFlip     bool   `json:"gate_flip,omitempty"` // reported a pass the judge fails
+	Again        *int  `json:"judged_again,omitempty"`
+	ReportedGate *bool `json:"reported_gate,omitempty"`
+	JudgedGate   *bool `json:"judged_gate,omitempty"`
+	GateFlip     bool  `json:"gate_flip,omitempty"` // reported a pass the judge fails
 	// Components lists the components on which the reported and the
 	// judged awards differ.
 	Components []ComponentDiff `json:"components,omitempty"`
