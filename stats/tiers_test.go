@@ -7,36 +7,6 @@ import (
 	"testing"
 )
 
-func TestHolm(t *testing.T) {
-	nan := math.NaN()
-	for _, tc := range []struct {
-		name string
-		p    []float64
-		want []float64
-	}{
-		{"empty", nil, []float64{}},
-		{"one", []float64{0.03}, []float64{0.03}},
-		// Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06,
-		// 0.04·1 = 0.04 raised to 0.06 to stay monotone.
-		{"worked", []float64{0.01, 0.04, 0.03, 0.005}, []float64{0.03, 0.06, 0.06, 0.02}},
-		{"capped", []float64{0.5, 0.6}, []float64{1, 1}},
-		{"ties", []float64{0.02, 0.02, 0.5}, []float64{0.06, 0.06, 0.5}},
-		{"NaN", []float64{0.01, nan}, []float64{nan, nan}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Holm(tc.p)
-			if len(got) != len(tc.want) {
-				t.Fatalf("Holm(%v) = %v, want %v", tc.p, got, tc.want)
-			}
-			for i := range got {
-				if !near(got[i], tc.want[i], 1e-15) {
-					t.Fatalf("Holm(%v) = %v, want %v", tc.p, got, tc.want)
-				}
-			}
-		})
-	}
-}
-
 // pairs gives p(i, j) from a table of p-values by i and j.
 func pairs(table map[[2]int]float64, def float64) func(i, j int) float64 {
 	return func(i, j int) float64 {
