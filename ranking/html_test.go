@@ -113,7 +113,7 @@ func htmlFixtureBoard() *Board {
 				Boundaries:   []Separation{{Group: 1, Better: "hostile", Worse: "beta-mini", BetterWins: 44, WorseWins: 8, P: 3.2e-7, PHolm: 6.4e-7}},
 				Top:          &Separation{Better: "alpha-7b", Worse: "beta-mini", BetterWins: 50, WorseWins: 8, P: 1.1e-8, PHolm: 3.3e-8},
 				Unverifiable: &UnverifiableCheck{Entries: 1, Answers: 3, CouldBeBest: 2, Holds: true}},
-			{Track: "harness-benchmark", Entries: 1, Boundaries: []Separation{}},
+			{Track: "harness-benchmark", Entries: 1, CouldBeBest: 1, Boundaries: []Separation{}},
 		},
 		Excluded: []Excluded{
 			{Slug: "broken", Track: "model-benchmark", Path: "submissions/model-benchmark/broken", ModelName: "Broken 1B", Status: "fail", Reason: hostileReason},
@@ -151,7 +151,7 @@ func htmlFixtureBoard() *Board {
 			{Track: "model-benchmark", Entries: 2, Pairs: 1, Separated: 1, CouldBeBest: 1,
 				Boundaries: []Separation{{Group: 1, Better: "gamma-large", Worse: "delta", BetterWins: 7, WorseWins: 0, P: 0.0156, PHolm: 0.0156, Fragile: true}},
 				Top:        &Separation{Better: "gamma-large", Worse: "delta", BetterWins: 7, WorseWins: 0, P: 0.0156, PHolm: 0.0156, Fragile: true}},
-			{Track: "harness-benchmark", Entries: 1, Boundaries: []Separation{}},
+			{Track: "harness-benchmark", Entries: 1, CouldBeBest: 1, Boundaries: []Separation{}},
 		},
 		Excluded: []Excluded{
 			{Slug: "zeta", Track: "model-benchmark", Path: "submissions/model-benchmark/zeta", ModelName: "Zeta", Status: "other-judge",
