@@ -365,7 +365,6 @@ func groupScores(r verify.Result, b *benchmark.Benchmark, q int, uncredit bool) 
 // could not be verified is not credited; nil when no entry has one.
 func unverifiableCheck(rs []verify.Result, b *benchmark.Benchmark, q int, best []int, alpha float64) *UnverifiableCheck {
 	c := &UnverifiableCheck{}
-	m := stats.NewMatrix(q, 1)
 	for _, r := range rs {
 		o := r.Outcomes
 		n := 0
@@ -378,10 +377,13 @@ func unverifiableCheck(rs []verify.Result, b *benchmark.Benchmark, q int, best [
 			c.Entries++
 			c.Answers += n
 		}
-		m.Add(groupScores(r, b, q, true))
 	}
 	if c.Entries == 0 {
 		return nil
+	}
+	m := stats.NewMatrix(q, 1)
+	for _, r := range rs {
+		m.Add(groupScores(r, b, q, true)) // the same scores as the board's, or fewer: always valid
 	}
 	after, _ := stats.Compare(m, alpha).Ranks()
 	c.Holds = true
