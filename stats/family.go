@@ -23,19 +23,36 @@ func Holm(p []float64) []float64 {
 }
 
 // holm is Holm, which also returns p sorted. Equal p-values get equal
-// adjusted values whatever their order, so the sort need not be stable.
+// adjusted values in any order, so the sort need not be stable; without
+// NaNs, < orders the values, which is faster than cmp.Compare.
 func holm(p []float64) (adj, sorted []float64) {
+	m := len(p)
+	adj, sorted = make([]float64, m), make([]float64, m)
+	if slices.ContainsFunc(p, math.IsNaN) {
+		copy(sorted, p)
+		slices.Sort(sorted)
+		for i := range adj {
+			adj[i] = math.NaN()
+		}
+		return adj, sorted
+	}
 	type value struct {
 		p float64
 		i int
 	}
-	order := make([]value, len(p))
+	order := make([]value, m)
 	for i, v := range p {
 		order[i] = value{v, i}
 	}
-	slices.SortFunc(order, func(a, b value) int { return cmp.Compare(a.p, b.p) })
-	m := len(p)
-	adj, sorted = make([]float64, m), make([]float64, m)
+	slices.SortFunc(order, func(a, b value) int {
+		switch {
+		case a.p < b.p:
+			return -1
+		case a.p > b.p:
+			return 1
+		}
+		return 0
+	})
 	floor := 0.0
 	for r, v := range order {
 		floor = max(floor, min(1, float64(m-r)*v.p))
@@ -286,13 +303,31 @@ func (f *Family) Top() (e Exclusion, ok bool) {
 		if len(by) == 0 {
 			continue
 		}
-		slices.SortStableFunc(by, func(a, b int) int { return cmp.Compare(f.Adjusted(a, x), f.Adjusted(b, x)) })
-		robust := slices.IndexFunc(by, func(y int) bool { return !f.Fragile(y, x) })
-		if robust < 0 {
-			return Exclusion{Better: by[0], Worse: x, Fragile: true}, true
+		// The comparisons that exclude x, strongest first (equal adjusted
+		// p-values by index), until one is not fragile: usually the first.
+		strongest, robust := -1, -1
+		for len(by) > 0 && robust < 0 {
+			k := 0
+			for i := 1; i < len(by); i++ {
+				if a, b := f.Adjusted(by[i], x), f.Adjusted(by[k], x); a < b || (a == b && by[i] < by[k]) {
+					k = i
+				}
+			}
+			y := by[k]
+			if strongest < 0 {
+				strongest = y
+			}
+			if !f.Fragile(y, x) {
+				robust = y
+			}
+			by[k] = by[len(by)-1]
+			by = by[:len(by)-1]
 		}
-		if adj := f.Adjusted(by[robust], x); adj > weakest {
-			e, weakest, ok = Exclusion{Better: by[robust], Worse: x}, adj, true
+		if robust < 0 {
+			return Exclusion{Better: strongest, Worse: x, Fragile: true}, true
+		}
+		if adj := f.Adjusted(robust, x); adj > weakest {
+			e, weakest, ok = Exclusion{Better: robust, Worse: x}, adj, true
 		}
 	}
 	return e, ok
