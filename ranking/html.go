@@ -311,8 +311,9 @@ func methodText(m Method) string {
 		"Within each benchmark and track, every two entries are compared on the same questions by an exact paired test (McNemar's for accuracy, the sign-flip test for rubric means), " +
 		fmt.Sprintf("and all n(n−1)/2 of these tests are Holm-corrected together as one family fixed in advance (α = %g): the chance that the board calls any two equal entries different is at most %g%%, so what follows holds for all entries at once with %g%% confidence. ", m.Alpha, 100*m.Alpha, 100*(1-m.Alpha)) +
 		"An entry's ranks run from 1 + the number of entries significantly better than it to n − the number significantly worse; it could be #1 when no entry is significantly better. " +
-		"A boundary between groups stands where every entry above is significantly better than every entry below; each is given with its weakest comparison across it: the questions each of the two entries won over the other, and the p-value before and after Holm's correction. " +
-		"A separation is fragile when one answer credited differently (one question moved against the better entry) would undo it. " +
+		"A boundary between groups stands where every entry above is significantly better than every entry below; each is given with the comparison across it nearest to undoing it (a fragile one if any, else the one with the largest adjusted p-value): the questions each of the two entries won over the other, and the p-value before and after Holm's correction. " +
+		"The top separation, the weakest of the comparisons that keep entries from being #1, is given the same way; on multiple-choice questions the family is also computed again with the credited answers that verification could not re-read (responses stored cut short) not credited, to say whether the same entries could still be #1. " +
+		"A separation is fragile when one answer credited differently (one question moved against the better entry), the other p-values as they are, would undo it. " +
 		fmt.Sprintf("leaderboard.json also gives each entry's bootstrap rank range (%s paired resamples of the questions, seed %d), which is marginal: it holds for one entry at a time, not for all at once.", thousands(m.Resamples), m.Seed)
 }
 

@@ -131,7 +131,7 @@ func familyNote(bm *Benchmark, es []Entry, alpha float64, escape func(string) st
 		parts = append(parts, "No boundary divides the entries into groups: no set of the top entries is significantly better than every entry below it.")
 	}
 	for _, b := range ts.Boundaries {
-		parts = append(parts, fmt.Sprintf("Group %d begins where every entry above is significantly better than every entry below; the weakest of these comparisons, %s against %s, %s.",
+		parts = append(parts, fmt.Sprintf("Group %d begins where every entry above is significantly better than every entry below; of these comparisons, the nearest to undoing it is %s against %s, %s.",
 			b.Group+1, name[b.Better], name[b.Worse], evidence(&b)))
 	}
 	return strings.Join(parts, " ")
