@@ -285,15 +285,22 @@ type Exclusion struct {
 }
 
 // Top returns the weakest of the exclusions that separate the models that
-// could be the best from the others: the first model by total whose
-// exclusion is fragile, with its strongest comparison (the smallest
-// adjusted p-value); when none is fragile, the model whose strongest
-// comparison that is not fragile has the largest adjusted p-value, with
-// that comparison. ok is false when every model could be the best.
+// could be the best from the others: the model with the highest total
+// whose exclusion is fragile, with its strongest comparison (the smallest
+// adjusted p-value), and of several with that total the one whose
+// comparison has the largest adjusted p-value; when none is fragile, the
+// model whose strongest comparison that is not fragile has the largest
+// adjusted p-value, with that comparison, and of several the one with the
+// highest total. Only then does the lower index decide, so that models
+// with equal totals are told apart by their answers before their order.
+// ok is false when every model could be the best.
 func (f *Family) Top() (e Exclusion, ok bool) {
 	n := f.m.Models()
 	weakest := -1.0
 	for _, x := range f.order() {
+		if e.Fragile && f.m.sums[x] < f.m.sums[e.Worse] {
+			break // no fragile exclusion below the first one's total can be chosen
+		}
 		var by []int
 		for y := range n {
 			if f.Better(y, x) {
@@ -323,11 +330,13 @@ func (f *Family) Top() (e Exclusion, ok bool) {
 			by[k] = by[len(by)-1]
 			by = by[:len(by)-1]
 		}
-		if robust < 0 {
-			return Exclusion{Better: strongest, Worse: x, Fragile: true}, true
-		}
-		if adj := f.Adjusted(robust, x); adj > weakest {
-			e, weakest, ok = Exclusion{Better: robust, Worse: x}, adj, true
+		switch adj := f.Adjusted(strongest, x); {
+		case robust < 0 && (!e.Fragile || adj > weakest):
+			e, weakest, ok = Exclusion{Better: strongest, Worse: x, Fragile: true}, adj, true
+		case robust >= 0 && !e.Fragile:
+			if adj := f.Adjusted(robust, x); adj > weakest {
+				e, weakest, ok = Exclusion{Better: robust, Worse: x}, adj, true
+			}
 		}
 	}
 	return e, ok
