@@ -223,8 +223,9 @@ func (f *Family) order() []int {
 type Boundary struct {
 	Above int // the number of models above the boundary
 	// Better and Worse are the comparison across the boundary nearest to
-	// undoing it: a fragile one if there is one, else the one with the
-	// largest Holm-adjusted p-value.
+	// undoing it: a fragile one if there is one, and of those the one with
+	// the largest Holm-adjusted p-value (then raw p-value, then the first
+	// by total and index).
 	Better, Worse int
 	// Fragile is set when one answer credited differently would undo
 	// some comparison across the boundary (see Family.Fragile), and with
@@ -260,12 +261,12 @@ func (f *Family) Boundaries() []Boundary {
 	out := make([]Boundary, 0, len(cuts))
 	for _, k := range cuts {
 		bd := Boundary{Above: k, Better: order[0], Worse: order[k]}
-		worst := -1.0
+		worst := strength{-1, -1}
 		for _, x := range order[:k] {
 			for _, y := range order[k:] {
-				fragile, adj := f.Fragile(x, y), f.Adjusted(x, y)
-				if (fragile && !bd.Fragile) || (fragile == bd.Fragile && adj > worst) {
-					bd.Better, bd.Worse, bd.Fragile, worst = x, y, fragile, adj
+				fragile, st := f.Fragile(x, y), f.strength(x, y)
+				if (fragile && !bd.Fragile) || (fragile == bd.Fragile && worst.less(st)) {
+					bd.Better, bd.Worse, bd.Fragile, worst = x, y, fragile, st
 				}
 			}
 		}
@@ -296,7 +297,7 @@ type Exclusion struct {
 // ok is false when every model could be the best.
 func (f *Family) Top() (e Exclusion, ok bool) {
 	n := f.m.Models()
-	weakest := -1.0
+	weakest := strength{-1, -1}
 	for _, x := range f.order() {
 		if e.Fragile && f.m.sums[x] < f.m.sums[e.Worse] {
 			break // no fragile exclusion below the first one's total can be chosen
@@ -310,13 +311,13 @@ func (f *Family) Top() (e Exclusion, ok bool) {
 		if len(by) == 0 {
 			continue
 		}
-		// The comparisons that exclude x, strongest first (equal adjusted
-		// p-values by index), until one is not fragile: usually the first.
+		// The comparisons that exclude x, strongest first (equal ones by
+		// index), until one is not fragile: usually the first.
 		strongest, robust := -1, -1
 		for len(by) > 0 && robust < 0 {
 			k := 0
 			for i := 1; i < len(by); i++ {
-				if a, b := f.Adjusted(by[i], x), f.Adjusted(by[k], x); a < b || (a == b && by[i] < by[k]) {
+				if a, b := f.strength(by[i], x), f.strength(by[k], x); a.less(b) || (a == b && by[i] < by[k]) {
 					k = i
 				}
 			}
@@ -330,16 +331,28 @@ func (f *Family) Top() (e Exclusion, ok bool) {
 			by[k] = by[len(by)-1]
 			by = by[:len(by)-1]
 		}
-		switch adj := f.Adjusted(strongest, x); {
-		case robust < 0 && (!e.Fragile || adj > weakest):
-			e, weakest, ok = Exclusion{Better: strongest, Worse: x, Fragile: true}, adj, true
+		switch st := f.strength(strongest, x); {
+		case robust < 0 && (!e.Fragile || weakest.less(st)):
+			e, weakest, ok = Exclusion{Better: strongest, Worse: x, Fragile: true}, st, true
 		case robust >= 0 && !e.Fragile:
-			if adj := f.Adjusted(robust, x); adj > weakest {
-				e, weakest, ok = Exclusion{Better: robust, Worse: x}, adj, true
+			if st := f.strength(robust, x); weakest.less(st) {
+				e, weakest, ok = Exclusion{Better: robust, Worse: x}, st, true
 			}
 		}
 	}
 	return e, ok
+}
+
+// strength orders the comparisons of a pair by how strongly they show a
+// difference: the smaller the Holm-adjusted p-value, the stronger, and
+// where Holm's running maximum makes those equal, the smaller raw p-value.
+type strength struct{ adj, p float64 }
+
+func (a strength) less(b strength) bool { return a.adj < b.adj || (a.adj == b.adj && a.p < b.p) }
+
+func (f *Family) strength(i, j int) strength {
+	k := pairIndex(i, j)
+	return strength{f.adj[k], f.p[k]}
 }
 
 // Fragile reports whether one answer credited differently would undo the
