@@ -1,7 +1,7 @@
 // Package ranking turns verified submissions into the published
 // leaderboard: every number computed from the merged files, with its
-// uncertainty, and tiers of the models a paired test does not show to be
-// worse than their tier's leader. Building the board is pure (Build);
+// uncertainty, and what one family of paired tests between every two
+// models says of their ranks, all at once. Building the board is pure (Build);
 // writing it out is Markdown, HTML, JSON and CSV (Render*), each
 // byte-identical for the same inputs; Generate is the whole pipeline, from
 // a tree of submissions (with the maintainer's leaderboard.md and, where a
@@ -32,7 +32,9 @@ type Method struct {
 	Confidence float64 `json:"confidence"` // of every interval, e.g. 0.95
 	Resamples  int     `json:"bootstrap_resamples"`
 	Seed       uint64  `json:"bootstrap_seed"`
-	Alpha      float64 `json:"tier_alpha"` // family-wise, Holm-corrected
+	// Alpha is the family-wise level of the paired tests: each track's
+	// comparisons of every two entries are Holm-corrected together.
+	Alpha float64 `json:"family_alpha"`
 }
 
 // Benchmark is one benchmark's board, both tracks.
@@ -55,17 +57,67 @@ type Benchmark struct {
 	KeyLetters  map[string]int `json:"key_letters,omitempty"`
 	LongestRate *float64       `json:"longest_correct_rate,omitempty"`
 	// MinPairedP is the smallest p-value the paired test can reach on
-	// this many questions, 2^(1−n); TooSmall is set when it is above the
-	// tier alpha: then no two models can be told apart, however different.
+	// this many questions, 2^(1−n).
 	MinPairedP float64 `json:"min_paired_p"`
-	TooSmall   bool    `json:"too_small_to_separate"`
 	// IntervalWarning, on a rubric benchmark of fewer than
 	// MinCoveredQuestions questions, says that its intervals cover less
 	// than their level (measured by simulation, docs/PERFORMANCE.md).
 	IntervalWarning string `json:"interval_warning,omitempty"`
 
-	Entries  []Entry    `json:"entries"`
-	Excluded []Excluded `json:"excluded"`
+	Entries []Entry `json:"entries"`
+	// Tracks are what each track's family of paired tests says as a
+	// whole, one per track with entries, in the order of Entries.
+	Tracks   []TrackStats `json:"tracks"`
+	Excluded []Excluded   `json:"excluded"`
+}
+
+// TrackStats is what the family of one track says as a whole: the paired
+// test between every two of its entries, all Holm-corrected together at
+// the board's alpha. What it says of each entry is in the entry.
+type TrackStats struct {
+	Track     submission.Track `json:"track"`
+	Entries   int              `json:"entries"`
+	Pairs     int              `json:"pairs"`           // n(n−1)/2, the size of the family
+	Separated int              `json:"separated_pairs"` // pairs significantly different
+	// TooSmall is set when no two entries can be told apart however
+	// different they are: the smallest p-value the test can reach, times
+	// Pairs (Holm's first step), is not below alpha.
+	TooSmall    bool `json:"too_small_to_separate"`
+	CouldBeBest int  `json:"could_be_best"` // entries no entry is significantly better than
+	// Boundaries divide the entries, best first, into groups: every entry
+	// above a boundary is significantly better than every entry below it.
+	Boundaries []Separation `json:"boundaries"`
+	// Top is the weakest of the comparisons that keep entries from being
+	// the best (see stats.Family.Top); absent when every entry could be.
+	Top *Separation `json:"top_separation,omitempty"`
+	// Unverifiable, on a multiple-choice benchmark whose entries have
+	// credited answers that verification could not re-read, says whether
+	// the top separation holds with those answers not credited.
+	Unverifiable *UnverifiableCheck `json:"unverifiable,omitempty"`
+}
+
+// Separation is one comparison the board rests on: the entry Better is
+// significantly better than the entry Worse (both slugs of the track).
+type Separation struct {
+	Group      int     `json:"group,omitempty"` // a boundary's: the group above it
+	Better     string  `json:"better"`
+	Worse      string  `json:"worse"`
+	BetterWins int     `json:"better_wins"` // questions Better scores higher on
+	WorseWins  int     `json:"worse_wins"`  // and lower
+	P          float64 `json:"p"`
+	PHolm      float64 `json:"p_holm"`
+	// Fragile: one answer credited differently would undo it.
+	Fragile bool `json:"fragile"`
+}
+
+// UnverifiableCheck is the top separation recomputed with every credited
+// answer that could not be verified (a response stored cut short, whose
+// letter its text does not decide) not credited.
+type UnverifiableCheck struct {
+	Entries     int  `json:"entries"`       // entries with such answers
+	Answers     int  `json:"answers"`       // the answers
+	CouldBeBest int  `json:"could_be_best"` // entries that could be the best without them
+	Holds       bool `json:"holds"`         // the same entries could be the best
 }
 
 // Entry is one ranked submission.
@@ -79,22 +131,19 @@ type Entry struct {
 	CILow            float64          `json:"ci_low"`
 	CIHigh           float64          `json:"ci_high"`
 	Rank             int              `json:"rank"`
-	RankLow          int              `json:"rank_low"`
-	RankHigh         int              `json:"rank_high"`
-	// Tier: a tier starts at its leader, the best entry not yet placed,
-	// and holds the entries after it up to the first that the paired test
-	// finds significantly worse than the leader (Holm over the leader's
-	// comparisons).
-	Tier int `json:"tier"`
-	// TierP is the Holm-adjusted p-value of the test that placed the
-	// entry: against its tier's leader (at least the alpha: kept in the
-	// tier), or for a tier's leader against the previous tier's leader
-	// (below it: a new tier). Absent for the first entry.
-	TierP *float64 `json:"tier_p,omitempty"`
+	// RankLow and RankHigh are the marginal bootstrap range of ranks:
+	// each holds for this entry alone, not for all at once.
+	RankLow  int `json:"rank_low"`
+	RankHigh int `json:"rank_high"`
 	// RankUB is 1 + the number of entries significantly better than this
-	// one (Holm over its comparisons with the entries above it): the best
-	// rank the evidence leaves it.
-	RankUB  int  `json:"rank_ub"`
+	// one and RankWorst the number of entries − the number significantly
+	// worse, by the track's family of paired tests: together with every
+	// other entry's, the range holds its true rank with 95% confidence.
+	RankUB      int  `json:"rank_ub"`
+	RankWorst   int  `json:"rank_worst"`
+	CouldBeBest bool `json:"could_be_best"` // no entry is significantly better
+	// Group, from 1: the entries between two boundaries (TrackStats).
+	Group   int  `json:"group"`
 	N       int  `json:"n"`
 	Correct *int `json:"correct,omitempty"`
 

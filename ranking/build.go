@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
@@ -28,7 +27,7 @@ type Options struct {
 	Resamples  int     // bootstrap resamples; 0 means 10,000
 	Seed       uint64  // bootstrap seed; 0 means DefaultSeed
 	Confidence float64 // of the intervals; 0 means 0.95
-	Alpha      float64 // of the tier tests, after Holm's correction; 0 means 0.05
+	Alpha      float64 // family-wise, of each track's paired tests together; 0 means 0.05
 	// Cache, when set, keeps each benchmark-and-track ranking between runs
 	// (and, through Generate, the rendered parts of the page), under a
 	// hash of everything it depends on: adding one submission recomputes
@@ -134,7 +133,6 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 			out.MaxScore = float64(b.Rubric.TotalPoints)
 		}
 		out.MinPairedP = stats.MinPairedP(out.Questions)
-		out.TooSmall = out.MinPairedP > opts.Alpha
 		if b.Rubric != nil && out.Questions < MinCoveredQuestions {
 			out.IntervalWarning = fmt.Sprintf("With %d %s, the intervals of the means cover less than their %.0f%%: by simulation the t interval covers 90.7%% at 5 questions and 92.2%% at 20 for a model with a tenth of its answers at 0, against 94.5%% at 50 (docs/PERFORMANCE.md). Read them as wider than drawn.",
 				out.Questions, plural(out.Questions, "question", "questions"), 100*opts.Confidence)
@@ -162,24 +160,36 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
 		}
 	}
+	out.Tracks = []TrackStats{}
 	for _, t := range submission.Tracks {
-		ranked, err := cachedRankGroup(e, b, t, groups[t], opts)
+		g, err := cachedRankGroup(e, b, t, groups[t], opts)
 		if err != nil {
 			return out, err
 		}
-		out.Entries = append(out.Entries, ranked...)
+		if len(g.Entries) > 0 {
+			out.Entries = append(out.Entries, g.Entries...)
+			out.Tracks = append(out.Tracks, g.Stats)
+		}
 	}
 	sort.SliceStable(out.Excluded, func(i, j int) bool { return out.Excluded[i].Path < out.Excluded[j].Path })
 	return out, nil
 }
 
+// rankedGroup is one benchmark and track, ranked: its entries, best first,
+// and what its family of paired tests says as a whole. It is also what
+// the cache keeps.
+type rankedGroup struct {
+	Entries []Entry
+	Stats   TrackStats
+}
+
 // cachedRankGroup is rankGroup through the cache.
-func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) ([]Entry, error) {
+func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) (rankedGroup, error) {
 	if opts.Cache == nil || len(rs) == 0 {
 		return rankGroup(e, b, track, rs, opts)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "rank-group 3\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
+	fmt.Fprintf(h, "rank-group 4\n%s\n%+v\n%s\n%s\n%s\n", filecache.CodeVersion(), Method{opts.Confidence, opts.Resamples, opts.Seed, opts.Alpha}, e.Key, b.SHA256, track)
 	for _, r := range rs {
 		d, err := r.Digest()
 		if err != nil {
@@ -189,38 +199,38 @@ func cachedRankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission
 	}
 	key := hex.EncodeToString(h.Sum(nil))
 	if data, ok := opts.Cache.Get(key); ok {
-		if es, err := decodeGroup(data); err == nil && len(es) == len(rs) {
-			return es, nil
+		if g, err := decodeGroup(data); err == nil && len(g.Entries) == len(rs) {
+			return g, nil
 		}
 	}
-	es, err := rankGroup(e, b, track, rs, opts)
+	g, err := rankGroup(e, b, track, rs, opts)
 	if err == nil {
-		if data, err := encodeGroup(es); err == nil {
+		if data, err := encodeGroup(g); err == nil {
 			opts.Cache.Put(key, data)
 		}
 	}
-	return es, err
+	return g, err
 }
 
 // encodeGroup is how a ranked group is cached: as leaderboard.json holds
-// its entries, which is every field of an Entry (TestGroupRecordRoundTrip
-// holds it to that).
-func encodeGroup(es []Entry) ([]byte, error) { return json.Marshal(es) }
+// its entries and its track's statistics, which is every field of each
+// (TestGroupRecordRoundTrip holds it to that).
+func encodeGroup(g rankedGroup) ([]byte, error) { return json.Marshal(g) }
 
-func decodeGroup(data []byte) ([]Entry, error) {
-	var es []Entry
-	err := json.Unmarshal(data, &es)
-	return es, err
+func decodeGroup(data []byte) (rankedGroup, error) {
+	var g rankedGroup
+	err := json.Unmarshal(data, &g)
+	return g, err
 }
 
 // rankGroup ranks the passing submissions of one benchmark and track.
-func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) ([]Entry, error) {
+func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track, rs []verify.Result, opts Options) (rankedGroup, error) {
 	if len(rs) == 0 {
-		return nil, nil
+		return rankedGroup{}, nil
 	}
 	q := b.Questions()
 	if q == 0 {
-		return nil, fmt.Errorf("benchmark %q has no questions to rank on", e.Key)
+		return rankedGroup{}, fmt.Errorf("benchmark %q has no questions to rank on", e.Key)
 	}
 	maxScore := 1
 	if b.Rubric != nil {
@@ -233,20 +243,8 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track
 	}
 	entries := make([]Entry, len(rs))
 	for i, r := range rs {
-		scores := make([]int, q)
-		if b.Rubric != nil {
-			for j, p := range r.Outcomes.Points {
-				scores[j] = max(p, 0) // an unscored answer earns nothing
-			}
-		} else {
-			for j, c := range r.Outcomes.Correct {
-				if c {
-					scores[j] = 1
-				}
-			}
-		}
-		if _, err := m.Add(scores); err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Path, err)
+		if _, err := m.Add(groupScores(r, b, q, false)); err != nil {
+			return rankedGroup{}, fmt.Errorf("%s: %w", r.Path, err)
 		}
 		entries[i] = newEntry(r, b, idx, m.Mean(i))
 	}
@@ -259,7 +257,8 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track
 			// The bootstrap's percentile interval takes a small sample's
 			// spread at face value; the t interval holds its level far
 			// better (docs/PERFORMANCE.md). The bootstrap still gives
-			// the rank ranges, which compare models on the same draws.
+			// the marginal rank ranges, which compare models on the same
+			// draws.
 			all, scored := rubricScores(rs[i].Outcomes.Points)
 			en.CILow, en.CIHigh = stats.MeanInterval(all, maxScore, opts.Confidence)
 			if len(scored) > 0 {
@@ -270,7 +269,13 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track
 			en.CILow, en.CIHigh = stats.Wilson(*en.Correct, q, opts.Confidence)
 		}
 	}
-	// Best first; equal scores in a stable, readable order.
+	fam := stats.Compare(m, opts.Alpha)
+	best, worst := fam.Ranks()
+	for i := range entries {
+		entries[i].RankUB, entries[i].RankWorst, entries[i].CouldBeBest = best[i], worst[i], best[i] == 1
+	}
+	// Best first; equal scores in a stable, readable order. Nothing the
+	// family says depends on this order.
 	order := make([]int, len(entries))
 	for i := range order {
 		order[i] = i
@@ -285,24 +290,112 @@ func rankGroup(e benchmark.Entry, b *benchmark.Benchmark, track submission.Track
 		}
 		return a.Slug < c.Slug
 	})
-	sep := stats.Separate(len(order), pairTests(m, order, b.Rubric != nil), opts.Alpha)
-	sorted := make([]Entry, len(order))
+	g := rankedGroup{Entries: make([]Entry, len(order)), Stats: TrackStats{
+		Track:      track,
+		Entries:    len(entries),
+		Pairs:      fam.Pairs(),
+		Separated:  fam.Separated(),
+		TooSmall:   stats.TooSmallToSeparate(q, len(entries), opts.Alpha),
+		Boundaries: []Separation{},
+	}}
+	separation := func(better, worse int, fragile bool) Separation {
+		w, l := m.PairCounts(better, worse)
+		return Separation{Better: entries[better].Slug, Worse: entries[worse].Slug, BetterWins: w, WorseWins: l,
+			P: fam.P(better, worse), PHolm: fam.Adjusted(better, worse), Fragile: fragile}
+	}
+	// A boundary never falls between equal scores, so the first Above
+	// entries in this order are the ones above it.
+	bounds := fam.Boundaries()
+	for k, bd := range bounds {
+		s := separation(bd.Better, bd.Worse, bd.Fragile)
+		s.Group = k + 1
+		g.Stats.Boundaries = append(g.Stats.Boundaries, s)
+	}
 	for k, i := range order {
 		en := entries[i]
-		en.Tier = sep.Tier[k]
-		en.RankUB = sep.Better[k] + 1
-		if k > 0 {
-			pv := sep.TierP[k]
-			en.TierP = &pv
+		en.Group = 1
+		for _, bd := range bounds {
+			if k >= bd.Above {
+				en.Group++
+			}
 		}
 		// Competition ranking: equal scores share the better rank.
 		en.Rank = k + 1
-		if k > 0 && en.Score == sorted[k-1].Score {
-			en.Rank = sorted[k-1].Rank
+		if k > 0 && en.Score == g.Entries[k-1].Score {
+			en.Rank = g.Entries[k-1].Rank
 		}
-		sorted[k] = en
+		if en.CouldBeBest {
+			g.Stats.CouldBeBest++
+		}
+		g.Entries[k] = en
 	}
-	return sorted, nil
+	if top, ok := fam.Top(); ok {
+		s := separation(top.Better, top.Worse, top.Fragile)
+		g.Stats.Top = &s
+		if b.Rubric == nil {
+			g.Stats.Unverifiable = unverifiableCheck(rs, b, q, best, opts.Alpha)
+		}
+	}
+	return g, nil
+}
+
+// groupScores is a submission's score per question as the board ranks
+// it: mcq 1 for a correct answer, else 0, and with uncredit set 0 for a
+// correct answer that verification could not re-read; rubric the points,
+// an unscored answer earning nothing.
+func groupScores(r verify.Result, b *benchmark.Benchmark, q int, uncredit bool) []int {
+	scores := make([]int, q)
+	if b.Rubric != nil {
+		for j, p := range r.Outcomes.Points {
+			scores[j] = max(p, 0)
+		}
+		return scores
+	}
+	o := r.Outcomes
+	for j, c := range o.Correct {
+		if c && !(uncredit && j < len(o.Unverifiable) && o.Unverifiable[j]) {
+			scores[j] = 1
+		}
+	}
+	return scores
+}
+
+// unverifiableCheck compares which entries could be the best, as best
+// says, with what the same family says once every credited answer that
+// could not be verified is not credited; nil when no entry has one.
+func unverifiableCheck(rs []verify.Result, b *benchmark.Benchmark, q int, best []int, alpha float64) *UnverifiableCheck {
+	c := &UnverifiableCheck{}
+	for _, r := range rs {
+		o := r.Outcomes
+		n := 0
+		for j, v := range o.Unverifiable {
+			if v && o.Correct[j] {
+				n++
+			}
+		}
+		if n > 0 {
+			c.Entries++
+			c.Answers += n
+		}
+	}
+	if c.Entries == 0 {
+		return nil
+	}
+	m := stats.NewMatrix(q, 1)
+	for _, r := range rs {
+		m.Add(groupScores(r, b, q, true)) // the same scores as the board's, or fewer: always valid
+	}
+	after, _ := stats.Compare(m, alpha).Ranks()
+	c.Holds = true
+	for i := range after {
+		if after[i] == 1 {
+			c.CouldBeBest++
+		}
+		if (after[i] == 1) != (best[i] == 1) {
+			c.Holds = false
+		}
+	}
+	return c
 }
 
 // MinCoveredQuestions is the size of a rubric benchmark from which the t
@@ -322,35 +415,6 @@ func rubricScores(points []int) (all, scored []int) {
 		}
 	}
 	return all, scored
-}
-
-// pairTests runs the paired test between every two models, by their
-// places in order, on all cores: exact McNemar on accuracy, the exact
-// sign-flip test on rubric points. It returns p(i, j) for i < j.
-func pairTests(m *stats.Matrix, order []int, rubric bool) func(i, j int) float64 {
-	n := len(order)
-	below := make([][]float64, n) // below[j][i] = p(i, j)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n-1, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := int(next.Add(1)); j < n; j = int(next.Add(1)) {
-				row := make([]float64, j)
-				for i := range row {
-					if rubric {
-						row[i] = stats.SignFlip(m.Diffs(order[i], order[j]))
-					} else {
-						row[i] = stats.McNemarExact(m.PairCounts(order[i], order[j]))
-					}
-				}
-				below[j] = row
-			}
-		}()
-	}
-	wg.Wait()
-	return func(i, j int) float64 { return below[j][i] }
 }
 
 func groupSeed(seed uint64, key string, track submission.Track) uint64 {

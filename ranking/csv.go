@@ -11,7 +11,7 @@ import (
 // page's table, with the numbers unformatted, and where each entry came
 // from.
 var CSVColumns = []string{
-	"benchmark", "benchmark_label", "track", "rank", "rank_ub", "tier", "model", "harness",
+	"benchmark", "benchmark_label", "track", "rank", "rank_ub", "rank_worst", "could_be_best", "group", "model", "harness",
 	"score", "ci_low", "ci_high", "max_score", "rank_low", "rank_high", "n",
 	"submitter", "open_weights", "price_blended_per_mtok", "price_input_per_mtok", "price_output_per_mtok",
 	"date", "path", "commit", "pull_request", "added_url",
@@ -37,9 +37,9 @@ func RenderCSV(w io.Writer, b *Board) error {
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
 		for _, e := range bm.Entries {
-			tier := ""
-			if !bm.TooSmall {
-				tier = strconv.Itoa(e.Tier)
+			group := ""
+			if ts := trackStats(bm, e.Track); separates(ts) {
+				group = strconv.Itoa(e.Group)
 			}
 			blended := ""
 			if p, ok := blendedPrice(e); ok {
@@ -57,7 +57,7 @@ func RenderCSV(w io.Writer, b *Board) error {
 				}
 			}
 			row := []string{
-				bm.Key, benchLabel(bm), string(e.Track), strconv.Itoa(e.Rank), strconv.Itoa(e.RankUB), tier, e.ModelName, e.HarnessName,
+				bm.Key, benchLabel(bm), string(e.Track), strconv.Itoa(e.Rank), strconv.Itoa(e.RankUB), strconv.Itoa(e.RankWorst), strconv.FormatBool(e.CouldBeBest), group, e.ModelName, e.HarnessName,
 				num(e.Score), num(e.CILow), num(e.CIHigh), num(bm.MaxScore), strconv.Itoa(e.RankLow), strconv.Itoa(e.RankHigh), strconv.Itoa(e.N),
 				e.Submitter, open, blended, opt(e.PriceInput), opt(e.PriceOutput),
 				e.Date, e.Path, commit, pr, link,

@@ -66,10 +66,14 @@ func TestGenerateHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	col := map[string]int{}
+	for i, c := range recs[0] {
+		col[c] = i
+	}
 	found := false
 	for _, r := range recs[1:] {
-		if r[21] == path {
-			found = r[22] == h[path].Commit && r[23] == "4" && r[24] == h[path].URL
+		if r[col["path"]] == path {
+			found = r[col["commit"]] == h[path].Commit && r[col["pull_request"]] == "4" && r[col["added_url"]] == h[path].URL
 		}
 	}
 	if !found || !bytes.Contains(g.Files["leaderboard.json"], []byte(`"pull_request": 4`)) {

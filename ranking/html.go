@@ -190,10 +190,10 @@ type trackView struct {
 type rowView struct {
 	Bench, BenchLabel     string
 	Track, TrackLabel     string
-	Rank, N, TierSort     int
+	Rank, N, GroupSort    int
 	RankText, RankTitle   string
-	Tier                  string // the number, or "–" where no tier can be drawn
-	RankRange, RankSort   string
+	CouldBeBest           bool
+	Group                 string // the number, or "–" where no group can be drawn
 	Model, Harness, Match string
 	Anchor                string
 	Score, CI, ScoreSort  string
@@ -204,17 +204,18 @@ type rowView struct {
 }
 
 type entryView struct {
-	ID                   string
-	Rank                 int
-	RankText             string
-	Mini                 *miniChart
-	Tier                 string // "Tier 2", or "" where no tier can be drawn
-	Model, Harness       string
-	Score, CI, RankRange string
-	Facts                []fact
-	Tables               []detailTable
-	Remarks              []string
-	Notes                template.HTML
+	ID             string
+	Rank           int
+	RankText       string
+	Mini, RankMini *miniChart
+	Group          string // "Group 2", or "" where no group can be drawn
+	CouldBeBest    bool
+	Model, Harness string
+	Score, CI      string
+	Facts          []fact
+	Tables         []detailTable
+	Remarks        []string
+	Notes          template.HTML
 }
 
 // fact is one labelled value; URL is set only for http(s) addresses.
@@ -277,12 +278,13 @@ func newPageView(b *Board) pageView {
 			if len(es) == 0 {
 				continue
 			}
-			tv := trackView{ID: ids.make(bv.ID + "-" + trackShort(t)), Name: trackName(t), Note: tierNoteText(bm, es, b.Method.Alpha)}
-			tv.Chart = newRankChart(tv.ID+"-chart", bm, t, es, b.Method)
+			ts := trackStats(bm, t)
+			tv := trackView{ID: ids.make(bv.ID + "-" + trackShort(t)), Name: trackName(t), Note: familyNoteFor(bm, es, b.Method.Alpha, func(s string) string { return s })}
+			tv.Chart = newRankChart(tv.ID+"-chart", bm, ts, es, b.Method)
 			for _, e := range es {
-				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, e, b.Method.Alpha)
+				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, ts, len(es), e)
 				tv.Entries = append(tv.Entries, ev)
-				v.Rows = append(v.Rows, newRowView(bm, bv.Label, e, ev.ID))
+				v.Rows = append(v.Rows, newRowView(bm, ts, len(es), bv.Label, e, ev.ID))
 			}
 			bv.Tracks = append(bv.Tracks, tv)
 		}
@@ -306,32 +308,34 @@ func newPageView(b *Board) pageView {
 func methodText(m Method) string {
 	return "Every number is computed by benchgate from the merged submissions that passed verification. " +
 		fmt.Sprintf("Intervals are %.0f%%: Wilson score intervals for accuracy, and Student t intervals over questions for rubric means, where an unscored answer counts as 0, the conservative score that ranks; beside it, each entry gives the mean over its scored answers with its own interval. ", 100*m.Confidence) +
-		fmt.Sprintf("The rank range is the span of ranks a model holds in the central share of paired bootstrap resamples of the questions (%s resamples, seed %d). ", thousands(m.Resamples), m.Seed) +
-		"Two models are compared on the same questions by an exact paired test: McNemar's for accuracy, the sign-flip test for rubric means. " +
-		fmt.Sprintf("A tier starts at its leader, the best model not yet placed, and holds the models below it up to the first one significantly worse than the leader (Holm-corrected over the leader's comparisons, α = %g), which starts the next tier. ", m.Alpha) +
-		"Rank (UB) is 1 + the number of models significantly better than a model (Holm-corrected over its comparisons with the models above it): the best rank the evidence leaves it."
+		"Within each benchmark and track, every two entries are compared on the same questions by an exact paired test (McNemar's for accuracy, the sign-flip test for rubric means), " +
+		fmt.Sprintf("and all n(n−1)/2 of these tests are Holm-corrected together as one family fixed in advance (α = %g): the chance that the board calls any two equal entries different is at most %g%%, so what follows holds for all entries at once with %g%% confidence. ", m.Alpha, 100*m.Alpha, 100*(1-m.Alpha)) +
+		"An entry's ranks run from 1 + the number of entries significantly better than it to n − the number significantly worse; it could be #1 when no entry is significantly better. " +
+		"A boundary between groups stands where every entry above is significantly better than every entry below; each is given with the comparison across it nearest to undoing it (a fragile one if any, else the one with the largest adjusted p-value): the questions each of the two entries won over the other, and the p-value before and after Holm's correction. " +
+		"The top separation, the weakest of the comparisons that keep entries from being #1, is given the same way; on multiple-choice questions the family is also computed again with the credited answers that verification could not re-read (responses stored cut short) not credited, to say whether the same entries could still be #1. " +
+		"A separation is fragile when one answer credited differently (one question moved against the better entry), the other p-values as they are, would undo it. " +
+		fmt.Sprintf("leaderboard.json also gives each entry's bootstrap rank range (%s paired resamples of the questions, seed %d), which is marginal: it holds for one entry at a time, not for all at once.", thousands(m.Resamples), m.Seed)
 }
 
-func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
+func newRowView(bm *Benchmark, ts *TrackStats, n int, label string, e Entry, anchor string) rowView {
 	r := rowView{
-		Bench:      bm.Key,
-		BenchLabel: label,
-		Track:      string(e.Track),
-		TrackLabel: trackShortName(e.Track),
-		Rank:       e.Rank,
-		RankText:   rankText(e),
-		RankTitle:  rankTitle(e),
-		Tier:       tierCell(bm, e),
-		TierSort:   e.Tier,
-		N:          e.N,
-		RankRange:  rankRange(e),
-		RankSort:   fmt.Sprintf("%d.%04d", e.RankLow, e.RankHigh),
-		Model:      e.ModelName,
-		Harness:    harnessSuffix(e),
-		Match:      strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName)),
-		Anchor:     anchor,
-		Submitter:  e.Submitter,
-		Open:       openWeights(e.OpenWeights),
+		Bench:       bm.Key,
+		BenchLabel:  label,
+		Track:       string(e.Track),
+		TrackLabel:  trackShortName(e.Track),
+		Rank:        e.Rank,
+		RankText:    rankText(e),
+		RankTitle:   rankTitle(e, n),
+		CouldBeBest: bestMarked(ts, e),
+		Group:       groupCell(ts, e),
+		GroupSort:   e.Group,
+		N:           e.N,
+		Model:       e.ModelName,
+		Harness:     harnessSuffix(e),
+		Match:       strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName)),
+		Anchor:      anchor,
+		Submitter:   e.Submitter,
+		Open:        openWeights(e.OpenWeights),
 	}
 	r.Score, r.CI = scoreText(bm, e)
 	// The table mixes scales, so it sorts by the share of the maximum score.
@@ -343,10 +347,11 @@ func newRowView(bm *Benchmark, label string, e Entry, anchor string) rowView {
 	return r
 }
 
-func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
-	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Mini: newMiniChart(bm, e), Model: e.ModelName, Harness: harnessSuffix(e), RankRange: rankRange(e)}
-	if !bm.TooSmall {
-		ev.Tier = "Tier " + strconv.Itoa(e.Tier)
+func newEntryView(id string, bm *Benchmark, ts *TrackStats, n int, e Entry) entryView {
+	ev := entryView{ID: id, Rank: e.Rank, RankText: rankText(e), Mini: newMiniChart(bm, e), RankMini: newRankMini(e, n),
+		Model: e.ModelName, Harness: harnessSuffix(e), CouldBeBest: bestMarked(ts, e)}
+	if separates(ts) {
+		ev.Group = "Group " + strconv.Itoa(e.Group)
 	}
 	ev.Score, ev.CI = scoreText(bm, e)
 	add := func(label, text string) {
@@ -377,9 +382,8 @@ func newEntryView(id string, bm *Benchmark, e Entry, alpha float64) entryView {
 	} else {
 		add("Questions", strconv.Itoa(e.N))
 	}
-	add("Rank range", ev.RankRange)
-	add("Rank (UB)", rankUBText(e))
-	add("Tier", tierText(bm, e, alpha))
+	add("Ranks, 95% for all entries at once", rankFact(bm, ts, n, e))
+	add("Group", groupFact(ts, e))
 	add("Submission", e.Path)
 	if a := e.Added; a != nil {
 		f := fact{Label: "Added by", Text: addedText(a)}
@@ -604,95 +608,20 @@ func trackOptions() []option {
 	return out
 }
 
-// tierNoteText is the tier note of LEADERBOARD.md as plain text; the page's
-// template escapes it.
-func tierNoteText(bm *Benchmark, es []Entry, alpha float64) string {
-	return tierNoteFor(bm, es, alpha, func(s string) string { return s })
+// rankFact is an entry's ranks in words, for its details.
+func rankFact(bm *Benchmark, ts *TrackStats, n int, e Entry) string {
+	if !separates(ts) {
+		return fmt.Sprintf("%s of %d: with %d %s no difference can be significant", rankText(e), n, bm.Questions, plural(bm.Questions, "question", "questions"))
+	}
+	return fmt.Sprintf("%s of %d: %s", rankText(e), n, rankWords(e, n))
 }
 
-// tierNoteFor says in words what the tiers of one track show, each name
-// passed through escape.
-func tierNoteFor(bm *Benchmark, es []Entry, alpha float64, escape func(string) string) string {
-	if bm.IntervalWarning != "" {
-		return tierNote(bm, es, alpha, escape) + " " + escape(bm.IntervalWarning)
+// groupFact is an entry's group in words, for its details.
+func groupFact(ts *TrackStats, e Entry) string {
+	if !separates(ts) {
+		return "none: no two entries can be told apart"
 	}
-	return tierNote(bm, es, alpha, escape)
-}
-
-func tierNote(bm *Benchmark, es []Entry, alpha float64, escape func(string) string) string {
-	if len(es) == 1 {
-		return "One entry so far."
-	}
-	if bm.TooSmall {
-		return fmt.Sprintf("With %d %s no difference between models can be significant: the paired test's smallest possible p-value, %.4g, is above α = %g. So these models are not split into tiers, and their order is not evidence that one is better than another.",
-			bm.Questions, plural(bm.Questions, "question", "questions"), bm.MinPairedP, alpha)
-	}
-	var parts []string
-	for i := 0; i < len(es); {
-		j := i + 1
-		for j < len(es) && es[j].Tier == es[i].Tier {
-			j++
-		}
-		if j-i > 1 {
-			names := make([]string, 0, j-i-1)
-			for _, e := range es[i+1 : j] {
-				names = append(names, escape(displayName(e)))
-			}
-			verb := "does not show " + names[0]
-			if len(names) > 1 {
-				verb = "shows none of " + strings.Join(names, ", ")
-			}
-			parts = append(parts, fmt.Sprintf("Tier %d: the paired test %s to be worse than its leader, %s.", es[i].Tier, verb, escape(displayName(es[i]))))
-		}
-		i = j
-	}
-	if len(parts) == 0 {
-		return "Each model is significantly worse than the one above it, so each is a tier of its own."
-	}
-	return strings.Join(parts, " ")
-}
-
-// tierCell is an entry's tier in a table: its number, or "–" on a
-// benchmark too small to tell any two models apart.
-func tierCell(bm *Benchmark, e Entry) string {
-	if bm.TooSmall {
-		return "–"
-	}
-	return strconv.Itoa(e.Tier)
-}
-
-// tierText says an entry's tier in words, with the test that placed it.
-func tierText(bm *Benchmark, e Entry, alpha float64) string {
-	switch {
-	case bm.TooSmall:
-		return fmt.Sprintf("none: with %d %s no difference can be significant", bm.Questions, plural(bm.Questions, "question", "questions"))
-	case e.TierP == nil:
-		return fmt.Sprintf("%d, its leader", e.Tier)
-	case *e.TierP < alpha:
-		return fmt.Sprintf("%d, its leader: significantly worse than the previous tier's leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
-	default:
-		return fmt.Sprintf("%d: not shown worse than its leader (p = %.4g, Holm-adjusted)", e.Tier, *e.TierP)
-	}
-}
-
-// rankText is an entry's rank as the page prints it: its place by score,
-// from the best the evidence leaves it (Rank (UB)) where that is better, so
-// that models the tests do not tell apart do not read as 1, 2, 3.
-func rankText(e Entry) string {
-	if e.RankUB < e.Rank {
-		return fmt.Sprintf("%d–%d", e.RankUB, e.Rank)
-	}
-	return strconv.Itoa(e.Rank)
-}
-
-// rankTitle says what rankText means.
-func rankTitle(e Entry) string {
-	better := e.RankUB - 1
-	s := fmt.Sprintf("%s by score; %d %s significantly better", ordinal(e.Rank), better, plural(better, "model is", "models are"))
-	if e.RankUB < e.Rank {
-		s += fmt.Sprintf(", so the evidence leaves it any rank from %d to %d", e.RankUB, e.Rank)
-	}
-	return s
+	return fmt.Sprintf("%d of %d", e.Group, len(ts.Boundaries)+1)
 }
 
 func ordinal(n int) string {
@@ -718,15 +647,6 @@ func addedText(a *Provenance) string {
 		return "commit " + a.Commit[:12]
 	}
 	return "commit " + a.Commit
-}
-
-// rankUBText says how many models are proven better than an entry.
-func rankUBText(e Entry) string {
-	better := e.RankUB - 1
-	if better == 0 {
-		return "1: no model is significantly better"
-	}
-	return fmt.Sprintf("%d: %d %s significantly better", e.RankUB, better, plural(better, "model is", "models are"))
 }
 
 // webURL reports whether s is an http(s) address that is safe to link to.

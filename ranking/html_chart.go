@@ -13,8 +13,10 @@ import (
 // script and the same board always gives the same drawing. Coordinates are
 // formatted once, with one decimal, so that the output is stable.
 
-// rankChart is one track of one benchmark: a dot per entry at its score, a
-// whisker over its interval, best first, on bands that group the tiers.
+// rankChart is one track of one benchmark, best first: on the left a dot
+// per entry at its score with a whisker over its interval, on the right a
+// bar over the ranks it may hold (95% for all entries at once), filled
+// where it could be #1; bands behind shade the groups.
 type rankChart struct {
 	ID, Bench, Track string
 	Title, Desc      string
@@ -26,13 +28,19 @@ type rankChart struct {
 	LabelX, ValueX   string
 	ClipX, ClipW     string // where model names may be drawn
 	AxisTitle        string
+	RankL, RankR     string // the rank panel
+	RankTitleX       string
+	RankTitle        string
+	LegendX, LegendY string
+	LegendTextX      string
 	Bands            []chartBand
 	Ticks            []chartTick
+	RankTicks        []chartTick
 	Rows             []rankRow
 }
 
 type chartBand struct {
-	Tier      int
+	Group     int
 	Y, H      string
 	LabelY    string
 	Alternate bool
@@ -46,6 +54,10 @@ type rankRow struct {
 	X, Y       string
 	Whisker    string
 	Value      string
+	// The bar over the entry's ranks, and its place by score.
+	BarX, BarY, BarW string
+	PlaceX           string
+	Best             bool
 }
 
 // scoreScale maps scores of a benchmark onto a length.
@@ -144,68 +156,117 @@ func entryLabel(e Entry) string {
 
 const (
 	rankW      = 1080
-	rankTierR  = 72  // right edge of the tier labels
-	rankLabelR = 390 // right edge of the model names
-	rankPlotL  = 410
-	rankPlotR  = 1000
+	rankGroupR = 72  // right edge of the group labels
+	rankLabelR = 330 // right edge of the model names
+	rankPlotL  = 350
+	rankPlotR  = 690
+	rankBarL   = 780 // the rank panel
+	rankBarR   = 1060
 	rankTop    = 8
 	rankRowH   = 30
 )
 
-func newRankChart(id string, bm *Benchmark, track submission.Track, es []Entry, m Method) *rankChart {
+// rankScale places ranks 1..n on the rank panel, 1 on the left.
+type rankScale struct{ n int }
+
+func (r rankScale) x(rank int) float64 {
+	if r.n <= 1 {
+		return (rankBarL + rankBarR) / 2
+	}
+	return rankBarL + float64(rank-1)/float64(r.n-1)*(rankBarR-rankBarL)
+}
+
+// ticks are 1, n and round numbers between, not crowding either end.
+func (r rankScale) ticks() []int {
+	out := []int{1}
+	step := int(math.Max(1, niceStep(float64(r.n-1)/5)))
+	for t := step; t < r.n; t += step {
+		if t-1 >= step/2 && r.n-t >= step/2 {
+			out = append(out, t)
+		}
+	}
+	if r.n > 1 {
+		out = append(out, r.n)
+	}
+	return out
+}
+
+func newRankChart(id string, bm *Benchmark, ts *TrackStats, es []Entry, m Method) *rankChart {
 	confidence := m.Confidence
+	track := es[0].Track
 	sc := newScoreScale(bm, es)
 	x := func(v float64) float64 { return rankPlotL + sc.at(v)*(rankPlotR-rankPlotL) }
+	rs := rankScale{len(es)}
 	bottom := float64(rankTop + len(es)*rankRowH)
 	c := &rankChart{
-		ID:        id,
-		Bench:     bm.Key,
-		Track:     string(track),
-		Title:     benchLabel(bm) + " — " + trackName(track),
-		W:         rankW,
-		H:         int(bottom) + 50,
-		PlotL:     num(rankPlotL),
-		PlotR:     num(rankPlotR),
-		Top:       num(rankTop),
-		AxisY:     num(bottom),
-		TickY:     num(bottom + 18),
-		TitleY:    num(bottom + 40),
-		TitleX:    num((rankPlotL + rankPlotR) / 2),
-		LabelX:    num(rankLabelR),
-		ClipX:     num(rankTierR),
-		ClipW:     num(rankLabelR - rankTierR + 2),
-		ValueX:    num(rankPlotR + 12),
-		AxisTitle: sc.title(),
+		ID:          id,
+		Bench:       bm.Key,
+		Track:       string(track),
+		Title:       benchLabel(bm) + " — " + trackName(track),
+		W:           rankW,
+		H:           int(bottom) + 68,
+		PlotL:       num(rankPlotL),
+		PlotR:       num(rankPlotR),
+		Top:         num(rankTop),
+		AxisY:       num(bottom),
+		TickY:       num(bottom + 18),
+		TitleY:      num(bottom + 40),
+		TitleX:      num((rankPlotL + rankPlotR) / 2),
+		LabelX:      num(rankLabelR),
+		ClipX:       num(rankGroupR),
+		ClipW:       num(rankLabelR - rankGroupR + 2),
+		ValueX:      num(rankPlotR + 12),
+		AxisTitle:   sc.title(),
+		RankL:       num(rankBarL),
+		RankR:       num(rankBarR),
+		RankTitleX:  num((rankBarL + rankBarR) / 2),
+		RankTitle:   "Rank, 95% for all entries at once",
+		LegendX:     num(rankBarL),
+		LegendY:     num(bottom + 51),
+		LegendTextX: num(rankBarL + 16),
 	}
-	c.Desc = fmt.Sprintf("%s of %d %s, best first. Each dot is a score and each whisker its %.0f%% interval.",
+	c.Desc = fmt.Sprintf("%s of %d %s, best first. Each dot is a score and each whisker its %.0f%% interval. Beside it, each bar spans the ranks the entry may hold, with 95%% confidence for all entries at once, and a tick marks its place by score; a filled bar could be #1.",
 		sc.title(), len(es), plural(len(es), "entry", "entries"), 100*confidence)
-	if !bm.TooSmall {
-		c.Desc += " Shaded bands group the tiers: each holds its leader and the models below it that a paired test does not show to be worse than the leader."
+	if separates(ts) {
+		c.Desc += " Shaded bands are the groups: every entry of a band is significantly better than every entry of the bands below."
 	}
 	for _, t := range sc.ticks {
 		c.Ticks = append(c.Ticks, chartTick{Pos: num(x(t)), Label: sc.label(t)})
 	}
-	for i := 0; i < len(es) && !bm.TooSmall; {
+	for _, t := range rs.ticks() {
+		c.RankTicks = append(c.RankTicks, chartTick{Pos: num(rs.x(t)), Label: strconv.Itoa(t)})
+	}
+	for i := 0; i < len(es) && separates(ts); {
 		j := i
-		for j < len(es) && es[j].Tier == es[i].Tier {
+		for j < len(es) && es[j].Group == es[i].Group {
 			j++
 		}
 		y, h := float64(rankTop+i*rankRowH), float64((j-i)*rankRowH)
-		c.Bands = append(c.Bands, chartBand{Tier: es[i].Tier, Y: num(y), H: num(h), LabelY: num(y + h/2 + 4), Alternate: len(c.Bands)%2 == 1})
+		c.Bands = append(c.Bands, chartBand{Group: es[i].Group, Y: num(y), H: num(h), LabelY: num(y + h/2 + 4), Alternate: len(c.Bands)%2 == 1})
 		i = j
 	}
 	for i, e := range es {
 		y := float64(rankTop+i*rankRowH) + rankRowH/2
 		lo, hi := x(e.CILow), x(e.CIHigh)
 		score, ci := scoreText(bm, e)
+		tip := fmt.Sprintf("%d. %s: %s (%.0f%% interval %s); ranks %s of %d, 95%% for all entries at once: %s", e.Rank, entryLabel(e), score, 100*confidence, ci, rankText(e), len(es), rankWords(e, len(es)))
+		if separates(ts) {
+			tip += fmt.Sprintf("; group %d", e.Group)
+		}
+		bl, br := rs.x(e.RankUB)-3, rs.x(e.RankWorst)+3
 		c.Rows = append(c.Rows, rankRow{
-			Label:   truncate(fmt.Sprintf("%s. %s", rankText(e), entryLabel(e)), 44),
-			Tip:     fmt.Sprintf("%s. %s: %s (%.0f%% interval %s), rank range %s, %s", rankText(e), entryLabel(e), score, 100*confidence, ci, rankRange(e), "tier "+tierText(bm, e, m.Alpha)+", rank (UB) "+strconv.Itoa(e.RankUB)),
+			Label:   truncate(fmt.Sprintf("%d. %s", e.Rank, entryLabel(e)), 36),
+			Tip:     tip,
 			TextY:   num(y + 4),
 			X:       num(x(e.Score)),
 			Y:       num(y),
 			Whisker: fmt.Sprintf("M%s %sH%s M%s %sV%s M%s %sV%s", num(lo), num(y), num(hi), num(lo), num(y-5), num(y+5), num(hi), num(y-5), num(y+5)),
 			Value:   sc.value(e.Score),
+			BarX:    num(bl),
+			BarY:    num(y - 4),
+			BarW:    num(br - bl),
+			PlaceX:  num(rs.x(e.Rank)),
+			Best:    e.CouldBeBest,
 		})
 	}
 	return c
@@ -511,14 +572,16 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// miniChart is an entry's score and interval as a small bar, drawn in
-// its line of the list that stands in for the track's chart on a narrow
-// screen, where the chart's text would be too small to read.
+// miniChart is an entry's score and interval, or its ranks, as a small
+// bar, drawn in its line of the list that stands in for the track's chart
+// on a narrow screen, where the chart's text would be too small to read.
 type miniChart struct {
 	W, H    int
 	Track   string // the scale's full length
 	Whisker string
 	X, Y    string
+	Best    bool // a bar of ranks that could be #1
+	Title   string
 }
 
 const (
@@ -536,5 +599,26 @@ func newMiniChart(bm *Benchmark, e Entry) *miniChart {
 		Whisker: fmt.Sprintf("M%s %sH%s", num(x(e.CILow)), num(y), num(x(e.CIHigh))),
 		X:       num(x(e.Score)),
 		Y:       num(y),
+	}
+}
+
+// newRankMini draws an entry's ranks among the n of its track, 1 on the
+// left, with its place by score as a dot.
+func newRankMini(e Entry, n int) *miniChart {
+	x := func(r int) float64 {
+		if n <= 1 {
+			return miniW / 2
+		}
+		return 4 + float64(r-1)/float64(n-1)*(miniW-8)
+	}
+	y := float64(miniH) / 2
+	return &miniChart{
+		W: miniW, H: miniH,
+		Track:   fmt.Sprintf("M4 %sH%s", num(y), num(miniW-4)),
+		Whisker: fmt.Sprintf("M%s %sH%s", num(x(e.RankUB)-2), num(y), num(x(e.RankWorst)+2)),
+		X:       num(x(e.Rank)),
+		Y:       num(y),
+		Best:    e.CouldBeBest,
+		Title:   fmt.Sprintf("ranks %s of %d", rankText(e), n),
 	}
 }

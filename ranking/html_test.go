@@ -62,8 +62,8 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "alpha-7b", Track: "model-benchmark", Path: "submissions/model-benchmark/alpha-7b",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
-				Score: 0.82, CILow: 0.762, CIHigh: 0.867, Rank: 1, RankLow: 1, RankHigh: 2, Tier: 1, N: 200,
-				Correct: new(164), RankUB: 1,
+				Score: 0.82, CILow: 0.762, CIHigh: 0.867, Rank: 1, RankLow: 1, RankHigh: 2, Group: 1, N: 200,
+				Correct: new(164), RankUB: 1, RankWorst: 2, CouldBeBest: true,
 				Submitter: "Alpha Lab", ContactOrRepo: "https://github.com/alpha-lab/alpha-eval", Date: "2026-10-02",
 				Notes:       "Greedy decoding. Full logs: [report](https://example.org/report?a=1&b=2).\n\n* one `code` item\n* two",
 				OpenWeights: new(false), PriceInput: new(3.0), PriceOutput: new(15.0),
@@ -80,8 +80,8 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",
 				ModelName: hostileModel, CandidateModelID: "evil/model",
-				Score: 0.79, CILow: 0.728, CIHigh: 0.841, Rank: 2, RankLow: 1, RankHigh: 3, Tier: 1, N: 200,
-				Correct: new(158), TierP: new(0.41), RankUB: 1,
+				Score: 0.79, CILow: 0.728, CIHigh: 0.841, Rank: 2, RankLow: 1, RankHigh: 3, Group: 1, N: 200,
+				Correct: new(158), RankUB: 1, RankWorst: 2, CouldBeBest: true,
 				Submitter: hostileSubmitter, ContactOrRepo: hostileContact, Date: "2026-10-05",
 				Notes:       hostileNotes,
 				OpenWeights: new(true), PriceInput: new(0.05), PriceOutput: new(0.15),
@@ -93,7 +93,7 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "beta-mini", Track: "model-benchmark", Path: "submissions/model-benchmark/beta-mini",
 				ModelName: "Beta Mini", CandidateModelID: "beta/mini",
-				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Tier: 2, N: 200, TierP: new(0.003), RankUB: 3,
+				Score: 0.61, CILow: 0.541, CIHigh: 0.675, Rank: 3, RankLow: 3, RankHigh: 3, Group: 2, N: 200, RankUB: 3, RankWorst: 3,
 				Correct: new(122), Submitter: "=2+5", ContactOrRepo: "beta@example.org", Date: "2026-10-09",
 				MCQ:   &MCQDetail{Letters: map[string]int{"A": 50, "B": 50, "C": 50, "D": 50, "none": 0}},
 				Added: &Provenance{Commit: betaCommit, URL: "https://github.com/example/board/commit/" + betaCommit},
@@ -101,12 +101,19 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "alpha-7b-react", Track: "harness-benchmark", Path: "submissions/harness-benchmark/alpha-7b-react",
 				ModelName: "Alpha 7B", CandidateModelID: "alpha-lab/alpha-7b-2026-09",
-				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 200,
+				Score: 0.88, CILow: 0.828, CIHigh: 0.92, Rank: 1, RankLow: 1, RankHigh: 1, Group: 1, RankUB: 1, RankWorst: 1, CouldBeBest: true, N: 200,
 				Correct: new(176), Submitter: "Loops Inc.", ContactOrRepo: "https://github.com/loops/react-loop", Date: "2026-10-11",
 				HarnessName: "ReAct loop", HarnessRepo: "https://github.com/loops/react-loop",
 				PriceInput: new(3.0), PriceOutput: new(15.0),
 				MCQ: &MCQDetail{Letters: map[string]int{"A": 50, "B": 51, "C": 50, "D": 49, "none": 0}},
 			},
+		},
+		Tracks: []TrackStats{
+			{Track: "model-benchmark", Entries: 3, Pairs: 3, Separated: 2, CouldBeBest: 2,
+				Boundaries:   []Separation{{Group: 1, Better: "hostile", Worse: "beta-mini", BetterWins: 44, WorseWins: 8, P: 3.2e-7, PHolm: 6.4e-7}},
+				Top:          &Separation{Better: "alpha-7b", Worse: "beta-mini", BetterWins: 50, WorseWins: 8, P: 1.1e-8, PHolm: 3.3e-8},
+				Unverifiable: &UnverifiableCheck{Entries: 1, Answers: 3, CouldBeBest: 2, Holds: true}},
+			{Track: "harness-benchmark", Entries: 1, CouldBeBest: 1, Boundaries: []Separation{}},
 		},
 		Excluded: []Excluded{
 			{Slug: "broken", Track: "model-benchmark", Path: "submissions/model-benchmark/broken", ModelName: "Broken 1B", Status: "fail", Reason: hostileReason},
@@ -118,7 +125,7 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "gamma-large", Track: "model-benchmark", Path: "submissions/model-benchmark/gamma-large",
 				ModelName: "Gamma Large", CandidateModelID: "gamma/large",
-				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 40,
+				Score: 3.1, CILow: 2.87, CIHigh: 3.3, Rank: 1, RankLow: 1, RankHigh: 1, Group: 1, RankUB: 1, RankWorst: 1, CouldBeBest: true, N: 40,
 				Submitter: "Gamma", ContactOrRepo: "https://gamma.example/runs/2026-10", Date: "2026-10-03",
 				OpenWeights: new(true), PriceInput: new(10.0), PriceOutput: new(30.0),
 				Rubric: &RubricDetail{GatePassRate: 0.95, Adjudications: 3, Unscored: 1, MeanScored: new(3.18)},
@@ -126,7 +133,7 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "delta", Track: "model-benchmark", Path: "submissions/model-benchmark/delta",
 				ModelName: "Delta", CandidateModelID: "delta/base",
-				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Tier: 2, TierP: new(0.001), RankUB: 2, N: 40,
+				Score: 2.2, CILow: 1.95, CIHigh: 2.44, Rank: 2, RankLow: 2, RankHigh: 2, Group: 2, RankUB: 2, RankWorst: 2, N: 40,
 				Submitter: "Delta", ContactOrRepo: "delta-team", Date: "2026-10-04",
 				PriceInput: new(0.2),
 				Rubric:     &RubricDetail{GatePassRate: 0.8, Adjudications: 0, Unscored: 4},
@@ -134,11 +141,17 @@ func htmlFixtureBoard() *Board {
 			{
 				Slug: "epsilon-tools", Track: "harness-benchmark", Path: "submissions/harness-benchmark/epsilon-tools",
 				ModelName: "Epsilon", CandidateModelID: "eps/1",
-				Score: 2.75, CILow: 2.5, CIHigh: 2.98, Rank: 1, RankLow: 1, RankHigh: 1, Tier: 1, RankUB: 1, N: 40,
+				Score: 2.75, CILow: 2.5, CIHigh: 2.98, Rank: 1, RankLow: 1, RankHigh: 1, Group: 1, RankUB: 1, RankWorst: 1, CouldBeBest: true, N: 40,
 				Submitter: "Eps", ContactOrRepo: "ftp://eps.example/", Date: "2026-10-06",
 				HarnessName: hostileHarness, HarnessRepo: "ftp://eps.example/harness",
 				Rubric: &RubricDetail{GatePassRate: 1, Adjudications: 1},
 			},
+		},
+		Tracks: []TrackStats{
+			{Track: "model-benchmark", Entries: 2, Pairs: 1, Separated: 1, CouldBeBest: 1,
+				Boundaries: []Separation{{Group: 1, Better: "gamma-large", Worse: "delta", BetterWins: 7, WorseWins: 0, P: 0.0156, PHolm: 0.0156, Fragile: true}},
+				Top:        &Separation{Better: "gamma-large", Worse: "delta", BetterWins: 7, WorseWins: 0, P: 0.0156, PHolm: 0.0156, Fragile: true}},
+			{Track: "harness-benchmark", Entries: 1, CouldBeBest: 1, Boundaries: []Separation{}},
 		},
 		Excluded: []Excluded{
 			{Slug: "zeta", Track: "model-benchmark", Path: "submissions/model-benchmark/zeta", ModelName: "Zeta", Status: "other-judge",
@@ -439,25 +452,65 @@ func TestRenderHTMLCharts(t *testing.T) {
 	}
 }
 
-// TestRenderHTMLTooSmall: on a benchmark too small for any difference to
-// be significant the page draws no tier bands and says why.
+// TestRenderHTMLTooSmall: on a track too small for any difference to be
+// significant the page draws no group bands, marks no entry as one that
+// could be #1 and says why.
 func TestRenderHTMLTooSmall(t *testing.T) {
 	b := htmlFixtureBoard()
 	bm := &b.Benchmarks[1]
-	bm.Questions, bm.MinPairedP, bm.TooSmall = 3, 0.25, true
+	bm.Questions, bm.MinPairedP = 3, 0.25
+	for i := range bm.Tracks {
+		ts := &bm.Tracks[i]
+		ts.TooSmall, ts.Separated, ts.CouldBeBest, ts.Boundaries, ts.Top = true, 0, ts.Entries, nil, nil
+	}
+	for i := range bm.Entries {
+		e := &bm.Entries[i]
+		e.Group, e.RankUB, e.RankWorst, e.CouldBeBest = 1, 1, trackStats(bm, e.Track).Entries, true
+	}
 	out := string(renderHTMLBytes(t, b))
 	section := out[strings.Index(out, `id="bench-essay-rubric"`):]
-	for _, want := range []string{"With 3 questions no difference between models can be significant", "is above α = 0.05"} {
+	for _, want := range []string{"With 3 questions and 2 entries no difference between two entries can be significant", "times 1, the number of pairs (Holm's first step), is not below α = 0.05"} {
 		if !strings.Contains(section, templateEscape(want)) {
 			t.Errorf("the rubric section does not say %q", want)
 		}
 	}
-	if strings.Contains(section, `class="band`) || strings.Contains(section, `<span class="tier">`) {
-		t.Error("tiers are drawn on a benchmark too small to tell models apart")
+	if strings.Contains(section, `class="band`) || strings.Contains(section, `<span class="group">`) || strings.Contains(section, `<span class="best">`) {
+		t.Error("groups or the could-be-#1 mark are drawn on a benchmark too small to tell models apart")
 	}
 	mcq := out[strings.Index(out, `id="bench-mcq-mini"`):strings.Index(out, `id="bench-essay-rubric"`)]
-	if !strings.Contains(mcq, `class="band`) {
-		t.Error("the mcq benchmark lost its tier bands")
+	if !strings.Contains(mcq, `class="band`) || !strings.Contains(mcq, `<span class="best">could be #1</span>`) {
+		t.Error("the mcq benchmark lost its group bands or its could-be-#1 mark")
+	}
+}
+
+// TestRenderHTMLOneRankInterval: the page shows each entry one range of
+// ranks, the simultaneous one, as text and as a bar on a rank axis; the
+// marginal bootstrap range is not on it.
+func TestRenderHTMLOneRankInterval(t *testing.T) {
+	out := string(renderHTMLBytes(t, htmlFixtureBoard()))
+	// The method says what leaderboard.json holds beside the page.
+	out = regexp.MustCompile(`<p class="method">[^<]*</p>`).ReplaceAllString(out, "")
+	for _, gone := range []string{"Rank range", "rank range", "Tier", "Rank (UB)"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("the page still shows %q", gone)
+		}
+	}
+	// The chart of the mcq model track: three bars, two filled (could be
+	// #1), the first two spanning ranks 1–2 of 3 and the last rank 3.
+	chart := out[strings.Index(out, `data-bench="mcq-mini" data-track="model-benchmark"`):]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	bars := regexp.MustCompile(`<rect class="rank-bar( best)?" x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"`).FindAllStringSubmatch(chart, -1)
+	if len(bars) != 4 { // the legend's and one per entry
+		t.Fatalf("%d rank bars in the chart: %v", len(bars), bars)
+	}
+	want := [][3]string{{" best", "777", "146"}, {" best", "777", "146"}, {"", "1057", "6"}}
+	for i, w := range want {
+		if b := bars[i+1]; b[1] != w[0] || b[2] != w[1] || b[3] != w[2] {
+			t.Errorf("entry %d: bar %q at %s, %s wide; want %q at %s, %s wide", i+1, b[1], b[2], b[3], w[0], w[1], w[2])
+		}
+	}
+	if !strings.Contains(chart, ">could be #1</text>") {
+		t.Error("the chart's legend does not say what a filled bar is")
 	}
 }
 
@@ -513,23 +566,22 @@ func TestPagePartKeysHoldEveryField(t *testing.T) {
 	})
 }
 
-// TestRankText: a model the tests do not show any model better than is
-// not printed as a bare 2 or 3 below its tier's leader.
+// TestRankText: an entry's ranks are the simultaneous range, printed as
+// one number where it is fixed, with what they rest on.
 func TestRankText(t *testing.T) {
 	for _, tt := range []struct {
-		rank, ub    int
-		text, title string
+		rank, ub, worst, n int
+		best               bool
+		text, title        string
 	}{
-		{1, 1, "1", "1st by score; 0 models are significantly better"},
-		{2, 1, "1–2", "2nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 2"},
-		{3, 3, "3", "3rd by score; 2 models are significantly better"},
-		{12, 4, "4–12", "12th by score; 3 models are significantly better, so the evidence leaves it any rank from 4 to 12"},
-		{22, 1, "1–22", "22nd by score; 0 models are significantly better, so the evidence leaves it any rank from 1 to 22"},
-		{13, 13, "13", "13th by score; 12 models are significantly better"},
+		{1, 1, 1, 3, true, "1", "1st by score; ranks 1 of 3 hold with 95% confidence for all entries at once: no entry significantly better, 2 entries significantly worse; it could be #1"},
+		{2, 1, 2, 3, true, "1–2", "2nd by score; ranks 1–2 of 3 hold with 95% confidence for all entries at once: no entry significantly better, 1 entry significantly worse; it could be #1"},
+		{3, 3, 3, 3, false, "3", "3rd by score; ranks 3 of 3 hold with 95% confidence for all entries at once: 2 entries significantly better, no entry significantly worse"},
+		{12, 11, 33, 67, false, "11–33", "12th by score; ranks 11–33 of 67 hold with 95% confidence for all entries at once: 10 entries significantly better, 34 entries significantly worse"},
 	} {
-		e := Entry{Rank: tt.rank, RankUB: tt.ub}
-		if got, title := rankText(e), rankTitle(e); got != tt.text || title != tt.title {
-			t.Errorf("rank %d, UB %d: %q (%q), want %q (%q)", tt.rank, tt.ub, got, title, tt.text, tt.title)
+		e := Entry{Rank: tt.rank, RankUB: tt.ub, RankWorst: tt.worst, CouldBeBest: tt.best}
+		if got, title := rankText(e), rankTitle(e, tt.n); got != tt.text || title != tt.title {
+			t.Errorf("rank %d, ranks %d–%d: %q (%q), want %q (%q)", tt.rank, tt.ub, tt.worst, got, title, tt.text, tt.title)
 		}
 	}
 }

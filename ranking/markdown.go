@@ -59,29 +59,34 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 		if len(es) == 0 {
 			continue
 		}
+		ts := trackStats(bm, t)
 		fmt.Fprintf(s, "\n### %s\n\n", trackName(t))
 		if bm.Kind == benchmark.KindMCQ {
-			s.WriteString("| Rank | Rank (UB) | Tier | Model | Accuracy | 95% CI | Correct | Rank range | Macro by source | Parse failures | Submitter |\n")
-			s.WriteString("|---:|---:|---:|---|---:|---|---:|---|---:|---:|---|\n")
+			s.WriteString("| Rank | Ranks, 95% all at once | Could be #1 | Group | Model | Accuracy | 95% CI | Correct | Macro by source | Parse failures | Submitter |\n")
+			s.WriteString("|---:|---:|---|---:|---|---:|---|---:|---:|---:|---|\n")
 		} else {
-			s.WriteString("| Rank | Rank (UB) | Tier | Model | Mean | 95% CI | Rank range | Gate pass | Adjudications | Unscored | Submitter |\n")
-			s.WriteString("|---:|---:|---:|---|---:|---|---|---:|---:|---:|---|\n")
+			s.WriteString("| Rank | Ranks, 95% all at once | Could be #1 | Group | Model | Mean | 95% CI | Gate pass | Adjudications | Unscored | Submitter |\n")
+			s.WriteString("|---:|---:|---|---:|---|---:|---|---:|---:|---:|---|\n")
 		}
 		for _, e := range es {
 			name := mdtext.Escape(displayName(e))
+			best := "no"
+			if e.CouldBeBest {
+				best = "yes"
+			}
 			if bm.Kind == benchmark.KindMCQ {
 				macro := "–"
 				if e.MCQ.MacroBySource != nil {
 					macro = pct(*e.MCQ.MacroBySource)
 				}
-				fmt.Fprintf(s, "| %d | %d | %s | %s | %s | %s–%s | %d/%d | %s | %s | %d | %s |\n",
-					e.Rank, e.RankUB, tierCell(bm, e), name, pct(e.Score), pct(e.CILow), pct(e.CIHigh), *e.Correct, e.N, rankRange(e), macro, e.MCQ.ParseFailures, mdtext.Escape(e.Submitter))
+				fmt.Fprintf(s, "| %d | %s | %s | %s | %s | %s | %s–%s | %d/%d | %s | %d | %s |\n",
+					e.Rank, rankText(e), best, groupCell(ts, e), name, pct(e.Score), pct(e.CILow), pct(e.CIHigh), *e.Correct, e.N, macro, e.MCQ.ParseFailures, mdtext.Escape(e.Submitter))
 			} else {
-				fmt.Fprintf(s, "| %d | %d | %s | %s | %.2f | %.2f–%.2f | %s | %s | %d | %d | %s |\n",
-					e.Rank, e.RankUB, tierCell(bm, e), name, e.Score, e.CILow, e.CIHigh, rankRange(e), pct(e.Rubric.GatePassRate), e.Rubric.Adjudications, e.Rubric.Unscored, mdtext.Escape(e.Submitter))
+				fmt.Fprintf(s, "| %d | %s | %s | %s | %s | %.2f | %.2f–%.2f | %s | %d | %d | %s |\n",
+					e.Rank, rankText(e), best, groupCell(ts, e), name, e.Score, e.CILow, e.CIHigh, pct(e.Rubric.GatePassRate), e.Rubric.Adjudications, e.Rubric.Unscored, mdtext.Escape(e.Submitter))
 			}
 		}
-		s.WriteString("\n" + tierNoteFor(bm, es, alpha, mdtext.Escape) + "\n")
+		s.WriteString("\n" + familyNoteFor(bm, es, alpha, mdtext.Escape) + "\n")
 	}
 	if len(bm.Entries) == 0 {
 		s.WriteString("\nNo submission has passed verification yet.\n")
@@ -117,13 +122,6 @@ func writeExcludedMD(s *strings.Builder, xs []Excluded) {
 		}
 		fmt.Fprintf(s, "| `%s` | %s | %s | %s |\n", mdtext.Code(x.Path), mdtext.Escape(x.ModelName), status, mdtext.Escape(x.Reason))
 	}
-}
-
-func rankRange(e Entry) string {
-	if e.RankLow == e.RankHigh {
-		return fmt.Sprint(e.RankLow)
-	}
-	return fmt.Sprintf("%d–%d", e.RankLow, e.RankHigh)
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }

@@ -98,7 +98,7 @@ func FuzzAgreesWithReference(f *testing.F) {
 		`{"schema_version":"2.0","scoring_model":{"total_points":10},"questions":[{"id":"Q","question":"q","gate":{"component_id":"C","pass_condition":""},"components":[{"id":"C","points":10,"credit_if":"x"}],"accepted_variants":["a",{"canonical":"b","accepted_variants":["c"]}]}]}`,
 		`{"id":"q","question":"?","choices":["a","b","c","d"],"answer_index":3,"answer_key":"D","sources":[{"source_id":1}]}`,
 		`[{"key":"a","file":"f","kind":"mcq","extraction":"flexible"}]`,
-		`{"method":{"confidence":0.95,"bootstrap_resamples":10000,"bootstrap_seed":1,"tier_alpha":0.05},"benchmarks":[]}`,
+		`{"method":{"confidence":0.95,"bootstrap_resamples":10000,"bootstrap_seed":1,"family_alpha":0.05},"benchmarks":[]}`,
 		`{"format":"benchgate calibration record 1","benchmark":"k","rubric_sha256":"` + strings.Repeat("0", 64) + `","judge_model":"j","judge":{"temperature":0,"seed":-1},"recorded":"2026-12-02","runs":2,"grades":[{"question_id":"Q1","fixture_id":"F","run":2,"gate_passed":true,"total":7.0}],"unscored":[{"question_id":"Q1","fixture_id":"F","run":1,"reason":"r"}]}`,
 	} {
 		f.Add([]byte(s))

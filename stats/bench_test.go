@@ -51,25 +51,27 @@ func BenchmarkMcNemarExact(b *testing.B) {
 	}
 }
 
-// benchmarkSeparate times the tiers and rank (UB) of n models on q
-// questions scored 0..max: every pair's paired test (McNemar for 0/1,
-// sign-flip otherwise), then Separate, on one core.
-func benchmarkSeparate(b *testing.B, n, q, max int) {
+// benchmarkCompare times the family of n models on q questions scored
+// 0..max: every pair's paired test (McNemar for 0/1, sign-flip otherwise)
+// on all of GOMAXPROCS, Holm over all of them, the ranges of ranks, the
+// groups' boundaries and the top separation with their fragility.
+func benchmarkCompare(b *testing.B, n, q, max int) {
 	m, _ := newRandomMatrix(b, 3, n, q, max)
 	for b.Loop() {
-		Separate(n, func(i, j int) float64 {
-			if max == 1 {
-				return McNemarExact(m.PairCounts(i, j))
-			}
-			return SignFlip(m.Diffs(i, j))
-		}, 0.05)
+		f := Compare(m, 0.05)
+		f.Ranks()
+		f.Boundaries()
+		f.Top()
 	}
 }
 
-// BenchmarkSeparate200x500 is one benchmark and track of the 1,000 × 500
-// board: 200 models on 500 multiple-choice questions.
-func BenchmarkSeparate200x500(b *testing.B) { benchmarkSeparate(b, 200, 500, 1) }
+// BenchmarkCompare200x500 is one benchmark and track of the 1,000 × 500
+// board: 200 models on 500 multiple-choice questions, 19,900 pairs.
+func BenchmarkCompare200x500(b *testing.B) { benchmarkCompare(b, 200, 500, 1) }
 
-// BenchmarkSeparateRubric72x50 is a rubric board of 72 models on 50
+// BenchmarkCompare1000x500 is 1,000 models in one track: 499,500 pairs.
+func BenchmarkCompare1000x500(b *testing.B) { benchmarkCompare(b, 1000, 500, 1) }
+
+// BenchmarkCompareRubric72x50 is a rubric board of 72 models on 50
 // questions scored 0..10.
-func BenchmarkSeparateRubric72x50(b *testing.B) { benchmarkSeparate(b, 72, 50, 10) }
+func BenchmarkCompareRubric72x50(b *testing.B) { benchmarkCompare(b, 72, 50, 10) }

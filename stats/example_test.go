@@ -9,9 +9,10 @@ import (
 )
 
 // Example builds a small multiple-choice leaderboard: scores with 95%
-// intervals and rank ranges from one paired bootstrap, then tiers from
-// exact McNemar tests against each tier's leader, Holm-corrected, and the
-// number of models proven better than each.
+// intervals from the paired bootstrap, then one family of exact McNemar
+// tests between every two models, Holm-corrected together, which gives
+// each model the range of ranks it may hold (all ranges at once with 95%
+// confidence) and says which could be the best.
 func Example() {
 	const questions = 400
 	names := []string{"alpha", "bravo", "charlie", "delta"}
@@ -32,6 +33,8 @@ func Example() {
 	}
 
 	boot := m.Bootstrap(10000, 42, 0.95)
+	f := stats.Compare(m, 0.05)
+	best, worst := f.Ranks()
 	order := []int{0, 1, 2, 3}
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
@@ -42,16 +45,15 @@ func Example() {
 		}
 		return 0
 	})
-	sep := stats.Separate(len(order), func(i, j int) float64 {
-		return stats.McNemarExact(m.PairCounts(order[i], order[j]))
-	}, 0.05)
-	for k, i := range order {
-		fmt.Printf("tier %d  %-8s %.3f [%.3f, %.3f]  rank %d-%d, at best %d\n",
-			sep.Tier[k], names[i], m.Mean(i), boot.Lo[i], boot.Hi[i], boot.RankLo[i], boot.RankHi[i], sep.Better[k]+1)
+	for _, i := range order {
+		fmt.Printf("%-8s %.3f [%.3f, %.3f]  ranks %d-%d, could be best: %v\n",
+			names[i], m.Mean(i), boot.Lo[i], boot.Hi[i], best[i], worst[i], best[i] == 1)
 	}
+	fmt.Println(len(f.Boundaries()), "boundaries between groups;", f.Separated(), "of", f.Pairs(), "pairs separated")
 	// Output:
-	// tier 1  alpha    0.895 [0.865, 0.925]  rank 1-1, at best 1
-	// tier 2  bravo    0.792 [0.750, 0.833]  rank 2-3, at best 2
-	// tier 2  charlie  0.775 [0.733, 0.815]  rank 2-3, at best 2
-	// tier 3  delta    0.590 [0.542, 0.637]  rank 4-4, at best 4
+	// alpha    0.895 [0.865, 0.925]  ranks 1-1, could be best: true
+	// bravo    0.792 [0.750, 0.833]  ranks 2-3, could be best: false
+	// charlie  0.775 [0.733, 0.815]  ranks 2-3, could be best: false
+	// delta    0.590 [0.542, 0.637]  ranks 4-4, could be best: false
+	// 2 boundaries between groups; 5 of 6 pairs separated
 }

@@ -180,11 +180,42 @@ func SignFlip(d []int) float64 {
 	return min(1, 2*SignFlipUpper(d))
 }
 
+// SignFlipNudged returns the largest p-value of the sign-flip test that
+// one point moved against the model ahead can give: d are the differences
+// per question (model 1 − model 2) of scores in 0..top, the model ahead is
+// the one their sum favours, and one question's difference moves one
+// point toward the model behind (the one ahead losing a point there, or
+// the one behind gaining one), which is possible unless the model behind
+// already leads there by top. Each distinct difference is tried once.
+func SignFlipNudged(d []int, top int) float64 {
+	sum := 0
+	for _, v := range d {
+		sum += v
+	}
+	e := slices.Clone(d)
+	if sum < 0 {
+		for i := range e {
+			e[i] = -e[i]
+		}
+	}
+	tried := map[int]bool{}
+	worst := 0.0
+	for i, v := range e {
+		if v <= -top || tried[v] {
+			continue
+		}
+		tried[v] = true
+		e[i] = v - 1
+		worst = max(worst, SignFlip(e))
+		e[i] = v
+	}
+	return worst
+}
+
 // MinPairedP is the smallest p-value that the paired tests (McNemar's and
 // the sign-flip test) can give on n questions: 2^(1−n), reached when one
-// model is ahead on every question. When it is above the significance
-// level, no difference between two models can be significant, however
-// large.
+// model is ahead on every question. A family of comparisons corrects it
+// further: TooSmallToSeparate says when nothing can be significant.
 func MinPairedP(n int) float64 {
 	if n < 1 {
 		return 1

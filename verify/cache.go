@@ -77,10 +77,11 @@ type metaRecord struct {
 // outcomesRecord holds the outcomes compactly: a letter a byte, a bool a
 // '0' or '1'. An absent field is a nil slice, "" an empty one.
 type outcomesRecord struct {
-	Letters    *string `json:",omitempty"`
-	Correct    *string `json:",omitempty"`
-	Points     []int
-	GatePassed *string `json:",omitempty"`
+	Letters      *string `json:",omitempty"`
+	Correct      *string `json:",omitempty"`
+	Unverifiable *string `json:",omitempty"`
+	Points       []int
+	GatePassed   *string `json:",omitempty"`
 }
 
 func newCacheRecord(r Result) cacheRecord {
@@ -98,7 +99,7 @@ func newCacheRecord(r Result) cacheRecord {
 			m.HarnessName, m.HarnessRepo, m.Notes, m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature, m.MaxTokens, m.Lines}
 	}
 	if o := r.Outcomes; o != nil {
-		rec.Outcomes = &outcomesRecord{Letters: letters(o.Letters), Correct: bits(o.Correct), Points: o.Points, GatePassed: bits(o.GatePassed)}
+		rec.Outcomes = &outcomesRecord{Letters: letters(o.Letters), Correct: bits(o.Correct), Unverifiable: bits(o.Unverifiable), Points: o.Points, GatePassed: bits(o.GatePassed)}
 	}
 	return rec
 }
@@ -120,7 +121,7 @@ func (rec cacheRecord) result() Result {
 			PriceInput: m.PriceInput, PriceOutput: m.PriceOutput, Temperature: m.Temperature, MaxTokens: m.MaxTokens, Lines: m.Lines}
 	}
 	if o := rec.Outcomes; o != nil {
-		r.Outcomes = &Outcomes{Letters: unletters(o.Letters), Correct: unbits(o.Correct), Points: o.Points, GatePassed: unbits(o.GatePassed)}
+		r.Outcomes = &Outcomes{Letters: unletters(o.Letters), Correct: unbits(o.Correct), Unverifiable: unbits(o.Unverifiable), Points: o.Points, GatePassed: unbits(o.GatePassed)}
 	}
 	return r
 }

@@ -79,6 +79,7 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 			// reading: what the full text said cannot be known, so this row
 			// is evidence neither way.
 			unverifiable++
+			out.Unverifiable[qi] = true
 			continue
 		}
 		if got.Letter == row.Answer {

@@ -8,6 +8,10 @@ type Outcomes struct {
 	// whether it is the key.
 	Letters []byte `json:"letters,omitempty"`
 	Correct []bool `json:"correct,omitempty"`
+	// Unverifiable marks the answers whose response was stored cut short
+	// where more text could change the letter read: what the full text
+	// said cannot be known (the summary's Unverifiable counts them).
+	Unverifiable []bool `json:"unverifiable,omitempty"`
 	// Rubric: the points awarded (-1 when unscored or missing) and whether
 	// the gate passed.
 	Points     []int  `json:"points,omitempty"`
@@ -15,7 +19,7 @@ type Outcomes struct {
 }
 
 func newMCQOutcomes(n int) *Outcomes {
-	return &Outcomes{Letters: make([]byte, n), Correct: make([]bool, n)}
+	return &Outcomes{Letters: make([]byte, n), Correct: make([]bool, n), Unverifiable: make([]bool, n)}
 }
 
 func newRubricOutcomes(n int) *Outcomes {

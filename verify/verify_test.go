@@ -334,8 +334,19 @@ func TestMCQSummary(t *testing.T) {
 	if string(got) != want || r.Status != Pass {
 		t.Errorf("status %s, summary = %s, want %s (errors %v)", r.Status, got, want, r.Errors)
 	}
-	if o := r.Outcomes; string(o.Letters) != "AC\x00\x00" || fmt.Sprint(o.Correct) != "[true false false false]" {
-		t.Errorf("outcomes = %q %v", o.Letters, o.Correct)
+	if o := r.Outcomes; string(o.Letters) != "AC\x00\x00" || fmt.Sprint(o.Correct) != "[true false false false]" || fmt.Sprint(o.Unverifiable) != "[false false false false]" {
+		t.Errorf("outcomes = %q %v %v", o.Letters, o.Correct, o.Unverifiable)
+	}
+}
+
+// TestMCQUnverifiableOutcomes: the outcomes mark which answers could not
+// be verified, so that the board can take their credit away.
+func TestMCQUnverifiableOutcomes(t *testing.T) {
+	rows := mcqScores()
+	rows[2]["response"], rows[2]["response_truncated"] = "Because of X, and", true
+	r := verifyOne(t, board(t, mcqMeta(), rows, mcqDir), mcqDir)
+	if *r.Summary.Unverifiable != 1 || fmt.Sprint(r.Outcomes.Unverifiable) != "[false false true false]" {
+		t.Errorf("unverifiable %d, outcomes %v", *r.Summary.Unverifiable, r.Outcomes.Unverifiable)
 	}
 }
 

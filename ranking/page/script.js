@@ -24,7 +24,7 @@
   var sortNote = document.getElementById('sort-note');
 
   // Benchmarks in the page's order: a column that only means something
-  // within a benchmark (score, rank, tier) sorts inside each, in turn.
+  // within a benchmark (score, rank, group) sorts inside each, in turn.
   var benchOrder = {};
   Array.prototype.forEach.call(bench.options, function (o, i) {
     benchOrder[o.value] = i;
