@@ -94,7 +94,7 @@ func printDriftTable(cfg spotsim.Config) {
 	}
 	fmt.Println()
 	fmt.Println("|---|" + strings.Repeat("---|", len(drifts)))
-	for _, k := range []int{4, 8, 16, 32, 64} {
+	for _, k := range []int{4, 8, 16, 32, 48, 64} {
 		fmt.Printf("| %d |", k)
 		for _, d := range drifts {
 			c := cfg
