@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
@@ -82,32 +84,69 @@ type Calibration struct {
 func (c Calibration) Agreement() float64 { return c.WithinOne }
 
 // Calibrate grades every calibration fixture of every question of r runs
-// times (at least once) and compares the grades with the expected ones
-// and, across runs, with each other. Run k grades as Judge.Run k: the
-// first run reads the grades cached by any earlier calibration, each
-// later run is graded afresh, under keys of its own. A grading whose call
-// fails for good (llm.ErrPermanent) is unscored, with the reason; any
-// other failed call (an account error such as llm.ErrAccount, retries
-// exhausted, ctx done) stops the calibration with the error, which then
-// holds the gradings made so far. Those are cached, so that a calibration
-// run again after the fix pays for none of them twice.
-func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs int) (Calibration, error) {
+// times (at least once), workers gradings at a time (at least one), and
+// compares the grades with the expected ones and, across runs, with each
+// other. Run k grades as Judge.Run k: the first run reads the grades
+// cached by any earlier calibration, each later run is graded afresh,
+// under keys of its own. A grading whose call fails for good
+// (llm.ErrPermanent) is unscored, with the reason; any other failed call
+// (an account error such as llm.ErrAccount, retries exhausted, ctx done)
+// stops the calibration with the error, which then holds the gradings
+// that were made. Those are cached, so that a calibration run again after
+// the fix pays for none of them twice. The gradings are in the same order
+// however many workers made them: by run, question and fixture.
+func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs, workers int) (Calibration, error) {
 	c := Calibration{Runs: max(runs, 1)}
+	type job struct {
+		run int
+		q   *benchmark.RubricQuestion
+		f   *benchmark.Fixture
+	}
+	var jobs []job
 	for run := 1; run <= c.Runs; run++ {
-		jr := *j
-		jr.Run = run
 		for qi := range r.Questions {
 			q := &r.Questions[qi]
-			for _, f := range q.Calibration {
-				res, err := jr.Grade(ctx, r, q, f.Response)
-				c.Usage.merge(res.Usage)
-				if err != nil && !errors.Is(err, llm.ErrPermanent) {
-					// The endpoint or the account failed, or ctx is
-					// done: every further grading would fail too.
-					c.summarise(r.TotalPoints)
-					return c, err
+			for fi := range q.Calibration {
+				jobs = append(jobs, job{run, q, &q.Calibration[fi]})
+			}
+		}
+	}
+	results := make([]*FixtureResult, len(jobs))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		stopErr error
+		next    atomic.Int64
+		wg      sync.WaitGroup
+	)
+	for range min(max(workers, 1), max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1)) - 1; k < len(jobs); k = int(next.Add(1)) - 1 {
+				if ctx.Err() != nil {
+					return
 				}
-				fr := FixtureResult{QuestionID: q.ID, FixtureID: f.ID, Run: run, ExpectedGate: f.GatePassed, ExpectedTotal: f.Total,
+				jb := jobs[k]
+				jr := *j
+				jr.Run = jb.run
+				res, err := jr.Grade(ctx, r, jb.q, jb.f.Response)
+				mu.Lock()
+				c.Usage.merge(res.Usage)
+				mu.Unlock()
+				if err != nil && !errors.Is(err, llm.ErrPermanent) {
+					// The endpoint or the account failed, or ctx is done:
+					// every further grading would fail too.
+					mu.Lock()
+					if stopErr == nil {
+						stopErr = err
+					}
+					mu.Unlock()
+					cancel()
+					return
+				}
+				fr := FixtureResult{QuestionID: jb.q.ID, FixtureID: jb.f.ID, Run: jb.run, ExpectedGate: jb.f.GatePassed, ExpectedTotal: jb.f.Total,
 					Scored: res.Scored && err == nil, Problems: res.Problems, Cached: res.Cached}
 				switch {
 				case err != nil:
@@ -122,12 +161,18 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs int) (C
 					fr.GotGate, fr.GotTotal = res.Verdict.GatePassed, res.Total()
 					fr.Diff = fr.GotTotal - fr.ExpectedTotal
 				}
-				c.Fixtures = append(c.Fixtures, fr)
+				results[k] = &fr
 			}
+		}()
+	}
+	wg.Wait()
+	for _, fr := range results {
+		if fr != nil {
+			c.Fixtures = append(c.Fixtures, *fr)
 		}
 	}
 	c.summarise(r.TotalPoints)
-	return c, nil
+	return c, stopErr
 }
 
 // summarise computes the figures of the gradings in c.Fixtures, on a

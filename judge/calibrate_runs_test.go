@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -69,12 +70,12 @@ func TestCalibrateRuns(t *testing.T) {
 	j := &Judge{LLM: f, Model: "m", Cache: store, Retries: -1}
 
 	// One run first, as `benchgate calibrate` without --runs.
-	one, err := j.Calibrate(context.Background(), r, 1)
+	one, err := j.Calibrate(context.Background(), r, 1, 1)
 	if err != nil || f.calls() != 3 || one.Runs != 1 || one.SelfAgreement != nil {
 		t.Fatalf("one run: %d calls, %+v, %v", f.calls(), one, err)
 	}
 	// Three runs: run 1 is read from the cache, runs 2 and 3 are called.
-	c, err := j.Calibrate(context.Background(), r, 3)
+	c, err := j.Calibrate(context.Background(), r, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestCalibrateRuns(t *testing.T) {
 		t.Errorf("the unscored grading's fault: %q", fr.Fault)
 	}
 	// Again: every grade is cached but the one that gave none.
-	again, err := j.Calibrate(context.Background(), r, 3)
+	again, err := j.Calibrate(context.Background(), r, 3, 1)
 	if err != nil || again.Usage.Calls != 1 || again.Cached != 8 {
 		t.Errorf("calibrating again: %d calls, %d cached, %v; want 1 and 8", again.Usage.Calls, again.Cached, err)
 	}
@@ -128,12 +129,12 @@ func TestCalibrateResumes(t *testing.T) {
 		}
 		return nil
 	})
-	c, err := (&Judge{LLM: broke, Model: "m", Cache: store, Retries: -1}).Calibrate(context.Background(), r, 2)
+	c, err := (&Judge{LLM: broke, Model: "m", Cache: store, Retries: -1}).Calibrate(context.Background(), r, 2, 1)
 	if err == nil || !strings.Contains(err.Error(), "no credits") || len(c.Fixtures) != 4 || c.Fixtures[3].Run != 2 {
 		t.Fatalf("stopped calibration: %v, %d gradings", err, len(c.Fixtures))
 	}
 	fixed := seriesJudge(t, threeRuns(&r.Questions[0]), nil)
-	c, err = (&Judge{LLM: fixed, Model: "m", Cache: store, Retries: -1}).Calibrate(context.Background(), r, 2)
+	c, err = (&Judge{LLM: fixed, Model: "m", Cache: store, Retries: -1}).Calibrate(context.Background(), r, 2, 1)
 	if err != nil || fixed.calls() != 2 || c.Cached != 4 || len(c.Fixtures) != 6 {
 		t.Errorf("resumed: %v, %d calls, %d cached, %d gradings; want 2 calls and 4 cached of 6", err, fixed.calls(), c.Cached, len(c.Fixtures))
 	}
@@ -145,7 +146,7 @@ func TestCalibrationRecord(t *testing.T) {
 	r := runsRubric()
 	temp := 0.0
 	j := &Judge{LLM: seriesJudge(t, threeRuns(&r.Questions[0]), nil), Model: "m", Retries: -1, Params: benchmark.JudgeParams{Temperature: &temp}}
-	c, err := j.Calibrate(context.Background(), r, 3)
+	c, err := j.Calibrate(context.Background(), r, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +177,10 @@ func TestRenderCalibrationRuns(t *testing.T) {
 	r := runsRubric()
 	store := &filecache.Memory{}
 	j := &Judge{LLM: seriesJudge(t, threeRuns(&r.Questions[0]), nil), Model: "m", Cache: store, Retries: -1}
-	if _, err := j.Calibrate(context.Background(), r, 1); err != nil {
+	if _, err := j.Calibrate(context.Background(), r, 1, 1); err != nil {
 		t.Fatal(err)
 	}
-	c, err := j.Calibrate(context.Background(), r, 3)
+	c, err := j.Calibrate(context.Background(), r, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,5 +198,36 @@ func TestRenderCalibrationRuns(t *testing.T) {
 		"3 of the 9 gradings were read from the judge cache, made earlier with the same judge, contract and rubric\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestCalibrateWorkers: gradings made several at a time come out in the
+// same order, with the same figures, as one at a time.
+func TestCalibrateWorkers(t *testing.T) {
+	r := runsRubric()
+	grade := func(workers int) Calibration {
+		t.Helper()
+		j := &Judge{LLM: fixtureJudge(t, r, nil), Model: "m", Retries: -1}
+		c, err := j.Calibrate(context.Background(), r, 4, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.Fixtures {
+			c.Fixtures[i].Cached = false
+		}
+		c.Usage = Usage{}
+		return c
+	}
+	one, four := grade(1), grade(4)
+	if !reflect.DeepEqual(one, four) {
+		t.Errorf("one worker:\n%+v\nfour:\n%+v", one, four)
+	}
+	if n := len(four.Fixtures); n != 4*3 {
+		t.Errorf("%d gradings, want 4 runs of 3 fixtures", n)
+	}
+	for i, f := range four.Fixtures {
+		if want := 1 + i/3; f.Run != want {
+			t.Fatalf("grading %d is of run %d, want %d: not in order", i, f.Run, want)
+		}
 	}
 }

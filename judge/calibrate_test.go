@@ -98,7 +98,7 @@ func TestCalibrateFixtureRubric(t *testing.T) {
 
 	t.Run("faithful judge", func(t *testing.T) {
 		f := fixtureJudge(t, r, nil)
-		c, err := (&Judge{LLM: f, Model: "j"}).Calibrate(context.Background(), r, 1)
+		c, err := (&Judge{LLM: f, Model: "j"}).Calibrate(context.Background(), r, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestCalibrateFixtureRubric(t *testing.T) {
 	})
 
 	t.Run("lenient judge", func(t *testing.T) {
-		c, err := (&Judge{LLM: fixtureJudge(t, r, plusTwo), Model: "j"}).Calibrate(context.Background(), r, 1)
+		c, err := (&Judge{LLM: fixtureJudge(t, r, plusTwo), Model: "j"}).Calibrate(context.Background(), r, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestCalibrateFigures(t *testing.T) {
 		}
 		return llm.Response{Content: "no idea"}, nil // never scored
 	}}
-	c, err := (&Judge{LLM: f, Model: "m"}).Calibrate(context.Background(), r, 1)
+	c, err := (&Judge{LLM: f, Model: "m"}).Calibrate(context.Background(), r, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestCalibrateFigures(t *testing.T) {
 
 	// No fixtures: nothing agreed.
 	empty := testRubric()
-	c, err = (&Judge{LLM: script(t), Model: "m"}).Calibrate(context.Background(), empty, 1)
+	c, err = (&Judge{LLM: script(t), Model: "m"}).Calibrate(context.Background(), empty, 1, 1)
 	if err != nil || c.Agreement() != 0 || len(c.Fixtures) != 0 {
 		t.Errorf("empty calibration = %+v, %v", c, err)
 	}

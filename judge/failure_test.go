@@ -44,7 +44,7 @@ func TestCalibrateFailures(t *testing.T) {
 
 	t.Run("content filter on one call", func(t *testing.T) {
 		srv := fakeopenai.New(t, fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt, VariantCalls: 1, Reply: reply})
-		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1)
+		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestCalibrateFailures(t *testing.T) {
 	})
 	t.Run("no credits", func(t *testing.T) {
 		srv := fakeopenai.New(t, fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits, Reply: reply})
-		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1)
+		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1, 1)
 		if !errors.Is(err, llm.ErrAccount) || len(cal.Fixtures) != 0 {
 			t.Errorf("error %v, fixtures %d", err, len(cal.Fixtures))
 		}
@@ -68,7 +68,7 @@ func TestCalibrateFailures(t *testing.T) {
 	})
 	t.Run("retried attempts count as calls", func(t *testing.T) {
 		srv := fakeopenai.New(t, fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 2, Reply: reply})
-		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1)
+		cal, err := realJudge(t, srv).Calibrate(context.Background(), r, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,10 @@
 // Package rerun spot-checks a submission's self-reported scores. For a
-// rubric benchmark it first checks the benchmark's fixed judge on a few of
-// the rubric's calibration fixtures, then re-grades answers with it, one
-// at a time in an order nobody can predict before the submission is
-// final, and stops as soon as the evidence decides (a sequential test, see
-// Rule); it also looks, without a judge, for answers that copy the grading
-// key. For a multiple-choice benchmark it relies on re-extracting every
+// rubric benchmark it first checks the benchmark's fixed judge on the
+// rubric's calibration fixtures, then re-grades the answers with it (all of
+// a small rubric, a sample drawn from a seed nobody can predict of a large
+// one), twice, and decides with two exact tests that assume no model of
+// the judge (see Rule and Run); it also looks, without a judge, for answers
+// that copy the grading key. For a multiple-choice benchmark it relies on re-extracting every
 // letter, and may re-ask the candidate a sample of questions.
 package rerun
 
@@ -69,7 +69,7 @@ type Config struct {
 	// call, and the report warns that one call may go past it.
 	MaxCalls int
 	MaxUSD   float64
-	// Rule is the sequential test; zero means DefaultRule(). A benchmark
+	// Rule is the spot-check's rule; zero means DefaultRule(). A benchmark
 	// whose registry entry sets spot_check_tolerance replaces its
 	// Tolerance.
 	Rule Rule

@@ -450,7 +450,7 @@ func TestCheckReadsUnderVerifyLimits(t *testing.T) {
 
 // TestInjectionMakesConsistentInconclusive: answers that instruct the
 // judge, graded by a judge that obeys them (fakeopenai.GullibleJudge), get
-// the reported full marks back, which the sequential test alone calls
+// the reported full marks back, which the tests alone call
 // consistent; the check ends inconclusive instead, naming the questions.
 // So does a verdict in which the judge says it was instructed.
 func TestInjectionMakesConsistentInconclusive(t *testing.T) {
@@ -507,7 +507,7 @@ func TestInjectionMakesConsistentInconclusive(t *testing.T) {
 				t.Fatalf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
 			if tt.want == VerdictInconclusive && !strings.HasPrefix(rep.Reason, "the scores agree with the judge, but questions ") {
-				// The sequential test decided consistent: without the
+				// The tests decided consistent: without the
 				// injection check this submission would have passed.
 				t.Errorf("reason %q: the judge did not agree, so the case shows nothing", rep.Reason)
 			}

@@ -8,7 +8,7 @@
 // questions with and without a calibration record (see
 // docs/PERFORMANCE.md).
 //
-//	go run ./bench/rerunsim [-trials 10000] [-questions 50] [-seed 1] [-record-runs 4] [-fixtures 3] [-judges all|NAME,...] [-drift-table]
+//	go run ./bench/rerunsim [-trials 10000] [-questions 50] [-seed 1] [-record-runs 16] [-fixtures 3] [-judges all|NAME,...] [-drift-table]
 //
 // -drift-table prints instead, for drifts of the checking judge on passed
 // answers and numbers of fixtures graded, how often the fixtures estimate
@@ -32,7 +32,7 @@ func main() {
 	trials := flag.Int("trials", 10000, "simulated submissions per cell")
 	questions := flag.Int("questions", 50, "questions in the rubric")
 	seed := flag.Uint64("seed", 1, "seed of the simulation")
-	runs := flag.Int("record-runs", 4, "runs of the judge per fixture in the calibration record (0: no record)")
+	runs := flag.Int("record-runs", 16, "runs of the judge per fixture in the calibration record (0: no record)")
 	fixtures := flag.Int("fixtures", 3, "calibration fixtures per question")
 	judges := flag.String("judges", "all", "judge cases to simulate, comma-separated names, or all")
 	driftTable := flag.Bool("drift-table", false, "print the drift table instead")

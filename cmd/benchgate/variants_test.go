@@ -108,8 +108,11 @@ func TestCalibrateVariants(t *testing.T) {
 			opts.Key, opts.Reply = testKey, boardReplies(t, root)
 			srv := fakeopenai.New(t, opts)
 			ledger := filepath.Join(t.TempDir(), "ledger.jsonl")
+			// One grading at a time, so that the calls counted are the
+			// variant's alone, not those of other workers in flight when
+			// an account error stops the run.
 			args := append([]string{"calibrate", "--root", root, "--rubric", "basin-analysis", "--judge-base-url", srv.URL,
-				"--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ledger}, tt.flags...)
+				"--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", ledger, "--workers", "1"}, tt.flags...)
 			code, out, stderr := runCLI(t, args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, stderr)

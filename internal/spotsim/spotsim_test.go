@@ -20,7 +20,7 @@ func config(t *testing.T, judge string, s Shape) Config {
 		t.Fatal(err)
 	}
 	return Config{Rule: rerun.DefaultRule(), Judge: c, Truth: DefaultTruth(), Shape: s, Trials: trials,
-		Questions: 50, FixturesPerQuestion: 3, RecordRuns: 4, Seed: 1}
+		Questions: 50, FixturesPerQuestion: 3, RecordRuns: 16, Seed: 1}
 }
 
 func simulate(t *testing.T, c Config) Result {
@@ -148,14 +148,15 @@ func TestJudges(t *testing.T) {
 }
 
 // TestPromises holds the spot-check's promises on a 50-question rubric
-// with a four-run calibration record, on the shipped decision loop: at
-// most 1% of honest submissions called inconsistent by every judge that
-// has not drifted beyond the tolerance, the kinds an audit found the
-// first rule failing on included; the default judge catching a point of
-// inflation per question, uniform or concentrated, at least 95% of the
-// time, and failed gates raised to full marks, the shape the goal is
-// missed on (docs/PERFORMANCE.md), at least 85%. The simulation is
-// seeded: the figures are the same on every run.
+// with a calibration record of the default 16 runs, on the shipped
+// decision loop: at most 1% of honest submissions called inconsistent by
+// every judge that has not drifted beyond the tolerance, the kinds an
+// audit found the first rule failing on included; the default judge
+// catching a point of inflation per question at least 95% of the time,
+// uniform, concentrated or failed gates raised to full marks (the last
+// measured at 95.4% with more trials, docs/PERFORMANCE.md: 93% here, for
+// the 2,000 trials' error). The simulation is seeded: the figures are
+// the same on every run.
 func TestPromises(t *testing.T) {
 	for _, name := range []string{"default judge", "stricter by 0.25", "1.5× noise", "3% gate flips", "5% gate flips", "5% component slips",
 		"10% failed calls", "noise grows with difficulty", "fixed score on 30% of calls", "errors correlated across components"} {
@@ -166,7 +167,7 @@ func TestPromises(t *testing.T) {
 	for _, tc := range []struct {
 		shape Shape
 		min   float64
-	}{{Uniform, 0.95}, {Fifth, 0.95}, {RaisedGates, 0.85}} {
+	}{{Uniform, 0.95}, {Fifth, 0.95}, {RaisedGates, 0.93}} {
 		if res := simulate(t, config(t, "default judge", tc.shape)); res.Inconsistent < tc.min {
 			t.Errorf("%s detected in %.2f%% of trials, want at least %.0f%%", tc.shape, 100*res.Inconsistent, 100*tc.min)
 		}
