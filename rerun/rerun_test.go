@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -698,5 +699,39 @@ func TestDriftNeverAccuses(t *testing.T) {
 		if rep.Checked == 0 || rep.Shift == nil || !rep.Shift.Rejects() {
 			t.Errorf("judge seed %d: the test did not reject (%d checked), so the case shows nothing: %s", seed, rep.Checked, rep.Reason)
 		}
+	}
+}
+
+// TestRegradeIsARunOfItsOwn: each answer's second grading is a call of its
+// own, even through the judge cache that holds the first, so that the
+// pairs the jump test measures the judge's own rate on are two runs, not
+// one read twice; a check run again reads both from the cache.
+func TestRegradeIsARunOfItsOwn(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int { return truth })
+	var calls atomic.Int64
+	reply := bd.noisyReply(5, "")
+	j := bd.judgeAt(t, fakeopenai.Options{Reply: func(req fakeopenai.Request) fakeopenai.Reply {
+		calls.Add(1)
+		return reply(req)
+	}})
+	j.Cache = &filecache.Memory{}
+	first := bd.check(t, j, Config{Secret: secret})
+	fixtures := int64(len(first.Fixtures))
+	if got := calls.Load(); got != fixtures+2*50 {
+		t.Errorf("the first check made %d calls, want %d fixtures and every answer twice", got, fixtures)
+	}
+	again := 0
+	for _, q := range first.Questions {
+		if q.Again != nil {
+			again++
+		}
+	}
+	if again != 50 || first.Jumps == nil || first.Jumps.Regraded != 50 {
+		t.Errorf("%d answers graded again, the jump test counts %v", again, first.Jumps)
+	}
+	calls.Store(0)
+	second := bd.check(t, j, Config{Secret: secret})
+	if got := calls.Load(); got != 0 || second.Verdict != first.Verdict {
+		t.Errorf("the same check again made %d calls (%s, first %s)", got, second.Verdict, first.Verdict)
 	}
 }
