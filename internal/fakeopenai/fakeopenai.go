@@ -21,7 +21,8 @@
 //     total_tokens, prompt_tokens_details, completion_tokens_details},
 //     with OpenRouter's usage.cost when the reply gives one;
 //   - errors as {"error": {"message", "type", "param", "code"}}, and 429
-//     with a Retry-After header in seconds when a rate limit is exceeded.
+//     with a Retry-After header in seconds when a rate limit is exceeded,
+//     or without one when a limit on concurrent calls is (MaxConcurrent).
 //
 // Where providers differ from OpenAI (where the reasoning text is, the
 // token breakdown, errors inside a 200, content filters, billing errors,
@@ -88,6 +89,14 @@ type Options struct {
 	// VariantCalls is how many calls, from the first, a failure variant
 	// answers with its failure; 0 means every call.
 	VariantCalls int
+
+	// MaxConcurrent, when positive, is how many calls the server works on
+	// at once: a call that arrives while that many are being answered gets
+	// 429 at once, without Retry-After, as inference services with a
+	// concurrency limit answer ("Concurrency limit reached for requests",
+	// https://docs.wandb.ai/support/inference/articles/api-error-code-429-concurrency-limit-rea).
+	// A call holds its place from the rate-limit check to its reply.
+	MaxConcurrent int
 }
 
 // Reply is what the server answers a successful call with.
@@ -167,6 +176,7 @@ type Server struct {
 	status   map[int]int
 	tokens   float64
 	refilled time.Time
+	working  int // calls holding a place under MaxConcurrent
 }
 
 // New starts a server for a test and closes it when the test ends. It fails
@@ -195,6 +205,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.VariantCalls < 0 {
 		return nil, fmt.Errorf("variant calls %d is negative", opts.VariantCalls)
+	}
+	if opts.MaxConcurrent < 0 {
+		return nil, fmt.Errorf("max concurrent %d is negative", opts.MaxConcurrent)
 	}
 	if opts.RateBurst == 0 {
 		opts.RateBurst = 2
@@ -302,6 +315,12 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req Request, in
 		return writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
 			fmt.Sprintf("Rate limit reached for requests: limit %g per second. Please try again in %ds.", s.opts.RateLimit, wait))
 	}
+	leave, ok := s.enter()
+	if !ok {
+		return writeError(w, http.StatusTooManyRequests, "requests", "concurrency_limit_exceeded",
+			fmt.Sprintf("Concurrency limit reached for requests: at most %d at once.", s.opts.MaxConcurrent))
+	}
+	defer leave()
 	if status, ok := s.variantFailure(w, req); ok {
 		return status
 	}
@@ -325,6 +344,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req Request, in
 	if s.opts.Reply != nil {
 		reply = s.opts.Reply(req)
 	}
+	// The place is free before the client can read the reply and send
+	// its next call, which must not find it still taken.
+	leave()
 	return writeJSON(w, http.StatusOK, s.replyBody(req, reply))
 }
 
@@ -355,6 +377,26 @@ func (s *Server) take() (retryAfter int, ok bool) {
 		return 0, true
 	}
 	return max(1, int(math.Ceil((1-s.tokens)/s.opts.RateLimit))), false
+}
+
+// enter takes a place among the calls being answered, if MaxConcurrent
+// leaves one, and returns the function that frees it, which may be
+// called more than once.
+func (s *Server) enter() (leave func(), ok bool) {
+	if s.opts.MaxConcurrent <= 0 {
+		return func() {}, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.working >= s.opts.MaxConcurrent {
+		return nil, false
+	}
+	s.working++
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		s.working--
+		s.mu.Unlock()
+	}), true
 }
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *Failure) int {

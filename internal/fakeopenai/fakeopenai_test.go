@@ -338,4 +338,50 @@ func TestNewServerRejects(t *testing.T) {
 	if _, err := NewServer(Options{RateBurst: -1}); err == nil {
 		t.Error("negative burst accepted")
 	}
+	if _, err := NewServer(Options{MaxConcurrent: -1}); err == nil {
+		t.Error("negative concurrency accepted")
+	}
+}
+
+func TestMaxConcurrent(t *testing.T) {
+	hold := make(chan struct{})
+	working := make(chan struct{}, 4)
+	s := New(t, Options{MaxConcurrent: 2, Reply: func(Request) Reply {
+		working <- struct{}{}
+		<-hold
+		return Reply{Content: "OK"}
+	}})
+	statuses := make(chan int, 3)
+	for range 2 {
+		go func() {
+			resp, _ := post(t, s.URL+"/chat/completions", "", validBody)
+			statuses <- resp.StatusCode
+		}()
+	}
+	<-working
+	<-working
+	// Two calls are being answered: a third is refused at once.
+	resp, body := post(t, s.URL+"/chat/completions", "", validBody)
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "" || !strings.Contains(string(body), "Concurrency limit reached") {
+		t.Errorf("third call: status %d, Retry-After %q: %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	hold <- struct{}{}
+	if st := <-statuses; st != 200 {
+		t.Errorf("a held call ended with %d", st)
+	}
+	// Its place is free as soon as its reply is read.
+	go func() {
+		resp, _ := post(t, s.URL+"/chat/completions", "", validBody)
+		statuses <- resp.StatusCode
+	}()
+	<-working
+	close(hold)
+	for range 2 {
+		if st := <-statuses; st != 200 {
+			t.Errorf("a held call ended with %d", st)
+		}
+	}
+	if _, status := s.Stats(); status[429] != 1 || status[200] != 3 {
+		t.Errorf("stats %v", status)
+	}
 }
