@@ -146,6 +146,7 @@ type Client struct {
 	maxAttempts int
 	sleep       func(context.Context, time.Duration) error
 	limit       *limiter
+	flight      flight // adaptive concurrency; see adaptive.go
 	ledger      *ledger
 	runID       string
 	priceIn     *float64
@@ -327,11 +328,12 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	note := ""
 	var last *attempt
 	for n := 1; ; n++ {
-		if err := c.limit.wait(ctx); err != nil {
+		if err := c.admit(ctx); err != nil {
 			return Response{}, c.stopped(req.Model, n-1, last, err)
 		}
 		creq, patch := c.chatRequest(req, tokenParam)
 		a := c.try(ctx, creq, patch)
+		c.settle(a)
 		a.n = n
 		if a.err == nil && req.Provider != "" {
 			checkProvider(a, req.Provider)
