@@ -8,6 +8,7 @@ import (
 	"github.com/benchgate/benchgate/submission"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/fakeopenai"
 	"github.com/benchgate/benchgate/internal/fixtures"
 	"github.com/benchgate/benchgate/llm"
 )
@@ -255,6 +257,20 @@ func TestSummaryText(t *testing.T) {
 		t.Errorf("Line = %q\nwant %q", got, want)
 	}
 	for _, tt := range []struct {
+		c    llm.Concurrency
+		want string
+	}{
+		{llm.Concurrency{RateLimited: 13, Most: 16, Lowest: 4, Limit: 4}, "; rate limited 13 times: calls at once reduced from 16 to 4"},
+		{llm.Concurrency{RateLimited: 13, Most: 16, Lowest: 3, Limit: 4}, "; rate limited 13 times: calls at once reduced from 16 to 3, 4 at the end"},
+		{llm.Concurrency{RateLimited: 2, Most: 8, Lowest: 7, Limit: 0}, "; rate limited 2 times: calls at once reduced from 8 to 7, then back up"},
+		{llm.Concurrency{Most: 8}, ""},
+	} {
+		s := Summary{Questions: 1, Done: 1, Concurrency: tt.c}
+		if got, want := s.Line("out.json"), "out.json: 1 questions, 0 already done, 1 answered now, 0 failed; spend $0.0000"+tt.want; got != want {
+			t.Errorf("Line = %q\nwant %q", got, want)
+		}
+	}
+	for _, tt := range []struct {
 		s    Summary
 		b    *benchmark.Benchmark
 		want string
@@ -270,5 +286,50 @@ func TestSummaryText(t *testing.T) {
 		if got := tt.s.Next("out.json", tt.b); got != tt.want {
 			t.Errorf("Next = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestRunAdaptsToConcurrencyLimit runs 16 workers through llm.Client
+// against an endpoint that admits 4 calls at once and refuses the others
+// with 429: the client brings its calls in flight down to 4, and no
+// question fails.
+func TestRunAdaptsToConcurrencyLimit(t *testing.T) {
+	b := exampleBenchmark(t, "reservoir-mcq")
+	hold := make(chan struct{})
+	srv := fakeopenai.New(t, fakeopenai.Options{MaxConcurrent: 4, Latency: 20 * time.Millisecond, Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		<-hold
+		return fakeopenai.Reply{Content: "ANSWER: A", PromptTokens: 50, CompletionTokens: 3}
+	}})
+	client, err := llm.New(llm.Config{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first four calls are answered only once a fifth was refused, so
+	// that the limit is met on any machine.
+	go func() {
+		for {
+			if _, status := srv.Stats(); status[429] > 0 {
+				close(hold)
+				return
+			}
+			runtime.Gosched()
+		}
+	}()
+	out := filepath.Join(t.TempDir(), "scores.json")
+	sum, err := Run(context.Background(), Config{Bench: b, LLM: client, Model: "org/m", Workers: 16, Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, status := srv.Stats()
+	if sum.Failed != 0 || sum.Done != 40 || sum.Concurrency.RateLimited != status[429] || sum.Concurrency.Lowest > 4 || status[200] != 40 {
+		t.Errorf("summary %+v; server statuses %v", sum, status)
+	}
+	for _, r := range readMCQ(t, out) {
+		if r.FinishReason != "stop" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	if line := sum.Line(out); !strings.Contains(line, "0 failed") || !strings.Contains(line, "rate limited") {
+		t.Errorf("summary line %q", line)
 	}
 }

@@ -63,6 +63,15 @@ type Summary struct {
 	Unpriced  int     // calls whose cost is unknown
 	// Causes are why the failed calls failed, the most frequent first.
 	Causes []Cause
+	// Concurrency is what the endpoint's rate limits did to the calls in
+	// flight, when the endpoint's client reports it (llm.Client does).
+	Concurrency llm.Concurrency
+}
+
+// concurrencyReporter is a Completer that reports its adaptive
+// concurrency, as llm.Client does.
+type concurrencyReporter interface {
+	Concurrency() llm.Concurrency
 }
 
 // Cause is one reason calls failed, and how many.
@@ -90,6 +99,15 @@ func (s Summary) Line(output string) string {
 	line += fmt.Sprintf("; spend $%.4f", s.SpendUSD)
 	if s.Unpriced > 0 {
 		line += fmt.Sprintf(" (+%d calls of unknown cost)", s.Unpriced)
+	}
+	if c := s.Concurrency; c.RateLimited > 0 {
+		line += fmt.Sprintf("; rate limited %d times: calls at once reduced from %d to %d", c.RateLimited, c.Most, c.Lowest)
+		switch {
+		case c.Limit == 0:
+			line += ", then back up"
+		case c.Limit != c.Lowest:
+			line += fmt.Sprintf(", %d at the end", c.Limit)
+		}
 	}
 	return line
 }
@@ -341,6 +359,9 @@ dispatch:
 	}
 	for _, c := range r.causes {
 		r.sum.Causes = append(r.sum.Causes, *c)
+	}
+	if c, ok := r.cfg.LLM.(concurrencyReporter); ok {
+		r.sum.Concurrency = c.Concurrency()
 	}
 	slices.SortFunc(r.sum.Causes, func(a, b Cause) int { return cmp.Or(b.Calls-a.Calls, strings.Compare(a.Text, b.Text)) })
 	return r.sum, err
