@@ -44,7 +44,8 @@ type Config struct {
 	Terminal   bool      // Progress is a terminal: redraw one line
 	// FlushEvery is how often the output is rewritten during the run; 0
 	// means every 2 s. It is always written at the end, also after an
-	// interruption.
+	// interruption. Between rewrites each row is in JournalFile(Output),
+	// written and synced as its call returns.
 	FlushEvery time.Duration
 }
 
@@ -150,7 +151,9 @@ type errorLine struct {
 // Run asks every question not yet answered in cfg.Output and writes the
 // file as it goes. Rerunning with the same output skips what is done and
 // retries what failed. Interrupting (cancelling ctx) keeps every answer
-// received so far.
+// received so far, and so does killing the process: each row is appended
+// to JournalFile(cfg.Output) as its call returns, and the next run reads
+// it back.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if cfg.Bench == nil || cfg.LLM == nil || cfg.Model == "" || cfg.Output == "" {
 		return Summary{}, errors.New("generate: a benchmark, an endpoint, a model and an output file are required")
@@ -173,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	case cfg.Bench.Rubric == nil && cfg.AnswerRule != submission.RuleContent:
 		return Summary{}, fmt.Errorf("generate: benchmark %q is multiple-choice, whose letter is read from the response only; its answer rule must be %q", cfg.Bench.Entry.Key, submission.RuleContent)
 	}
-	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions()}
+	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions(), journal: &journal{path: JournalFile(cfg.Output)}}
 	if r.b.Rubric == nil {
 		p, err := extract.Lookup(r.b.Entry.Extraction)
 		if err != nil {
@@ -203,8 +206,11 @@ type runner struct {
 	sum    Summary
 	causes map[string]*Cause // of the failed calls, by text
 	dirty  bool
-	track  *progress.Tracker
-	stop   context.CancelCauseFunc // ends the run early, with the cause
+	// journal holds each row from when its call returns until the output
+	// is rewritten with it.
+	journal *journal
+	track   *progress.Tracker
+	stop    context.CancelCauseFunc // ends the run early, with the cause
 }
 
 // cause counts a failed call's error; the attempt count and the question
@@ -234,13 +240,12 @@ var (
 // too, from a failure of one call.
 var errAccount = llm.ErrAccount
 
-// resume loads the rows of an earlier run of the same output.
+// resume loads the rows of an earlier run of the same output: those of
+// the output, then those of its journal, which may hold rows the output
+// does not yet, the first acceptable row of a question winning.
 func (r *runner) resume() error {
 	data, err := os.ReadFile(r.cfg.Output)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	bad := func(err error) error {
@@ -248,25 +253,36 @@ func (r *runner) resume() error {
 	}
 	if r.mcq != nil {
 		var rows []submission.MCQRecord
-		if err := json.Unmarshal(data, &rows); err != nil {
-			return bad(err)
+		if data != nil {
+			if err := json.Unmarshal(data, &rows); err != nil {
+				return bad(err)
+			}
 		}
-		for i := range rows {
-			row := rows[i]
+		journaled, err := readJournal[submission.MCQRecord](r.journal.path)
+		if err != nil {
+			return err
+		}
+		for i, row := range append(rows, journaled...) {
 			// A failed call is retried; an answered one is kept.
 			if qi, ok := r.b.Index(row.ID); ok && row.FinishReason != "error" && r.mcq[qi] == nil {
 				r.mcq[qi] = &row
 				r.sum.Skipped++
+				r.dirty = r.dirty || i >= len(rows)
 			}
 		}
 		return nil
 	}
 	var rows []submission.AnswerRow
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return bad(err)
+	if data != nil {
+		if err := json.Unmarshal(data, &rows); err != nil {
+			return bad(err)
+		}
 	}
-	for i := range rows {
-		row := rows[i]
+	journaled, err := readJournal[submission.AnswerRow](r.journal.path)
+	if err != nil {
+		return err
+	}
+	for i, row := range append(rows, journaled...) {
 		// A changed question text means another version of the
 		// benchmark, and a row with no text to grade is no answer: ask
 		// again.
@@ -280,6 +296,7 @@ func (r *runner) resume() error {
 			}
 			r.ans[qi] = &row
 			r.sum.Skipped++
+			r.dirty = r.dirty || i >= len(rows)
 		}
 	}
 	return nil
@@ -352,6 +369,11 @@ dispatch:
 	if ferr := r.flush(); err == nil {
 		err = ferr
 	}
+	// With every row in the output, the journal is no longer needed; if
+	// the output could not be written, it keeps them for the next run.
+	if jerr := r.journal.finish(err != nil); err == nil {
+		err = jerr
+	}
 	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
 		err = fmt.Errorf("stopped: the account at the endpoint failed (%w), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	} else if err == nil && ctx.Err() != nil {
@@ -397,6 +419,14 @@ func (r *runner) ask(ctx context.Context, i int) {
 		c = *resp.CostUSD
 	}
 	r.track.Add(err != nil, c)
+	// The row goes to the journal once r.mu is released: a sync there
+	// must not hold up the other workers' rows or the output's rewrite.
+	var row any
+	defer func() {
+		if row != nil {
+			r.journal.append(row)
+		}
+	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.dirty = true
@@ -419,6 +449,7 @@ func (r *runner) ask(ctx context.Context, i int) {
 	}
 	if r.mcq != nil {
 		r.mcq[i] = r.mcqRow(&r.b.Items[i], resp, err)
+		row = r.mcq[i]
 		return
 	}
 	if err != nil {
@@ -431,6 +462,7 @@ func (r *runner) ask(ctx context.Context, i int) {
 		r.sum.Fallback++
 	}
 	r.ans[i] = &submission.AnswerRow{ID: q.ID, Question: q.Text, Answer: resp.Content, AnswerClean: clean, Reasoning: resp.Reasoning, AnswerSource: source}
+	row = r.ans[i]
 }
 
 // reasoningNote says how much reasoning text a reply cut at the token
