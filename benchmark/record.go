@@ -49,9 +49,9 @@ type CalibrationRecord struct {
 	// "" for benchgate's own prompt.
 	JudgePromptSHA256 string
 	Recorded          string // the UTC day of the grading, YYYY-MM-DD
-	Runs         int         // the runs are numbered 1..Runs
-	Grades       []RecordedGrade
-	Unscored     []UnscoredGrade
+	Runs              int    // the runs are numbered 1..Runs
+	Grades            []RecordedGrade
+	Unscored          []UnscoredGrade
 }
 
 // RecordedGrade is the judge's grade of one fixture in one run.
