@@ -292,6 +292,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		res := results[i]
 		q := &b.Rubric.Questions[idx[i]]
 		rows[i] = judge.Row(q, a.ID, a.Question, a.Answer, texts[i], res, cfg.Judge.Model, b.SHA256, at)
+		rows[i].JudgePromptSHA256 = cfg.Judge.PromptSHA256()
 		rows[i].Reasoning, rows[i].AnswerSource = a.Reasoning, sources[i]
 		switch {
 		case errs[i] != nil:
