@@ -372,8 +372,8 @@ func MustParsePrompt(use PromptUse, name, text string) *Prompt {
 }
 
 // readPrompt reads and parses the prompt file at file in fsys, reporting
-// each mistake at its line of the file; at is the registry line of the
-// member naming it.
+// a mistake in it at its line of the file, and one in naming it at at,
+// the line of the registry entry.
 func readPrompt(fsys fs.FS, use PromptUse, file, key, member string, at int, out *finding.List) (*Prompt, string) {
 	clean := path.Clean(file)
 	if !fs.ValidPath(clean) || clean != file {
@@ -394,7 +394,7 @@ func readPrompt(fsys fs.FS, use PromptUse, file, key, member string, at int, out
 			line = pe.Line
 			err = fmt.Errorf("%s", pe.Message)
 		}
-		msg := fmt.Sprintf("%s %s is not a usable %s prompt: %v", member, file, use, err)
+		msg := fmt.Sprintf("%s %s:%d is not a usable %s prompt: %v", member, file, line, use, err)
 		out.Errorf("prompt.template", file, line, "", "%v (the %s of benchmark %q; see \"Prompts\" in benchgate's README)", err, member, key)
 		return nil, msg
 	}

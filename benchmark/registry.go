@@ -284,7 +284,7 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			e.Problem = fmt.Sprintf("file %q is not a clean path inside the repository (write it like rubrics/name.json)", e.File)
 			out.Errorf("registry.file", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 		}
-		prompts(fsys, doc, n, &e, &out)
+		prompts(fsys, n, &e, &out)
 		switch e.Kind {
 		case KindRubric:
 			if e.JudgeModel == "" {
@@ -363,7 +363,8 @@ func judgeParams(n *jsondoc.Node, pin bool) JudgeParams {
 		if p.Verdict.Retry == RetryReask {
 			p.Verdict.Retry = ""
 		}
-		if r, ok := integer(v, "retries"); ok {
+		// The defaults spelt out are the defaults: one contract, one text.
+		if r, ok := integer(v, "retries"); ok && r != DefaultVerdictRetries {
 			p.Verdict.Retries = &r
 		}
 	}
@@ -374,18 +375,17 @@ func judgeParams(n *jsondoc.Node, pin bool) JudgeParams {
 // its judge's, reporting each mistake where it is; a prompt that cannot
 // be used makes the entry unusable, since asking otherwise than the
 // benchmark says would be another benchmark.
-func prompts(fsys fs.FS, doc *jsondoc.Doc, n *jsondoc.Node, e *Entry, out *finding.List) {
-	line := func(n *jsondoc.Node) int { return doc.Line(n.Off) }
+func prompts(fsys fs.FS, n *jsondoc.Node, e *Entry, out *finding.List) {
 	if e.PromptFile != "" {
 		if e.Prompt != "" {
 			e.Problem = "it names both prompt (a built-in form) and prompt_file; keep the one the benchmark is asked with"
-			out.Errorf("registry.prompt", RegistryFile, line(n.Get("prompt_file")), "", "benchmark %q: %s", e.Key, e.Problem)
+			out.Errorf("registry.prompt", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 		} else {
 			use := UseMCQ
 			if e.Kind == KindRubric {
 				use = UseRubric
 			}
-			p, problem := readPrompt(fsys, use, e.PromptFile, e.Key, "prompt_file", line(n.Get("prompt_file")), out)
+			p, problem := readPrompt(fsys, use, e.PromptFile, e.Key, "prompt_file", e.Line, out)
 			e.AskPrompt = p
 			if problem != "" {
 				e.Problem = problem
@@ -394,14 +394,14 @@ func prompts(fsys fs.FS, doc *jsondoc.Doc, n *jsondoc.Node, e *Entry, out *findi
 	}
 	if e.Prompt != "" && !builtinFor(e.Kind, e.Prompt) {
 		e.Problem = fmt.Sprintf("prompt %q is not a built-in form of %s benchmarks (%s)", e.Prompt, e.Kind, strings.Join(BuiltinPrompts[e.Kind], ", "))
-		out.Errorf("registry.prompt", RegistryFile, line(n.Get("prompt")), "", "benchmark %q: %s", e.Key, e.Problem)
+		out.Errorf("registry.prompt", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 	}
 	j := n.Get("judge")
 	if e.Kind != KindRubric || j == nil {
 		return
 	}
 	if e.Judge.PromptFile != "" {
-		p, problem := readPrompt(fsys, UseJudge, e.Judge.PromptFile, e.Key, "judge.prompt_file", line(j.Get("prompt_file")), out)
+		p, problem := readPrompt(fsys, UseJudge, e.Judge.PromptFile, e.Key, "judge.prompt_file", e.Line, out)
 		e.JudgePrompt = p
 		if problem != "" {
 			e.Problem = problem
@@ -409,10 +409,10 @@ func prompts(fsys fs.FS, doc *jsondoc.Doc, n *jsondoc.Node, e *Entry, out *findi
 	}
 	if e.Judge.Verdict.Format == VerdictLastFencedJSON && !e.Judge.NoResponseFormat {
 		e.Problem = "the verdict format last-fenced-json reads a fenced block, but response_format makes the judge reply with one bare JSON object, which has none; set \"response_format\": false in the judge object"
-		out.Errorf("registry.response-format", RegistryFile, line(j), "", "benchmark %q: %s", e.Key, e.Problem)
+		out.Errorf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 	}
 	if p := e.JudgePrompt; p != nil && !e.Judge.NoResponseFormat && !strings.Contains(strings.ToLower(p.Text()), "json") {
-		out.Warnf("registry.response-format", RegistryFile, line(j), "", "benchmark %q: the judge is asked for a JSON object (response_format), but %s never says \"JSON\", which OpenAI requires of a JSON-mode prompt (https://platform.openai.com/docs/guides/structured-outputs#json-mode); say it in the prompt, or set \"response_format\": false", e.Key, p.File)
+		out.Warnf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: the judge is asked for a JSON object (response_format), but %s never says \"JSON\", which OpenAI requires of a JSON-mode prompt (https://platform.openai.com/docs/guides/structured-outputs#json-mode); say it in the prompt, or set \"response_format\": false", e.Key, p.File)
 	}
 }
 

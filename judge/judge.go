@@ -279,6 +279,13 @@ func reask(problems []string) string {
 	return b.String()
 }
 
+// verdictKey is the part of a verdict rule a grade depends on.
+type verdictKey struct {
+	Format   string `json:"format"`
+	Integers bool   `json:"integers"`
+	Retry    string `json:"retry"`
+}
+
 // CacheKey returns the key under which the grade of answer to q is
 // cached: a SHA-256 over everything the grade depends on — the prompt
 // (benchgate's version, or the prompt file's digest), the judge model,
@@ -299,8 +306,9 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		Provider        string   `json:"provider"`
 		JSON            bool     `json:"json"`
 		// Left out for benchgate's own verdict rule, whose keys are
-		// those of the grades cached before contracts had one.
-		Verdict *benchmark.VerdictRule `json:"verdict,omitempty"`
+		// those of the grades cached before contracts had one. How many
+		// retries does not change a grade that scored.
+		Verdict *verdictKey `json:"verdict,omitempty"`
 	}
 	type question struct {
 		ID               string                `json:"id"`
@@ -348,8 +356,8 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 	if j.Run > 1 {
 		doc.Run = j.Run
 	}
-	if v := j.Params.Verdict; v != (benchmark.VerdictRule{}) {
-		doc.Params.Verdict = &v
+	if v := j.Params.Verdict; v.Format != "" || v.Integers || v.Retry != "" {
+		doc.Params.Verdict = &verdictKey{v.Format, v.Integers, v.Retry}
 	}
 	data, err := json.Marshal(doc)
 	if err != nil {
