@@ -118,10 +118,10 @@ type boardOptions struct {
 
 // registryEntry is a registry entry as init writes it.
 type registryEntry struct {
-	Key        string `json:"key"`
-	Label      string `json:"label"`
-	File       string `json:"file"`
-	Kind       string `json:"kind"`
+	Key        string         `json:"key"`
+	Label      string         `json:"label"`
+	File       string         `json:"file"`
+	Kind       string         `json:"kind"`
 	JudgeModel string         `json:"judge_model,omitempty"`
 	Judge      *judgeContract `json:"judge,omitempty"`
 	Extraction string         `json:"extraction,omitempty"`
