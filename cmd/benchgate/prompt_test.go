@@ -229,3 +229,48 @@ func TestBrokenPromptFileStopsScore(t *testing.T) {
 		t.Errorf("score with a broken prompt file: exit %d, %d judge calls\n%s%s", code, calls.Load(), out, stderr)
 	}
 }
+
+// TestRerunReasksAsRecorded: a multiple-choice re-ask uses the
+// benchmark's prompt and the sampling meta.json records, not a fixed 0;
+// with none recorded, temperature 0, and the report says which.
+func TestRerunReasksAsRecorded(t *testing.T) {
+	root := copyBoard(t)
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	t.Setenv("BENCHGATE_RERUN_SECRET", "s3cret")
+	replies := boardReplies(t, root)
+	var mu sync.Mutex
+	var asked []fakeopenai.Request
+	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: func(req fakeopenai.Request) fakeopenai.Reply {
+		mu.Lock()
+		asked = append(asked, req)
+		mu.Unlock()
+		return replies(req)
+	}})
+	sub := filepath.Join(root, "submissions", "model-benchmark", "qwen3-32b-reservoir")
+	rerun := func() string {
+		asked = nil
+		code, out, stderr := runCLI(t, "rerun", sub, "--root", root, "--candidate-base-url", srv.URL, "--candidate-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--sample", "3")
+		if code == exitUsage || len(asked) != 3 {
+			t.Fatalf("rerun: exit %d, %d calls\n%s%s", code, len(asked), out, stderr)
+		}
+		return out
+	}
+	out := rerun()
+	for _, req := range asked {
+		if req.Temperature == nil || *req.Temperature != 0.6 || req.MaxTokens == nil || *req.MaxTokens != 1024 || req.Messages[0].Content != "You are an expert geoscientist answering a four-choice question. Exactly one choice is correct." {
+			t.Errorf("re-asked at %v with %q", req.Temperature, req.Messages[0].Content)
+		}
+	}
+	if !strings.Contains(out, "re-asked at temperature 0.6, as meta.json records") {
+		t.Errorf("the report does not say how it re-asked:\n%s", out)
+	}
+	meta := filepath.Join(sub, "meta.json")
+	if err := os.WriteFile(meta, []byte(strings.Replace(readFile(t, meta), `"temperature": 0.6,`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = rerun()
+	if req := asked[0]; req.Temperature == nil || *req.Temperature != 0 || !strings.Contains(out, "re-asked at temperature 0 (meta.json records none)") {
+		t.Errorf("without a recorded temperature: re-asked at %v\n%s", req.Temperature, out)
+	}
+}
