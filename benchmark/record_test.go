@@ -212,6 +212,8 @@ func TestParseRecord(t *testing.T) {
 			`the calibration record is stale: it was graded by "openai/gpt-4o", but the registry's judge is "j"`},
 		{"another judge contract's", line(8, `    "reasoning_effort": "high"`), finding.Warning, "record.stale", 6, "",
 			`the calibration record is stale: it was graded under the judge contract {"temperature":0,"reasoning_effort":"high"}, but the registry's is {"temperature":0,"reasoning_effort":"medium"}`},
+		{"another judge prompt's", line(5, `  "judge_model": "j", "judge_prompt_sha256": "`+strings.Repeat("a", 64)+`",`), finding.Warning, "record.stale", 5, "",
+			"the calibration record is stale: the judge's prompt has changed since it was made (judge_prompt_sha256 aaaaaaaaaaaa…, the prompt's is now none: benchgate's own prompt)"},
 		{"stale and wrong inside", func(s string) string {
 			return line(14, grade("Q1", "Q1-F2", 1, true, 99))(line(5, `  "judge_model": "m",`)(s))
 		}, finding.Warning, "record.stale", 5, "", `it was graded by "m"`},
