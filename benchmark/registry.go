@@ -412,7 +412,7 @@ func prompts(fsys fs.FS, n *jsondoc.Node, e *Entry, out *finding.List) {
 		out.Errorf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 	}
 	if p := e.JudgePrompt; p != nil && !e.Judge.NoResponseFormat && !strings.Contains(strings.ToLower(p.Text()), "json") {
-		out.Warnf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: the judge is asked for a JSON object (response_format), but %s never says \"JSON\", which OpenAI requires of a JSON-mode prompt (https://platform.openai.com/docs/guides/structured-outputs#json-mode); say it in the prompt, or set \"response_format\": false", e.Key, p.File)
+		out.Warnf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: the judge is asked for a JSON object (response_format), but %s never says \"JSON\", which OpenAI requires of a JSON-mode prompt (https://platform.openai.com/docs/api-reference/chat/create); say it in the prompt, or set \"response_format\": false", e.Key, p.File)
 	}
 }
 
