@@ -274,3 +274,28 @@ func TestRerunReasksAsRecorded(t *testing.T) {
 		t.Errorf("without a recorded temperature: re-asked at %v\n%s", req.Temperature, out)
 	}
 }
+
+// TestScoreStopsOnSetupErrors: a judge its endpoint does not know (HTTP
+// 404: a wrong model id, provider routing or Azure deployment) stops the
+// run with what to check, exit 4 and nothing written, rather than leaving
+// every answer for a person to grade.
+func TestScoreStopsOnSetupErrors(t *testing.T) {
+	root := copyBoard(t)
+	var calls atomic.Int64
+	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Fail: func(int, fakeopenai.Request) *fakeopenai.Failure {
+		calls.Add(1)
+		return &fakeopenai.Failure{Status: 404, Body: `{"error": {"message": "No endpoints found matching your data policy", "code": 404}}`}
+	}})
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	scores := filepath.Join(t.TempDir(), "scores.json")
+	answers := filepath.Join(root, "submissions", "model-benchmark", "qwen3-32b-basin", "scores.json")
+	code, out, stderr := runCLI(t, "score", answers, "--root", root, "--output", scores, "--workers", "1", "--ledger", "",
+		"--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY")
+	if code != exitSetup || !strings.Contains(stderr, "the judge's endpoint does not know the judge (HTTP 404)") || !strings.Contains(stderr, "judge.provider") || calls.Load() > 2 {
+		t.Errorf("exit %d after %d calls\n%s%s", code, calls.Load(), out, stderr)
+	}
+	if _, err := os.Stat(scores); err == nil {
+		t.Error("scores.json was written")
+	}
+}
