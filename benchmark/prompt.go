@@ -2,6 +2,7 @@ package benchmark
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
@@ -390,9 +391,9 @@ func readPrompt(fsys fs.FS, use PromptUse, file, key, member string, at int, out
 	p, err := ParsePrompt(use, data)
 	if err != nil {
 		line := 0
-		if pe, ok := err.(*PromptError); ok {
+		if pe := (*PromptError)(nil); errors.As(err, &pe) {
 			line = pe.Line
-			err = fmt.Errorf("%s", pe.Message)
+			err = errors.New(pe.Message)
 		}
 		msg := fmt.Sprintf("%s %s:%d is not a usable %s prompt: %v", member, file, line, use, err)
 		out.Errorf("prompt.template", file, line, "", "%v (the %s of benchmark %q; see \"Prompts\" in benchgate's README)", err, member, key)

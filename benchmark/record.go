@@ -172,8 +172,6 @@ func ContractText(p JudgeParams) string {
 	return string(data)
 }
 
-func contractText(p JudgeParams) string { return ContractText(p) }
-
 // orOwn shows a prompt digest, or says that there is none.
 func orOwn(sum string) string {
 	if sum == "" {
@@ -325,7 +323,7 @@ func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, fi
 		if rec.JudgeModel != e.JudgeModel {
 			differs("judge_model", fmt.Sprintf("it was graded by %q, but the registry's judge is %q", rec.JudgeModel, e.JudgeModel))
 		}
-		if was, is := contractText(rec.Judge), contractText(e.Judge); was != is {
+		if was, is := ContractText(rec.Judge), ContractText(e.Judge); was != is {
 			differs("judge", fmt.Sprintf("it was graded under the judge contract %s, but the registry's is %s", was, is))
 		}
 		if is := e.JudgePromptSHA256(); rec.JudgePromptSHA256 != is {

@@ -1,5 +1,7 @@
 // Package benchmark loads the benchmarks a leaderboard accepts: the registry
-// (rubrics/rubrics.json), rubric benchmarks in schema 2.0 (the Groundtruth
+// (rubrics/rubrics.json) with the prompt files it names (ParsePrompt: the
+// prompts that ask a benchmark's questions and grade its answers, part of
+// the benchmark like its questions), rubric benchmarks in schema 2.0 (the Groundtruth
 // grading-key format) and multiple-choice benchmarks (FormationEval's JSON
 // array and UpstreamBench's JSONL). Files are parsed strictly, validated
 // against the embedded schemas and then converted to the types below, so
