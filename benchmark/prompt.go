@@ -2,8 +2,8 @@ package benchmark
 
 import (
 	"crypto/sha256"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
