@@ -444,3 +444,44 @@ func clearLines(r *CalibrationRecord) {
 		r.Unscored[i].Line = 0
 	}
 }
+
+// TestRecordBindsThePrompt: a record made under a judge contract with a
+// prompt file and a verdict rule reads back under that contract, and is
+// stale under the same contract with another version of the prompt.
+func TestRecordBindsThePrompt(t *testing.T) {
+	sha := rubricSHA(t)
+	board, e := recordBoard(t, "")
+	b, fs := Load(board, e)
+	if b == nil {
+		t.Fatal(fs)
+	}
+	two := 2
+	b.Entry.Judge = JudgeParams{PromptFile: "rubrics/j.txt", NoResponseFormat: true, Verdict: VerdictRule{Format: VerdictLastFencedJSON, Integers: true, Retry: RetryResend, Retries: &two}}
+	b.Entry.JudgePrompt = &Prompt{File: "rubrics/j.txt", SHA256: strings.Repeat("c", 64)}
+	rec := goodRecord(sha)
+	rec.Judge, rec.JudgePromptSHA256 = b.Entry.Judge, b.Entry.JudgePrompt.SHA256
+	data, err := rec.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"judge": {
+    "prompt_file": "rubrics/j.txt",
+    "response_format": false,
+    "verdict": {
+      "format": "last-fenced-json",
+      "integers": true,
+      "retry": "resend",
+      "retries": 2
+    }
+  },
+  "judge_prompt_sha256": "cccc`) {
+		t.Errorf("the record's head:\n%s", data)
+	}
+	if got, fs := ParseRecord("r.calibration.json", data, b); got == nil || len(fs) != 0 {
+		t.Errorf("the record does not read back under its own contract: %v", fs)
+	}
+	b.Entry.JudgePrompt = &Prompt{File: "rubrics/j.txt", SHA256: strings.Repeat("d", 64)}
+	if got, fs := ParseRecord("r.calibration.json", data, b); got != nil || len(fs) != 1 || !strings.Contains(fs[0].Message, "the judge's prompt has changed since it was made (judge_prompt_sha256 cccccccccccc…, the prompt's is now dddddddddddd…)") {
+		t.Errorf("under another prompt: %v", fs)
+	}
+}
