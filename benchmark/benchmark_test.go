@@ -186,8 +186,10 @@ func TestRegistry(t *testing.T) {
 					p.ReasoningEffort != "medium" || p.ServiceTier != "flex" || p.Seed == nil || *p.Seed != 0 || p.Provider != "openai" {
 					t.Errorf("judge contract %+v", p)
 				}
-				if b, _ := r.Lookup("b"); b.Judge != (JudgeParams{}) {
-					t.Errorf("an entry without a contract has %+v", b.Judge)
+				// Without a contract, the judge's sampling is pinned.
+				b, _ := r.Lookup("b")
+				if q := b.Judge; q.Temperature == nil || *q.Temperature != 0 || q.TopP == nil || *q.TopP != 1 || ContractText(q) != `{"temperature":0,"top_p":1}` {
+					t.Errorf("an entry without a contract has %s", ContractText(q))
 				}
 			}},
 		{"judge contract: unknown parameter", `[{"key": "a", "file": "a.json", "judge_model": "j", "judge": {"temprature": 0}}]`, []string{`error schema: /0/judge: unknown field "temprature"`}, nil},

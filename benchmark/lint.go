@@ -140,11 +140,12 @@ func lintEntry(root fs.FS, e Entry, regFindings finding.List) LintReport {
 	return NewLintReport(e, b, append(own, fs...))
 }
 
-// entryFindings keeps the registry findings about one entry.
+// entryFindings keeps the registry findings about one entry, and about
+// the prompt files it names.
 func entryFindings(all finding.List, e Entry) finding.List {
 	var out finding.List
 	for _, f := range all {
-		if f.Line == e.Line {
+		if (f.File == RegistryFile && f.Line == e.Line) || (f.File != RegistryFile && (f.File == e.PromptFile || f.File == e.Judge.PromptFile)) {
 			out = append(out, f)
 		}
 	}

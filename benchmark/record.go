@@ -45,10 +45,13 @@ type CalibrationRecord struct {
 	RubricSHA256 string // of the benchmark file graded (Benchmark.SHA256)
 	JudgeModel   string
 	Judge        JudgeParams // the judge contract the grades were made under
-	Recorded     string      // the UTC day of the grading, YYYY-MM-DD
-	Runs         int         // the runs are numbered 1..Runs
-	Grades       []RecordedGrade
-	Unscored     []UnscoredGrade
+	// JudgePromptSHA256 is the digest of the contract's prompt file then,
+	// "" for benchgate's own prompt.
+	JudgePromptSHA256 string
+	Recorded          string // the UTC day of the grading, YYYY-MM-DD
+	Runs              int    // the runs are numbered 1..Runs
+	Grades            []RecordedGrade
+	Unscored          []UnscoredGrade
 }
 
 // RecordedGrade is the judge's grade of one fixture in one run.
@@ -106,6 +109,7 @@ type recordJSON struct {
 	RubricSHA256 string    `json:"rubric_sha256"`
 	JudgeModel   string    `json:"judge_model"`
 	Judge        judgeJSON `json:"judge"`
+	PromptSHA256 string    `json:"judge_prompt_sha256,omitempty"`
 	Recorded     string    `json:"recorded"`
 	Runs         int       `json:"runs"`
 }
@@ -125,24 +129,55 @@ type unscoredJSON struct {
 	Reason     string `json:"reason"`
 }
 
-// judgeJSON is a judge contract as the registry's judge object writes it:
-// a parameter left unset is left out. It has JudgeParams' fields, so that
-// a parameter added there must be added here for the code to compile.
+// judgeJSON is a judge contract as a calibration record writes it: the
+// parameters sent, and the prompt and verdict rule unless they are
+// benchgate's own. A parameter not sent is left out, the pinned sampling
+// included, which a record writes when it was sent.
 type judgeJSON struct {
-	Temperature     *float64 `json:"temperature,omitempty"`
-	TopP            *float64 `json:"top_p,omitempty"`
-	MaxTokens       int      `json:"max_tokens,omitempty"`
-	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
-	ServiceTier     string   `json:"service_tier,omitempty"`
-	Seed            *int     `json:"seed,omitempty"`
-	Provider        string   `json:"provider,omitempty"`
+	Temperature     *float64     `json:"temperature,omitempty"`
+	TopP            *float64     `json:"top_p,omitempty"`
+	MaxTokens       int          `json:"max_tokens,omitempty"`
+	ReasoningEffort string       `json:"reasoning_effort,omitempty"`
+	ServiceTier     string       `json:"service_tier,omitempty"`
+	Seed            *int         `json:"seed,omitempty"`
+	Provider        string       `json:"provider,omitempty"`
+	PromptFile      string       `json:"prompt_file,omitempty"`
+	ResponseFormat  *bool        `json:"response_format,omitempty"` // false, or left out
+	Verdict         *verdictJSON `json:"verdict,omitempty"`
 }
 
-// contractText is a judge contract as JSON, the form two contracts are
-// compared in: the same parameters sent are the same text.
-func contractText(p JudgeParams) string {
-	data, _ := marshal(judgeJSON(p), "") // strings and numbers only
+type verdictJSON struct {
+	Format   string `json:"format,omitempty"`
+	Integers bool   `json:"integers,omitempty"`
+	Retry    string `json:"retry,omitempty"`
+	Retries  *int   `json:"retries,omitempty"`
+}
+
+func toJudgeJSON(p JudgeParams) judgeJSON {
+	j := judgeJSON{Temperature: p.Temperature, TopP: p.TopP, MaxTokens: p.MaxTokens, ReasoningEffort: p.ReasoningEffort,
+		ServiceTier: p.ServiceTier, Seed: p.Seed, Provider: p.Provider, PromptFile: p.PromptFile}
+	if p.NoResponseFormat {
+		j.ResponseFormat = new(false)
+	}
+	if v := p.Verdict; v != (VerdictRule{}) {
+		j.Verdict = &verdictJSON{v.Format, v.Integers, v.Retry, v.Retries}
+	}
+	return j
+}
+
+// ContractText is a judge contract as JSON, the form two contracts are
+// compared in and shown: the same contract is the same text.
+func ContractText(p JudgeParams) string {
+	data, _ := marshal(toJudgeJSON(p), "") // strings, numbers and booleans only
 	return string(data)
+}
+
+// orOwn shows a prompt digest, or says that there is none.
+func orOwn(sum string) string {
+	if sum == "" {
+		return "none: benchgate's own prompt"
+	}
+	return sum[:min(12, len(sum))] + "…"
 }
 
 // marshal is json.MarshalIndent without escaping <, > and &, which a
@@ -163,7 +198,7 @@ func marshal(v any, indent string) ([]byte, error) {
 // a record reads, and changes in a diff, fixture by fixture. File and the
 // lines are not written.
 func (r *CalibrationRecord) Encode() ([]byte, error) {
-	head, err := marshal(recordJSON{RecordFormat, r.Benchmark, r.RubricSHA256, r.JudgeModel, judgeJSON(r.Judge), r.Recorded, r.Runs}, "  ")
+	head, err := marshal(recordJSON{RecordFormat, r.Benchmark, r.RubricSHA256, r.JudgeModel, toJudgeJSON(r.Judge), r.JudgePromptSHA256, r.Recorded, r.Runs}, "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +293,10 @@ func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, fi
 		Benchmark:    root.GetString("benchmark"),
 		RubricSHA256: root.GetString("rubric_sha256"),
 		JudgeModel:   root.GetString("judge_model"),
-		Judge:        judgeParams(root.Get("judge")), // the schema checked it as the registry's
-		Recorded:     root.GetString("recorded"),
+		Judge:        judgeParams(root.Get("judge"), false), // the schema checked it as the registry's
+
+		JudgePromptSHA256: root.GetString("judge_prompt_sha256"),
+		Recorded:          root.GetString("recorded"),
 	}
 	rec.Runs, _ = integer(root, "runs")
 
@@ -286,8 +323,15 @@ func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, fi
 		if rec.JudgeModel != e.JudgeModel {
 			differs("judge_model", fmt.Sprintf("it was graded by %q, but the registry's judge is %q", rec.JudgeModel, e.JudgeModel))
 		}
-		if was, is := contractText(rec.Judge), contractText(e.Judge); was != is {
+		if was, is := ContractText(rec.Judge), ContractText(e.Judge); was != is {
 			differs("judge", fmt.Sprintf("it was graded under the judge contract %s, but the registry's is %s", was, is))
+		}
+		if is := e.JudgePromptSHA256(); rec.JudgePromptSHA256 != is {
+			member := "judge_prompt_sha256"
+			if root.Get(member) == nil {
+				member = "judge"
+			}
+			differs(member, fmt.Sprintf("the judge's prompt has changed since it was made (judge_prompt_sha256 %s, the prompt's is now %s)", orOwn(rec.JudgePromptSHA256), orOwn(is)))
 		}
 	}
 	if len(stale) > 0 {

@@ -212,6 +212,8 @@ func TestParseRecord(t *testing.T) {
 			`the calibration record is stale: it was graded by "openai/gpt-4o", but the registry's judge is "j"`},
 		{"another judge contract's", line(8, `    "reasoning_effort": "high"`), finding.Warning, "record.stale", 6, "",
 			`the calibration record is stale: it was graded under the judge contract {"temperature":0,"reasoning_effort":"high"}, but the registry's is {"temperature":0,"reasoning_effort":"medium"}`},
+		{"another judge prompt's", line(5, `  "judge_model": "j", "judge_prompt_sha256": "`+strings.Repeat("a", 64)+`",`), finding.Warning, "record.stale", 5, "",
+			"the calibration record is stale: the judge's prompt has changed since it was made (judge_prompt_sha256 aaaaaaaaaaaa…, the prompt's is now none: benchgate's own prompt)"},
 		{"stale and wrong inside", func(s string) string {
 			return line(14, grade("Q1", "Q1-F2", 1, true, 99))(line(5, `  "judge_model": "m",`)(s))
 		}, finding.Warning, "record.stale", 5, "", `it was graded by "m"`},
@@ -440,5 +442,46 @@ func clearLines(r *CalibrationRecord) {
 	}
 	for i := range r.Unscored {
 		r.Unscored[i].Line = 0
+	}
+}
+
+// TestRecordBindsThePrompt: a record made under a judge contract with a
+// prompt file and a verdict rule reads back under that contract, and is
+// stale under the same contract with another version of the prompt.
+func TestRecordBindsThePrompt(t *testing.T) {
+	sha := rubricSHA(t)
+	board, e := recordBoard(t, "")
+	b, fs := Load(board, e)
+	if b == nil {
+		t.Fatal(fs)
+	}
+	two := 2
+	b.Entry.Judge = JudgeParams{PromptFile: "rubrics/j.txt", NoResponseFormat: true, Verdict: VerdictRule{Format: VerdictLastFencedJSON, Integers: true, Retry: RetryResend, Retries: &two}}
+	b.Entry.JudgePrompt = &Prompt{File: "rubrics/j.txt", SHA256: strings.Repeat("c", 64)}
+	rec := goodRecord(sha)
+	rec.Judge, rec.JudgePromptSHA256 = b.Entry.Judge, b.Entry.JudgePrompt.SHA256
+	data, err := rec.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"judge": {
+    "prompt_file": "rubrics/j.txt",
+    "response_format": false,
+    "verdict": {
+      "format": "last-fenced-json",
+      "integers": true,
+      "retry": "resend",
+      "retries": 2
+    }
+  },
+  "judge_prompt_sha256": "cccc`) {
+		t.Errorf("the record's head:\n%s", data)
+	}
+	if got, fs := ParseRecord("r.calibration.json", data, b); got == nil || len(fs) != 0 {
+		t.Errorf("the record does not read back under its own contract: %v", fs)
+	}
+	b.Entry.JudgePrompt = &Prompt{File: "rubrics/j.txt", SHA256: strings.Repeat("d", 64)}
+	if got, fs := ParseRecord("r.calibration.json", data, b); got != nil || len(fs) != 1 || !strings.Contains(fs[0].Message, "the judge's prompt has changed since it was made (judge_prompt_sha256 cccccccccccc…, the prompt's is now dddddddddddd…)") {
+		t.Errorf("under another prompt: %v", fs)
 	}
 }

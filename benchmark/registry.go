@@ -1,5 +1,7 @@
 // Package benchmark loads the benchmarks a leaderboard accepts: the registry
-// (rubrics/rubrics.json), rubric benchmarks in schema 2.0 (the Groundtruth
+// (rubrics/rubrics.json) with the prompt files it names (ParsePrompt: the
+// prompts that ask a benchmark's questions and grade its answers, part of
+// the benchmark like its questions), rubric benchmarks in schema 2.0 (the Groundtruth
 // grading-key format) and multiple-choice benchmarks (FormationEval's JSON
 // array and UpstreamBench's JSONL). Files are parsed strictly, validated
 // against the embedded schemas and then converted to the types below, so
@@ -61,7 +63,15 @@ type Entry struct {
 	JudgeModel       string // rubric kind: the fixed judge id
 	Extraction       string // mcq kind: the letter-extraction policy
 	ReferenceModelID string // the model pinned for the harness track
-	Prompt           string // mcq kind: the prompt form
+	// Prompt names the built-in form that asks the questions, and
+	// PromptFile the benchmark's own prompt file instead (at most one is
+	// set); AskPrompt is that file, parsed, nil for a built-in form.
+	Prompt     string
+	PromptFile string
+	AskPrompt  *Prompt
+	// JudgePrompt is the judge contract's prompt_file, parsed (rubric
+	// kind); nil for benchgate's own grading prompt.
+	JudgePrompt *Prompt
 	// MaxAnswerBytes is the registry's max_answer_bytes (rubric kind), 0
 	// when it sets none; AnswerCap gives the cap in force.
 	MaxAnswerBytes int
@@ -80,12 +90,16 @@ type Entry struct {
 	Problem string
 }
 
-// JudgeParams are the request parameters of a rubric benchmark's fixed
-// judge, from the registry entry's judge object. Each is sent exactly as
-// given; one left unset (nil, 0 or "") is not sent at all, so that the
-// endpoint's default applies. A judge is only the same judge under the
-// same parameters: they key its cache, and the CLI and the App send the
-// same ones.
+// JudgeParams are a rubric benchmark's judge contract, from the registry
+// entry's judge object: the fixed judge's request parameters, its prompt
+// and how its reply is read. Each parameter is sent exactly as given; one
+// unset (nil, 0 or "") is not sent at all, so that the endpoint's default
+// applies. The registry pins a judge's sampling (PinnedTemperature,
+// PinnedTopP) unless its contract sets it, or sets it to null, which is
+// how a parameter a model refuses is left unsent. A judge is only the same
+// judge under the same contract: it keys its cache, and the CLI and the
+// App send the same one. The zero value is benchgate's own prompt and
+// verdict format, with nothing sent beyond the messages and JSON mode.
 type JudgeParams struct {
 	Temperature     *float64 // 0 to 2
 	TopP            *float64 // above 0, at most 1
@@ -94,7 +108,67 @@ type JudgeParams struct {
 	ServiceTier     string   // "auto", "default", "flex", "priority" or "scale"
 	Seed            *int
 	Provider        string // the OpenRouter provider that must serve the judge
+	// PromptFile is the prompt file the judge is asked with (the entry's
+	// JudgePrompt), "" for benchgate's own prompt.
+	PromptFile string
+	// NoResponseFormat is response_format: false, which sends no
+	// response_format; otherwise the judge is asked for a JSON object
+	// (response_format json_object).
+	NoResponseFormat bool
+	// Verdict is how the judge's reply is read, and what is done with a
+	// reply that cannot be read.
+	Verdict VerdictRule
 }
+
+// The sampling a judge contract pins when it does not name it: a fixed
+// judge grades the same answer the same way as nearly as its endpoint
+// allows, not at whatever default the endpoint samples at.
+const (
+	PinnedTemperature = 0.0
+	PinnedTopP        = 1.0
+)
+
+// VerdictRule is the judge contract's verdict object. Its zero value is
+// benchgate's own rule: the reply is the JSON verdict, or prose around it,
+// and a verdict that cannot be recorded is sent back with its problems
+// quoted, DefaultVerdictRetries times at most.
+type VerdictRule struct {
+	// Format is how the verdict is found in the reply: VerdictJSON (also
+	// "") or VerdictLastFencedJSON.
+	Format string
+	// Integers refuses awards and totals not written as JSON integers:
+	// 3.0 or 3e0 is not an integer award under it.
+	Integers bool
+	// Retry is what is sent after a reply that cannot be recorded:
+	// RetryReask (also "") or RetryResend.
+	Retry string
+	// Retries is how many times a reply that cannot be recorded is
+	// followed by another call; nil means DefaultVerdictRetries.
+	Retries *int
+}
+
+// The verdict formats and retry rules of a judge contract, as the registry
+// spells them.
+const (
+	// VerdictJSON reads the reply as the JSON verdict object or, when
+	// prose surrounds it, the last fenced block, else the last balanced
+	// JSON object, in it.
+	VerdictJSON = "json"
+	// VerdictLastFencedJSON reads the last fenced ```json block of the
+	// reply that parses as a JSON object; earlier blocks, and blocks that
+	// do not parse, are passed over.
+	VerdictLastFencedJSON = "last-fenced-json"
+	// RetryReask sends the reply back with a message that quotes what was
+	// wrong with it and asks for the whole verdict again.
+	RetryReask = "reask"
+	// RetryResend sends the same prompt again, as a harness that asks
+	// afresh does.
+	RetryResend = "resend"
+)
+
+// DefaultVerdictRetries is how many times a reply that cannot be recorded
+// is followed by another call when the contract does not say.
+const DefaultVerdictRetries = 3
 
 // DefaultMaxAnswerBytes is the cap on a rubric answer of a benchmark whose
 // registry entry sets no max_answer_bytes: 64 KiB, about 16,000 tokens,
@@ -102,6 +176,15 @@ type JudgeParams struct {
 // thoughts, while a grading prompt stays a few cents however hostile the
 // answer.
 const DefaultMaxAnswerBytes = 64 << 10
+
+// JudgePromptSHA256 returns the digest of the judge's prompt file, ""
+// for benchgate's own prompt: the prompt's part of the judge's identity.
+func (e Entry) JudgePromptSHA256() string {
+	if e.JudgePrompt == nil {
+		return ""
+	}
+	return e.JudgePrompt.SHA256
+}
 
 // AnswerCap returns the most bytes a rubric answer of this benchmark may
 // hold, as received (answer_b) and clean (answer_b_clean): the registry's
@@ -172,10 +255,11 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			Extraction:       n.GetString("extraction"),
 			ReferenceModelID: n.GetString("reference_model_id"),
 			Prompt:           n.GetString("prompt"),
+			PromptFile:       n.GetString("prompt_file"),
 			Line:             doc.Line(n.Off),
 		}
 		e.MaxAnswerBytes, _ = integer(n, "max_answer_bytes") // the schema makes it a positive integer
-		e.Judge = judgeParams(n.Get("judge"))                // the schema checked every member's type and range
+		e.Judge = judgeParams(n.Get("judge"), true)          // the schema checked every member's type and range
 		if f, ok := n.Get("spot_check_tolerance").Float(); ok {
 			e.SpotCheckTolerance = &f
 		}
@@ -202,6 +286,7 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			e.Problem = fmt.Sprintf("file %q is not a clean path inside the repository (write it like rubrics/name.json)", e.File)
 			out.Errorf("registry.file", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
 		}
+		prompts(fsys, n, &e, &out)
 		switch e.Kind {
 		case KindRubric:
 			if e.JudgeModel == "" {
@@ -219,10 +304,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 				out.Warnf("registry.judge", RegistryFile, e.Line, "", "benchmark %q: judge_model is ignored for an mcq benchmark, which is scored without a judge", e.Key)
 				e.JudgeModel = ""
 			}
-			if e.Judge != (JudgeParams{}) {
+			if n.Get("judge") != nil {
 				out.Warnf("registry.judge-params", RegistryFile, e.Line, "", "benchmark %q: judge applies to rubric benchmarks only, which have a judge, and is ignored for an mcq benchmark", e.Key)
-				e.Judge = JudgeParams{}
 			}
+			e.Judge, e.JudgePrompt = JudgeParams{}, nil
 			if e.SpotCheckTolerance != nil {
 				out.Warnf("registry.spot-check-tolerance", RegistryFile, e.Line, "", "benchmark %q: spot_check_tolerance applies to rubric benchmarks only, whose scores a judge re-grades, and is ignored for an mcq benchmark", e.Key)
 				e.SpotCheckTolerance = nil
@@ -238,18 +323,26 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 	return reg, out
 }
 
-// judgeParams converts an entry's judge object, which the schema has
-// checked, or nil.
-func judgeParams(n *jsondoc.Node) JudgeParams {
+// judgeParams converts a judge object, which the schema has checked, or
+// nil. A sampling parameter set to null is not sent; one left out is
+// pinned when pin is set (a registry's contract), and not sent otherwise
+// (a calibration record's, which writes every parameter it sent).
+func judgeParams(n *jsondoc.Node, pin bool) JudgeParams {
 	var p JudgeParams
+	sampling := func(key string, pinned float64) *float64 {
+		v := n.Get(key)
+		if f, ok := v.Float(); ok {
+			return &f
+		}
+		if v == nil && pin {
+			return &pinned
+		}
+		return nil // null, or left out of a record
+	}
+	p.Temperature = sampling("temperature", PinnedTemperature)
+	p.TopP = sampling("top_p", PinnedTopP)
 	if n == nil {
 		return p
-	}
-	if f, ok := n.Get("temperature").Float(); ok {
-		p.Temperature = &f
-	}
-	if f, ok := n.Get("top_p").Float(); ok {
-		p.TopP = &f
 	}
 	p.MaxTokens, _ = integer(n, "max_tokens")
 	if s, ok := integer(n, "seed"); ok {
@@ -258,7 +351,88 @@ func judgeParams(n *jsondoc.Node) JudgeParams {
 	p.ReasoningEffort = n.GetString("reasoning_effort")
 	p.ServiceTier = n.GetString("service_tier")
 	p.Provider = n.GetString("provider")
+	p.PromptFile = n.GetString("prompt_file")
+	if rf := n.Get("response_format"); rf != nil && rf.Kind == jsondoc.Bool && !rf.Bool {
+		p.NoResponseFormat = true
+	}
+	if v := n.Get("verdict"); v != nil {
+		p.Verdict.Format = n.Get("verdict").GetString("format")
+		if p.Verdict.Format == VerdictJSON {
+			p.Verdict.Format = ""
+		}
+		p.Verdict.Integers = v.Get("integers") != nil && v.Get("integers").Bool
+		p.Verdict.Retry = v.GetString("retry")
+		if p.Verdict.Retry == RetryReask {
+			p.Verdict.Retry = ""
+		}
+		// The defaults spelt out are the defaults: one contract, one text.
+		if r, ok := integer(v, "retries"); ok && r != DefaultVerdictRetries {
+			p.Verdict.Retries = &r
+		}
+	}
 	return p
+}
+
+// prompts reads the prompt files entry e names, its own (prompt_file) and
+// its judge's, reporting each mistake where it is; a prompt that cannot
+// be used makes the entry unusable, since asking otherwise than the
+// benchmark says would be another benchmark.
+func prompts(fsys fs.FS, n *jsondoc.Node, e *Entry, out *finding.List) {
+	if e.PromptFile != "" {
+		if e.Prompt != "" {
+			e.Problem = "it names both prompt (a built-in form) and prompt_file; keep the one the benchmark is asked with"
+			out.Errorf("registry.prompt", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
+		} else {
+			use := UseMCQ
+			if e.Kind == KindRubric {
+				use = UseRubric
+			}
+			p, problem := readPrompt(fsys, use, e.PromptFile, e.Key, "prompt_file", e.Line, out)
+			e.AskPrompt = p
+			if problem != "" {
+				e.Problem = problem
+			}
+		}
+	}
+	if e.Prompt != "" && !builtinFor(e.Kind, e.Prompt) {
+		e.Problem = fmt.Sprintf("prompt %q is not a built-in form of %s benchmarks (%s)", e.Prompt, e.Kind, strings.Join(BuiltinPrompts[e.Kind], ", "))
+		out.Errorf("registry.prompt", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
+	}
+	j := n.Get("judge")
+	if e.Kind != KindRubric || j == nil {
+		return
+	}
+	if e.Judge.PromptFile != "" {
+		p, problem := readPrompt(fsys, UseJudge, e.Judge.PromptFile, e.Key, "judge.prompt_file", e.Line, out)
+		e.JudgePrompt = p
+		if problem != "" {
+			e.Problem = problem
+		}
+	}
+	if e.Judge.Verdict.Format == VerdictLastFencedJSON && !e.Judge.NoResponseFormat {
+		e.Problem = "the verdict format last-fenced-json reads a fenced block, but response_format makes the judge reply with one bare JSON object, which has none; set \"response_format\": false in the judge object"
+		out.Errorf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: %s", e.Key, e.Problem)
+	}
+	if p := e.JudgePrompt; p != nil && !e.Judge.NoResponseFormat && !strings.Contains(strings.ToLower(p.Text()), "json") {
+		out.Warnf("registry.response-format", RegistryFile, e.Line, "", "benchmark %q: the judge is asked for a JSON object (response_format), but %s never says \"JSON\", which OpenAI requires of a JSON-mode prompt (https://platform.openai.com/docs/api-reference/chat/create); say it in the prompt, or set \"response_format\": false", e.Key, p.File)
+	}
+}
+
+// BuiltinPrompts are the names of benchgate's built-in prompt forms, by
+// the kind of benchmark they ask; the registry's prompt names one, and
+// the first is the default of a kind. Package generate holds their texts.
+var BuiltinPrompts = map[Kind][]string{
+	KindMCQ:    {"answer-line", "formationeval"},
+	KindRubric: {"open-answer"},
+}
+
+func builtinFor(k Kind, name string) bool {
+	for _, n := range BuiltinPrompts[k] {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // integer returns the integral number member key of object n.

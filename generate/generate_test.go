@@ -240,7 +240,7 @@ func TestResumeRefusesForeignFile(t *testing.T) {
 
 func TestPrompts(t *testing.T) {
 	it := &benchmark.Item{ID: "x", Question: "Which rock?", Choices: [4]string{"Shale", "Sandstone", "Granite", "Basalt"}}
-	fe := MCQMessages(PromptFormationEval, it)
+	fe := MCQMessages(builtins[PromptFormationEval], it)
 	if !strings.Contains(fe[0].Content, "multiple-choice exam on Oil & Gas geoscience") || !strings.HasSuffix(fe[1].Content, "D) Basalt\n\nAnswer:") {
 		t.Errorf("formationeval prompt: %q", fe)
 	}

@@ -176,13 +176,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	case cfg.Bench.Rubric == nil && cfg.AnswerRule != submission.RuleContent:
 		return Summary{}, fmt.Errorf("generate: benchmark %q is multiple-choice, whose letter is read from the response only; its answer rule must be %q", cfg.Bench.Entry.Key, submission.RuleContent)
 	}
-	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions(), journal: &journal{path: JournalFile(cfg.Output)}}
+	r := &runner{cfg: cfg, b: cfg.Bench, n: cfg.Bench.Questions(), prompt: PromptFor(cfg.Bench.Entry), journal: &journal{path: JournalFile(cfg.Output)}}
 	if r.b.Rubric == nil {
 		p, err := extract.Lookup(r.b.Entry.Extraction)
 		if err != nil {
 			return Summary{}, err
 		}
-		r.policy, r.form = p, PromptForm(r.b.Entry)
+		r.policy = p
 		r.mcq = make([]*submission.MCQRecord, r.n)
 	} else {
 		r.ans = make([]*submission.AnswerRow, r.n)
@@ -198,7 +198,7 @@ type runner struct {
 	b      *benchmark.Benchmark
 	n      int
 	policy extract.Policy
-	form   string
+	prompt *benchmark.Prompt // what asks each question
 
 	mu     sync.Mutex
 	mcq    []*submission.MCQRecord // mcq kind, by question
@@ -394,10 +394,10 @@ func (r *runner) ask(ctx context.Context, i int) {
 	req := llm.Request{Model: r.cfg.Model, Temperature: r.cfg.Temperature, MaxTokens: r.cfg.MaxTokens, Kind: llm.CallCandidate}
 	if r.mcq != nil {
 		it := &r.b.Items[i]
-		req.Messages, req.QuestionID = MCQMessages(r.form, it), it.ID
+		req.Messages, req.QuestionID = MCQMessages(r.prompt, it), it.ID
 	} else {
 		q := &r.b.Rubric.Questions[i]
-		req.Messages, req.QuestionID = RubricMessages(r.b.Rubric, q), q.ID
+		req.Messages, req.QuestionID = RubricMessages(r.prompt, q), q.ID
 	}
 	resp, err := r.cfg.LLM.Complete(ctx, req)
 	if err != nil && ctx.Err() != nil {

@@ -241,7 +241,7 @@ func abs(x int) int {
 // itself later.
 func (c Calibration) Record(b *benchmark.Benchmark, j *Judge, recorded time.Time) *benchmark.CalibrationRecord {
 	rec := &benchmark.CalibrationRecord{
-		Benchmark: b.Entry.Key, RubricSHA256: b.SHA256, JudgeModel: j.Model, Judge: j.Params,
+		Benchmark: b.Entry.Key, RubricSHA256: b.SHA256, JudgeModel: j.Model, Judge: j.Params, JudgePromptSHA256: j.PromptSHA256(),
 		Recorded: recorded.UTC().Format(time.DateOnly), Runs: c.Runs,
 	}
 	for _, f := range c.Fixtures {

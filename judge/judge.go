@@ -29,9 +29,9 @@ type Store interface {
 	Put(key string, data []byte)
 }
 
-// DefaultRetries is how many times a broken verdict is sent back to the
-// judge when Judge.Retries is 0.
-const DefaultRetries = 3
+// DefaultRetries is how many times a broken verdict is followed by another
+// call when neither the judge contract nor Judge.Retries says.
+const DefaultRetries = benchmark.DefaultVerdictRetries
 
 // Judge grades answers with one fixed model and fixed request parameters.
 // It holds no state of its own, so it is safe for concurrent use when its
@@ -41,16 +41,19 @@ type Judge struct {
 	LLM   llm.Completer
 	Model string // the judge model id, as the benchmark registry fixes it
 	Cache Store  // optional
-	// Params are the judge's request parameters, the registry's judge
-	// contract: each set one is sent exactly as given, an unset one not
-	// at all.
+	// Params are the registry's judge contract: each request parameter
+	// set is sent exactly as given, an unset one not at all; its verdict
+	// rule says how replies are read and what follows one that cannot be.
 	Params benchmark.JudgeParams
+	// Prompt is the contract's prompt file, nil for benchgate's own
+	// grading prompt (PromptVersion).
+	Prompt *benchmark.Prompt
 	// Prices, when set, are the judge model's, so that a budget can
 	// reserve a call's worst case before making it (see Budget).
 	Prices *Prices
 	// Retries is how many times a verdict that cannot be parsed or breaks
-	// the rubric is sent back with the problems quoted: 0 means
-	// DefaultRetries, a negative value means none.
+	// the rubric is followed by another call, when the contract's verdict
+	// rule does not say: 0 means DefaultRetries, a negative value none.
 	Retries int
 	// Run numbers the gradings of a judge that grades the same answers
 	// several times, to measure its own noise. Run 0 or 1 is the first,
@@ -61,15 +64,34 @@ type Judge struct {
 	Run int
 }
 
-// For returns a copy of j that is benchmark e's fixed judge: its model
-// and request parameters from the registry entry. The CLI and the App
-// both build their judges with it.
+// For returns a copy of j that is benchmark e's fixed judge: its model,
+// contract and prompt from the registry entry. The CLI and the App both
+// build their judges with it.
 func (j Judge) For(e benchmark.Entry) *Judge {
-	j.Model, j.Params = e.JudgeModel, e.Judge
+	j.Model, j.Params, j.Prompt = e.JudgeModel, e.Judge, e.JudgePrompt
 	return &j
 }
 
+// PromptSHA256 returns the digest of the judge's prompt file, "" for
+// benchgate's own prompt: what scores rows bind as judge_prompt_sha256.
+func (j *Judge) PromptSHA256() string {
+	if j.Prompt == nil {
+		return ""
+	}
+	return j.Prompt.SHA256
+}
+
+func (j *Judge) prompt() *benchmark.Prompt {
+	if j.Prompt == nil {
+		return builtinPrompt
+	}
+	return j.Prompt
+}
+
 func (j *Judge) retries() int {
+	if n := j.Params.Verdict.Retries; n != nil {
+		return *n
+	}
 	switch {
 	case j.Retries == 0:
 		return DefaultRetries
@@ -80,7 +102,8 @@ func (j *Judge) retries() int {
 }
 
 // request returns the call every grading makes: the judge contract's
-// parameters and, for grading, JSON mode.
+// parameters and, for grading unless the contract says otherwise, JSON
+// mode.
 func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMode bool) llm.Request {
 	p := j.Params
 	req := llm.Request{
@@ -173,9 +196,10 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 		}
 	}
 
-	msgs := BuildPrompt(r, q, answer, boundaryFor(answer))
+	prompt := Render(j.prompt(), r, q, answer, boundaryFor(answer))
+	msgs := prompt
 	for attempt := 0; ; attempt++ {
-		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, true))
+		resp, err := j.LLM.Complete(ctx, j.request(q, msgs, !j.Params.NoResponseFormat))
 		if err != nil {
 			res.Usage.Calls += llm.Attempts(resp, err)
 			return res, fmt.Errorf("judge %s, question %s: %w", j.Model, q.ID, err)
@@ -189,6 +213,10 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 		res.Problems, res.LastReply = problems, resp.Content
 		if attempt >= j.retries() {
 			break
+		}
+		if j.Params.Verdict.Retry == benchmark.RetryResend {
+			msgs = prompt // asked afresh, as the benchmark's harness does
+			continue
 		}
 		msgs = append(msgs,
 			llm.Message{Role: "assistant", Content: resp.Content},
@@ -220,7 +248,7 @@ func decodeGrade(data []byte) (Verdict, error) {
 
 // read parses and checks one reply, returning the problems to quote back.
 func (j *Judge) read(q *benchmark.RubricQuestion, resp llm.Response) (Verdict, []string) {
-	v, err := ParseVerdict(resp.Content)
+	v, err := ReadVerdict(j.Params.Verdict, resp.Content)
 	var problems []string
 	switch {
 	case err != nil:
@@ -251,9 +279,17 @@ func reask(problems []string) string {
 	return b.String()
 }
 
+// verdictKey is the part of a verdict rule a grade depends on.
+type verdictKey struct {
+	Format   string `json:"format"`
+	Integers bool   `json:"integers"`
+	Retry    string `json:"retry"`
+}
+
 // CacheKey returns the key under which the grade of answer to q is
 // cached: a SHA-256 over everything the grade depends on — the prompt
-// version, the judge model, its request parameters (the judge contract),
+// (benchgate's version, or the prompt file's digest), the judge model,
+// its contract (request parameters and verdict rule),
 // the question as the prompt shows it, the global variants, the scoring
 // model and the answer — and the run, above 1 (see Judge.Run).
 // The random boundary is left out: it changes every call but not what is
@@ -269,6 +305,10 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		ServiceTier     string   `json:"service_tier"`
 		Provider        string   `json:"provider"`
 		JSON            bool     `json:"json"`
+		// Left out for benchgate's own verdict rule, whose keys are
+		// those of the grades cached before contracts had one. How many
+		// retries does not change a grade that scored.
+		Verdict *verdictKey `json:"verdict,omitempty"`
 	}
 	type question struct {
 		ID               string                `json:"id"`
@@ -284,7 +324,9 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		AcceptedVariants []benchmark.Variant   `json:"accepted_variants"`
 	}
 	doc := struct {
-		Version        string              `json:"prompt_version"`
+		Version string `json:"prompt_version"`
+		// The prompt file's digest, left out for benchgate's own prompt.
+		PromptSHA256   string              `json:"prompt_sha256,omitempty"`
 		Model          string              `json:"judge_model"`
 		Params         params              `json:"params"`
 		Question       question            `json:"question"`
@@ -296,10 +338,11 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		// grades cached before runs were counted.
 		Run int `json:"run,omitempty"`
 	}{
-		Version: PromptVersion,
-		Model:   j.Model,
+		Version:      j.prompt().Name,
+		PromptSHA256: j.PromptSHA256(),
+		Model:        j.Model,
 		Params: params{Temperature: j.Params.Temperature, TopP: j.Params.TopP, Seed: j.Params.Seed, MaxTokens: j.Params.MaxTokens,
-			ReasoningEffort: j.Params.ReasoningEffort, ServiceTier: j.Params.ServiceTier, Provider: j.Params.Provider, JSON: true},
+			ReasoningEffort: j.Params.ReasoningEffort, ServiceTier: j.Params.ServiceTier, Provider: j.Params.Provider, JSON: !j.Params.NoResponseFormat},
 		Question: question{
 			ID: q.ID, Text: q.Text, Title: q.Title, ModelAnswer: q.ModelAnswer, Principle: q.Principle,
 			Gate: q.Gate, Components: q.Components, RequiredConcepts: q.RequiredConcepts,
@@ -312,6 +355,9 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 	}
 	if j.Run > 1 {
 		doc.Run = j.Run
+	}
+	if v := j.Params.Verdict; v.Format != "" || v.Integers || v.Retry != "" {
+		doc.Params.Verdict = &verdictKey{v.Format, v.Integers, v.Retry}
 	}
 	data, err := json.Marshal(doc)
 	if err != nil {

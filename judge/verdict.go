@@ -63,6 +63,98 @@ func ParseVerdict(content string) (Verdict, error) {
 	return decodeVerdict(raw)
 }
 
+// ReadVerdict reads the judge's verdict from its reply under a judge
+// contract's verdict rule: ParseVerdict for VerdictJSON (and the zero
+// rule), ParseLastFencedVerdict for VerdictLastFencedJSON; with Integers,
+// an award or total not written as a JSON integer is a problem the judge
+// is told of, as a fractional one is.
+func ReadVerdict(rule benchmark.VerdictRule, content string) (Verdict, error) {
+	var raw []byte
+	var err error
+	switch {
+	case len(content) > maxVerdictBytes:
+		return Verdict{}, fmt.Errorf("the reply is %d bytes long; a verdict is one short JSON object", len(content))
+	case rule.Format == benchmark.VerdictLastFencedJSON:
+		raw, err = lastFencedObject(content)
+	default:
+		raw, err = extractObject(content)
+	}
+	if err != nil {
+		return Verdict{}, err
+	}
+	v, err := decodeVerdict(raw)
+	if err != nil || !rule.Integers {
+		return v, err
+	}
+	if problems := notIntegers(raw); len(problems) > 0 {
+		return Verdict{}, &FormatError{Problems: problems}
+	}
+	return v, nil
+}
+
+// ParseLastFencedVerdict reads the verdict as the last fenced block of the
+// reply, labelled json or unlabelled, that parses as a JSON object: a
+// judge that writes a draft verdict and then a corrected one, or whose
+// last block is cut short, is read from the block that parses, as a
+// harness that tries the blocks from the last does. Decoding is then as
+// strict as ParseVerdict's.
+func ParseLastFencedVerdict(content string) (Verdict, error) {
+	return ReadVerdict(benchmark.VerdictRule{Format: benchmark.VerdictLastFencedJSON}, content)
+}
+
+// lastFencedObject returns the body of the last fenced block that is a
+// JSON object.
+func lastFencedObject(content string) ([]byte, error) {
+	blocks := fences(content)
+	for i := len(blocks) - 1; i >= 0; i-- {
+		body := strings.TrimSpace(blocks[i])
+		if strings.HasPrefix(body, "{") && json.Valid([]byte(body)) {
+			return []byte(body), nil
+		}
+	}
+	if len(blocks) == 0 {
+		return nil, errors.New("the reply holds no fenced ```json block; reply with the verdict object in one ```json block")
+	}
+	return nil, fmt.Errorf("none of the reply's %d fenced json blocks is a valid JSON object (the last: %s); reply with the verdict object in one ```json block", len(blocks), describeJSONError(strings.TrimSpace(blocks[len(blocks)-1])))
+}
+
+// notIntegers lists the awards, maxima and total of a verdict object that
+// are numbers not written as JSON integers (3.0, 3e0), which a contract
+// that takes integers only refuses even when their value is whole.
+func notIntegers(raw []byte) []string {
+	var obj struct {
+		Total      json.RawMessage `json:"total"`
+		Components []struct {
+			ID      string          `json:"id"`
+			Awarded json.RawMessage `json:"awarded"`
+			Maximum json.RawMessage `json:"maximum"`
+		} `json:"components"`
+	}
+	// decodeVerdict has checked every one of these types.
+	_ = json.Unmarshal(raw, &obj)
+	var out []string
+	check := func(what string, n json.RawMessage) {
+		if t := strings.TrimSpace(string(n)); strings.ContainsAny(t, ".eE") {
+			out = append(out, fmt.Sprintf("%s is written %s, which is not an integer; write whole points as integers, like %s", what, t, wholeText(t)))
+		}
+	}
+	for _, c := range obj.Components {
+		check("component "+c.ID+": awarded", c.Awarded)
+		check("component "+c.ID+": maximum", c.Maximum)
+	}
+	check("total", obj.Total)
+	return out
+}
+
+// wholeText suggests the integer a number such as 3.0 is meant to be.
+func wholeText(num string) string {
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || !whole(f) {
+		return "3"
+	}
+	return strconv.FormatFloat(f, 'f', 0, 64)
+}
+
 // extractObject finds the JSON object a reply offers as its verdict.
 func extractObject(content string) ([]byte, error) {
 	t := strings.TrimSpace(content)
@@ -89,8 +181,17 @@ func extractObject(content string) ([]byte, error) {
 // unlabelled whose body starts with an object. Other languages are skipped:
 // a judge may quote code from the answer.
 func lastFence(s string) (string, bool) {
-	var body string
-	found := false
+	blocks := fences(s)
+	if len(blocks) == 0 {
+		return "", false
+	}
+	return blocks[len(blocks)-1], true
+}
+
+// fences returns the bodies of the fenced blocks of s labelled json, or
+// unlabelled with a body that starts with an object, in order.
+func fences(s string) []string {
+	var out []string
 	rest := s
 	for {
 		i := strings.Index(rest, "```")
@@ -110,11 +211,11 @@ func lastFence(s string) (string, bool) {
 		}
 		b := inner[:j]
 		if lang == "json" || (lang == "" && strings.HasPrefix(strings.TrimSpace(b), "{")) {
-			body, found = b, true
+			out = append(out, b)
 		}
 		rest = inner[j+3:]
 	}
-	return body, found
+	return out
 }
 
 // lastObject returns the last outermost balanced {...} in s that is valid

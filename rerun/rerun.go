@@ -46,7 +46,8 @@ type Config struct {
 	// judge_model.
 	Judge *judge.Judge
 	// Candidate, when set, re-asks a sample of a multiple-choice
-	// submission's questions at temperature 0.
+	// submission's questions with the benchmark's prompt and the
+	// sampling meta.json records (temperature 0 when it records none).
 	Candidate      llm.Completer
 	CandidateModel string
 	Sample         int // questions re-asked of the candidate; 0 means 20
@@ -282,7 +283,7 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	case b.Rubric != nil && files.Rubric != nil:
 		return checkRubric(ctx, b, files.Rubric, seed, cfg, rep)
 	case b.Rubric == nil && files.MCQ != nil:
-		return checkMCQ(ctx, b, res, files.MCQ, SampleOrder(seed, b.Questions()), cfg, rep)
+		return checkMCQ(ctx, b, res, files.Meta, files.MCQ, SampleOrder(seed, b.Questions()), cfg, rep)
 	}
 	return rep, fmt.Errorf("%s: verification kept no rows of scores.json to spot-check", dir)
 }
@@ -730,7 +731,21 @@ func injectionIDs(injs []Injection) []string {
 // maxNamed caps the questions a reason names one by one.
 const maxNamed = 20
 
-func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, rows []submission.MCQRow, order []int, cfg Config, rep Report) (Report, error) {
+// reaskSampling is the sampling a multiple-choice re-ask uses: the
+// candidate's own, as meta.json records it, so that a model asked as its
+// submission says it was repeats itself as often as it did; temperature 0
+// when meta.json records none. The text says which, for the report.
+func reaskSampling(meta *submission.Meta) (temp *float64, maxTokens int, text string) {
+	if meta != nil && meta.MaxTokens != nil {
+		maxTokens = *meta.MaxTokens
+	}
+	if meta != nil && meta.Temperature != nil {
+		return meta.Temperature, maxTokens, fmt.Sprintf("at temperature %s, as meta.json records", strconv.FormatFloat(*meta.Temperature, 'g', -1, 64))
+	}
+	return new(0.0), maxTokens, "at temperature 0 (meta.json records none)"
+}
+
+func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, meta *submission.Meta, rows []submission.MCQRow, order []int, cfg Config, rep Report) (Report, error) {
 	if res.Summary.Disputes != nil {
 		rep.Disputes = *res.Summary.Disputes
 	}
@@ -748,8 +763,12 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 	if cfg.Candidate == nil || rep.Verdict != VerdictConsistent {
 		return rep, nil
 	}
-	// Re-ask a sample: a model at temperature 0 should mostly repeat itself;
-	// a low agreement means the responses may not be this model's.
+	// Re-ask a sample with the benchmark's prompt and the candidate's
+	// recorded sampling: a model asked again as it was should mostly
+	// repeat itself; a low agreement means the responses may not be this
+	// model's.
+	temp, maxTokens, sampling := reaskSampling(meta)
+	prompt := generate.PromptFor(b.Entry)
 	policy, err := extract.Lookup(b.Entry.Extraction)
 	if err != nil {
 		return rep, err
@@ -769,8 +788,8 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 			continue
 		}
 		rep.Sample = append(rep.Sample, it.ID)
-		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it),
-			Temperature: new(0.0), Kind: llm.CallCandidate, QuestionID: it.ID})
+		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(prompt, it),
+			Temperature: temp, MaxTokens: maxTokens, Kind: llm.CallCandidate, QuestionID: it.ID})
 		rep.Calls += llm.Attempts(resp, err)
 		if resp.CostUSD != nil {
 			rep.SpendUSD += *resp.CostUSD
@@ -802,9 +821,9 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 		rep.Agreement = &a
 		if a < 0.8 {
 			rep.Verdict = VerdictInconclusive
-			rep.Reason = fmt.Sprintf("re-asked at temperature 0, the candidate gave the submitted letter on only %d of %d questions; a maintainer should look at how the responses were produced", agree, asked)
+			rep.Reason = fmt.Sprintf("re-asked %s, the candidate gave the submitted letter on only %d of %d questions; a maintainer should look at how the responses were produced", sampling, agree, asked)
 		} else {
-			rep.Reason += fmt.Sprintf("; re-asked, the candidate repeated %d of %d answers", agree, asked)
+			rep.Reason += fmt.Sprintf("; re-asked %s, the candidate repeated %d of %d answers", sampling, agree, asked)
 		}
 	}
 	return rep, nil

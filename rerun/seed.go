@@ -85,7 +85,7 @@ func scoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
 			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, HasClean: r.HasClean,
 			Score: number(r.Score), Reason: r.Reason, GatePassed: r.GatePassed, HasComps: r.HasComps,
 			Adjudicate: r.Adjudicate, AdjNote: r.AdjNote, JudgeModel: r.JudgeModel, RubricSHA: r.RubricSHA, ScoredAt: r.ScoredAt,
-			Reasoning: r.Reasoning, Source: r.Source,
+			Reasoning: r.Reasoning, Source: r.Source, PromptSHA: r.PromptSHA,
 			Components: []canonicalComponent{},
 		}
 		for _, cs := range r.Components {
@@ -136,6 +136,7 @@ type canonicalRubricRow struct {
 	// empty, so that rows without them keep their digest and sample.
 	Reasoning string `json:",omitempty"`
 	Source    string `json:",omitempty"`
+	PromptSHA string `json:",omitempty"`
 }
 
 // canonicalComponent is a submission.ComponentScore without its line.

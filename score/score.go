@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -79,6 +80,18 @@ type Failure struct {
 	// which content filter refused the answer): for the person who ran
 	// the scoring, never written in scores.json.
 	Detail string
+}
+
+// ErrSetup is matched with errors.Is to tell a run stopped by its setup
+// (the judge's endpoint, model or routing) from one stopped otherwise.
+var ErrSetup = errors.New("the judge's setup is wrong")
+
+// notFound reports a judge call answered 404: the endpoint, the model, its
+// provider routing or its deployment is not there, which is the setup of
+// the run, not the answer graded, so that every call would meet it.
+func notFound(err error) bool {
+	var e *llm.Error
+	return errors.As(err, &e) && e.Status == http.StatusNotFound
 }
 
 // Incomplete reports whether the run left answers unscored that another
@@ -256,8 +269,11 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 				q := &b.Rubric.Questions[idx[i]]
 				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, texts[i])
 				results[i], errs[i] = res, err
-				if errors.Is(err, errAccount) {
+				switch {
+				case errors.Is(err, errAccount):
 					stop(fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err))
+				case notFound(err):
+					stop(fmt.Errorf("grading %s: the judge's endpoint does not know the judge (HTTP 404), and every other call would fail too; nothing is written: check --judge-base-url, the registry's judge_model and judge.provider (OpenRouter's provider routing), and on Azure the judge's --deployment; grades already made are cached (%w): %w", answers[i].ID, ErrSetup, err))
 				}
 				c := 0.0
 				if res.Usage.CostUSD != nil {
@@ -292,6 +308,7 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 		res := results[i]
 		q := &b.Rubric.Questions[idx[i]]
 		rows[i] = judge.Row(q, a.ID, a.Question, a.Answer, texts[i], res, cfg.Judge.Model, b.SHA256, at)
+		rows[i].JudgePromptSHA256 = cfg.Judge.PromptSHA256()
 		rows[i].Reasoning, rows[i].AnswerSource = a.Reasoning, sources[i]
 		switch {
 		case errs[i] != nil:

@@ -73,6 +73,11 @@ func TestGradeRowsLeftUnscored(t *testing.T) {
 			err: "answer.source",
 		},
 		{
+			name: "the judge is not found",
+			fail: map[string]error{"Q3": &llm.Error{Model: "openai/gpt-5.5", Status: 404}},
+			err:  "grading Q3: the judge's endpoint does not know the judge (HTTP 404), and every other call would fail too; nothing is written: check --judge-base-url",
+		},
+		{
 			name: "the judge's account fails",
 			fail: map[string]error{"Q2": fmt.Errorf("HTTP 402 insufficient credits: %w", errAccount)},
 			err:  "grading Q2: the judge's account failed, and every other call would too; nothing is written",

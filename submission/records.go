@@ -24,6 +24,7 @@ type RubricRecord struct {
 	AdjudicationNote     string            `json:"score_b_adjudication_note"`
 	JudgeModel           string            `json:"judge_model"`
 	RubricSHA256         string            `json:"rubric_sha256"`
+	JudgePromptSHA256    string            `json:"judge_prompt_sha256,omitempty"` // of the judge's prompt file; absent for benchgate's own prompt
 	ScoredAt             string            `json:"scored_at"`
 }
 

@@ -41,6 +41,7 @@ func TestRecordsReadBack(t *testing.T) {
 			Components:           []ComponentRecord{{ID: "c1", Awarded: 3, Maximum: 4, Reason: "partly"}},
 			AdjudicationRequired: true, AdjudicationNote: "look", JudgeModel: "openai/gpt-5.5",
 			RubricSHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", ScoredAt: "2026-02-28T10:00:00Z",
+			JudgePromptSHA256: "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210",
 		}
 		allSet(t, rec)
 		allSet(t, rec.Components[0])
@@ -53,7 +54,7 @@ func TestRecordsReadBack(t *testing.T) {
 		got := RubricRecord{
 			ID: r.ID, Question: r.Question, Answer: r.Answer, AnswerClean: r.AnswerClean, Reasoning: r.Reasoning, AnswerSource: r.Source, Score: new(int(score)), Reason: r.Reason,
 			GatePassed: r.GatePassed, AdjudicationRequired: r.Adjudicate, AdjudicationNote: r.AdjNote,
-			JudgeModel: r.JudgeModel, RubricSHA256: r.RubricSHA, ScoredAt: r.ScoredAt,
+			JudgeModel: r.JudgeModel, RubricSHA256: r.RubricSHA, ScoredAt: r.ScoredAt, JudgePromptSHA256: r.PromptSHA,
 		}
 		for _, c := range r.Components {
 			aw, _ := c.Awarded.Int()

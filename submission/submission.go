@@ -143,6 +143,7 @@ type RubricRow struct {
 	AdjNote     string
 	JudgeModel  string
 	RubricSHA   string
+	PromptSHA   string // judge_prompt_sha256, "" when absent
 	ScoredAt    string
 	Line        int
 }
@@ -176,6 +177,7 @@ func ParseRubricScores(file string, doc *jsondoc.Doc) ([]RubricRow, finding.List
 			AdjNote:     n.GetString("score_b_adjudication_note"),
 			JudgeModel:  n.GetString("judge_model"),
 			RubricSHA:   n.GetString("rubric_sha256"),
+			PromptSHA:   n.GetString("judge_prompt_sha256"),
 			ScoredAt:    n.GetString("scored_at"),
 			Line:        doc.Line(n.Off),
 		}

@@ -38,6 +38,7 @@ func (c *check) rubric(b *benchmark.Benchmark, meta *submission.Meta, rows []sub
 		if row.RubricSHA != "" && row.RubricSHA != b.SHA256 {
 			c.errorf("binding.rubric-sha256", file, row.Line, row.ID, "rubric_sha256 %s… does not match the benchmark file %s (%s…): this row was graded against another version of the rubric; re-score it", short(row.RubricSHA), b.Entry.File, short(b.SHA256))
 		}
+		c.judgePrompt(file, row, b)
 		graded, gradable := c.answer(file, row, b)
 		switch {
 		case gradable && graded != "", !gradable && strings.TrimSpace(row.Answer) != "":
@@ -235,3 +236,17 @@ func (c *check) ids(b *benchmark.Benchmark, file string, n int, row func(i int) 
 
 // maxListed caps the ids named one by one in a finding.
 const maxListed = 20
+
+// judgePrompt checks a row's judge_prompt_sha256 against the judge's
+// prompt, as rubric_sha256 is checked against the rubric: a row that names
+// none was not graded by benchgate under a prompt file and is not checked.
+func (c *check) judgePrompt(file string, row *submission.RubricRow, b *benchmark.Benchmark) {
+	want := b.Entry.JudgePromptSHA256()
+	switch {
+	case row.PromptSHA == "" || row.PromptSHA == want:
+	case want == "":
+		c.errorf("binding.judge-prompt", file, row.Line, row.ID, "judge_prompt_sha256 %s… names a prompt file, but benchmark %q's judge is asked with benchgate's own prompt (its judge object names no prompt_file): this row was graded with another prompt; re-score it with `benchgate score`", short(row.PromptSHA), b.Entry.Key)
+	default:
+		c.errorf("binding.judge-prompt", file, row.Line, row.ID, "judge_prompt_sha256 %s… does not match the judge's prompt file %s (%s…): this row was graded with another version of the judge's prompt; re-score it with `benchgate score`", short(row.PromptSHA), b.Entry.JudgePrompt.File, short(want))
+	}
+}

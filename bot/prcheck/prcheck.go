@@ -311,9 +311,10 @@ func submitterOf(base fs.FS, dir string) string {
 	return doc.Root.GetString("submitter")
 }
 
-// Overlay is what verification reads: the base tree's registry, the
-// benchmark file meta.json names and its calibration record (which the
-// spot-check goes on to use), and its copy of the submission folder, with
+// Overlay is what verification reads: the base tree's registry with the
+// prompt files it names, the benchmark file meta.json names and its
+// calibration record (which the spot-check goes on to use), and its copy
+// of the submission folder, with
 // the pull request's files on top. Only those are read, so that a base
 // tree served lazily through the API costs a few requests. Symbolic links
 // stay links (fstest.MapFS keeps a link's target as its Data and reports
@@ -328,6 +329,15 @@ func Overlay(base fs.FS, dir string, files []ChangedFile) fs.FS {
 	if reg, _ := benchmark.LoadRegistry(base); reg != nil {
 		if e, ok := reg.Lookup(metaString(base, dir, files, "rubric_key")); ok {
 			roots = append(roots, e.File, benchmark.RecordPath(e))
+		}
+		// The registry is read with the prompt files it names, which
+		// loading it above has read already.
+		for _, e := range reg.Entries {
+			for _, p := range []string{e.PromptFile, e.Judge.PromptFile} {
+				if p != "" {
+					roots = append(roots, p)
+				}
+			}
 		}
 	}
 	for _, root := range roots {

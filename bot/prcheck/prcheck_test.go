@@ -323,3 +323,35 @@ func TestOverlayCarriesTheRecord(t *testing.T) {
 		t.Error("the tree holds a benchmark the submission does not answer")
 	}
 }
+
+// TestOverlayCarriesThePrompts: a registry whose benchmarks name prompt
+// files reads in the verified tree as in the base tree: each prompt file
+// is there, and the judge's keeps its digest.
+func TestOverlayCarriesThePrompts(t *testing.T) {
+	base := fstest.MapFS{}
+	for _, p := range []string{"rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl"} {
+		base[p] = &fstest.MapFile{Data: readRepo(t, p)}
+	}
+	reg := strings.Replace(string(readRepo(t, "rubrics/rubrics.json")), `"judge": {`, `"judge": {"prompt_file": "rubrics/basin-judge.txt", `, 1)
+	reg = strings.Replace(reg, `"prompt": "answer-line",`, `"prompt_file": "rubrics/mcq-prompt.txt",`, 1)
+	base["rubrics/rubrics.json"] = &fstest.MapFile{Data: []byte(reg)}
+	base["rubrics/basin-judge.txt"] = &fstest.MapFile{Data: []byte("=== user ===\nGrade as JSON.\n{{rubric}}\n{{answer}}\n")}
+	base["rubrics/mcq-prompt.txt"] = &fstest.MapFile{Data: []byte("=== user ===\n{{question}}\n{{choices}}\nANSWER: <letter>\n")}
+	want, err := benchmark.Open(base, "basin-analysis")
+	if err != nil || want.Entry.JudgePrompt == nil {
+		t.Fatalf("the base tree's benchmark: %v", err)
+	}
+	const merged = "submissions/model-benchmark/qwen3-32b-basin"
+	dir := "submissions/model-benchmark/new-run"
+	tree := Overlay(base, dir, []ChangedFile{
+		{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, readRepo(t, merged+"/meta.json"), "newcomer")},
+		{Path: dir + "/scores.json", Status: "added", Content: readRepo(t, merged+"/scores.json")},
+	})
+	got, fs := benchmark.LoadRegistry(tree)
+	if got == nil || len(fs) != 0 {
+		t.Fatalf("the verified tree's registry: %v", fs)
+	}
+	if e, _ := got.Lookup("basin-analysis"); e.Problem != "" || e.JudgePromptSHA256() != want.Entry.JudgePromptSHA256() {
+		t.Errorf("the judge's prompt in the verified tree: %+v", e)
+	}
+}

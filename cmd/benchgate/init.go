@@ -118,12 +118,34 @@ type boardOptions struct {
 
 // registryEntry is a registry entry as init writes it.
 type registryEntry struct {
-	Key        string `json:"key"`
-	Label      string `json:"label"`
-	File       string `json:"file"`
-	Kind       string `json:"kind"`
-	JudgeModel string `json:"judge_model,omitempty"`
-	Extraction string `json:"extraction,omitempty"`
+	Key        string         `json:"key"`
+	Label      string         `json:"label"`
+	File       string         `json:"file"`
+	Kind       string         `json:"kind"`
+	JudgeModel string         `json:"judge_model,omitempty"`
+	Judge      *judgeContract `json:"judge,omitempty"`
+	Extraction string         `json:"extraction,omitempty"`
+}
+
+// judgeContract is the judge contract init writes for a rubric
+// benchmark: benchgate's own, every term spelt out, so that the judge is
+// pinned in the file a maintainer reads and edits, not by defaults.
+type judgeContract struct {
+	Temperature    float64 `json:"temperature"`
+	TopP           float64 `json:"top_p"`
+	ResponseFormat bool    `json:"response_format"`
+	Verdict        struct {
+		Format   string `json:"format"`
+		Integers bool   `json:"integers"`
+		Retry    string `json:"retry"`
+		Retries  int    `json:"retries"`
+	} `json:"verdict"`
+}
+
+func defaultContract() *judgeContract {
+	c := &judgeContract{Temperature: benchmark.PinnedTemperature, TopP: benchmark.PinnedTopP, ResponseFormat: true}
+	c.Verdict.Format, c.Verdict.Retry, c.Verdict.Retries = benchmark.VerdictJSON, benchmark.RetryReask, benchmark.DefaultVerdictRetries
+	return c
 }
 
 // newBoard returns the files of a new leaderboard repository.
@@ -140,7 +162,7 @@ func newBoard(o boardOptions, data []byte) (fstest.MapFS, error) {
 		if o.Extraction != "" {
 			return nil, errors.New("--extraction is for MCQ benchmarks; a rubric benchmark is graded by its judge")
 		}
-		entry.JudgeModel = o.Judge
+		entry.JudgeModel, entry.Judge = o.Judge, defaultContract()
 	case benchmark.KindMCQ:
 		if o.Judge != "" {
 			return nil, errors.New("--judge is for rubric benchmarks; an MCQ benchmark is scored by letter extraction")

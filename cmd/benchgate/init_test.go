@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/golden"
 )
 
@@ -34,7 +35,19 @@ func TestInit(t *testing.T) {
 	}{
 		{"mcq", "rubrics/reservoir-mcq.jsonl", "reservoir", "rubrics/reservoir.jsonl", nil, []string{`"kind": "mcq"`, `"extraction": "flexible"`}},
 		{"mcq-policy", "rubrics/reservoir-mcq.jsonl", "reservoir", "rubrics/reservoir.jsonl", []string{"--kind", "mcq", "--extraction", "answer-line", "--label", "Reservoir"}, []string{`"label": "Reservoir"`, `"extraction": "answer-line"`}},
-		{"rubric", "rubrics/basin-analysis.json", "basin", "rubrics/basin.json", []string{"--judge", "openai/gpt-5.5", "--maintainers", "@geo/maintainers"}, []string{`"kind": "rubric"`, `"judge_model": "openai/gpt-5.5"`}},
+		{"rubric", "rubrics/basin-analysis.json", "basin", "rubrics/basin.json", []string{"--judge", "openai/gpt-5.5", "--maintainers", "@geo/maintainers"}, []string{`"kind": "rubric"`, `"judge_model": "openai/gpt-5.5"`,
+			// An explicit contract: the judge pinned in the file.
+			`"judge": {
+      "temperature": 0,
+      "top_p": 1,
+      "response_format": true,
+      "verdict": {
+        "format": "json",
+        "integers": false,
+        "retry": "reask",
+        "retries": 3
+      }
+    }`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "board")
@@ -56,6 +69,12 @@ func TestInit(t *testing.T) {
 			for _, want := range tc.registry {
 				if !strings.Contains(registry, want) {
 					t.Errorf("registry lacks %s:\n%s", want, registry)
+				}
+			}
+			// The contract written is benchgate's own, spelt out.
+			if reg, _ := benchmark.LoadRegistry(os.DirFS(dir)); reg != nil && tc.name == "rubric" {
+				if e, _ := reg.Lookup(tc.key); benchmark.ContractText(e.Judge) != `{"temperature":0,"top_p":1}` || e.JudgePrompt != nil {
+					t.Errorf("the contract written reads as %s", benchmark.ContractText(e.Judge))
 				}
 			}
 			if !strings.Contains(registry, `"file": "`+tc.file+`"`) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -71,6 +72,9 @@ func runScore(args []string, stdout, stderr io.Writer) error {
 	rows, sum, err := score.Grade(ctx, cfg, answers)
 	if err == nil {
 		err = score.Write(*output, rows)
+	}
+	if errors.Is(err, score.ErrSetup) {
+		return setupError(err)
 	}
 	if err != nil {
 		return serviceFailed(err)

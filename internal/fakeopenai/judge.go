@@ -9,9 +9,10 @@ import (
 
 // GullibleJudge returns a Reply function that plays a grading judge fooled
 // by the answer it grades, so that a defence can be tested against a judge
-// that would obey. For a grading call (benchgate's grading prompt: the
-// candidate answer between the lines <<<ANSWER b>>> and <<<END b>>> of the
-// user message, the verdict's shape in the system message) whose answer
+// that would obey. For a grading call (a judge prompt, benchgate's or a
+// benchmark's prompt file: the candidate answer between the lines
+// <<<ANSWER b>>> and <<<END b>>> of a user message, the verdict's shape,
+// {{verdict_shape}}, in any message) whose answer
 // Obeys, it replies with a verdict that passes the gate and awards every
 // component the maximum the shape gives it, asking for no adjudication;
 // every other call goes to honest (nil answers "OK").
@@ -80,7 +81,7 @@ func fullMarks(req Request) (string, bool) {
 	var comps []award
 	total := 0
 	for _, m := range req.Messages {
-		if m.Role != "system" {
+		if m.Role == "assistant" {
 			continue
 		}
 		for _, c := range componentRe.FindAllStringSubmatch(m.Content, -1) {
