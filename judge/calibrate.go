@@ -112,11 +112,13 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs, worker
 		}
 	}
 	results := make([]*FixtureResult, len(jobs))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// A failure stops the workers taking further gradings, but the calls
+	// already in flight are let finish: they are paid for, and a grading
+	// that arrives is cached for the next run.
 	var (
 		mu      sync.Mutex
 		stopErr error
+		stopped atomic.Bool
 		next    atomic.Int64
 		wg      sync.WaitGroup
 	)
@@ -125,7 +127,7 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs, worker
 		go func() {
 			defer wg.Done()
 			for k := int(next.Add(1)) - 1; k < len(jobs); k = int(next.Add(1)) - 1 {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || stopped.Load() {
 					return
 				}
 				jb := jobs[k]
@@ -143,7 +145,7 @@ func (j *Judge) Calibrate(ctx context.Context, r *benchmark.Rubric, runs, worker
 						stopErr = err
 					}
 					mu.Unlock()
-					cancel()
+					stopped.Store(true)
 					return
 				}
 				fr := FixtureResult{QuestionID: jb.q.ID, FixtureID: jb.f.ID, Run: jb.run, ExpectedGate: jb.f.GatePassed, ExpectedTotal: jb.f.Total,
