@@ -94,7 +94,7 @@ func TestCompleteSuccess(t *testing.T) {
 	}
 }
 
-// TestRequestBody checks the JSON body itself: go-openai drops zero
+// TestRequestBody checks the JSON body itself: an omitempty tag drops zero
 // numbers, and benchmarks depend on temperature 0 and seeds being sent.
 func TestRequestBody(t *testing.T) {
 	seed0, seed42 := 0, 42
