@@ -12,10 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/benchgate/benchgate/internal/safetext"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -67,6 +69,12 @@ type Config struct {
 	// tokens. When both are set, they give the cost of a call whose
 	// endpoint does not report one.
 	PriceInput, PriceOutput *float64
+
+	// PriceCachedInput is USD per million prompt tokens read from the
+	// provider's cache (OpenAI's usage.prompt_tokens_details.cached_tokens,
+	// DeepSeek's usage.prompt_cache_hit_tokens), which providers bill at
+	// a rate of their own. Nil prices them as PriceInput.
+	PriceCachedInput *float64
 
 	// Sleep waits between attempts; it must return early with ctx's error
 	// when ctx is done. Nil sleeps for real. Tests set it to record the
@@ -163,8 +171,7 @@ type Client struct {
 	limit       *limiter
 	ledger      *ledger
 	runID       string
-	priceIn     *float64
-	priceOut    *float64
+	prices      *Prices // nil unless both PriceInput and PriceOutput are given
 	azure       bool
 	deployments map[string]string
 	tokenParam  string
@@ -216,7 +223,7 @@ func New(cfg Config) (*Client, error) {
 			return nil, fmt.Errorf("llm: deployment %q for model %q is not a deployment name (letters, digits, '-', '_' and '.')", dep, model)
 		}
 	}
-	for name, p := range map[string]*float64{"input": cfg.PriceInput, "output": cfg.PriceOutput} {
+	for name, p := range map[string]*float64{"input": cfg.PriceInput, "output": cfg.PriceOutput, "cached input": cfg.PriceCachedInput} {
 		if p != nil && (*p < 0 || math.IsNaN(*p) || math.IsInf(*p, 0)) {
 			return nil, fmt.Errorf("llm: %s price %v is not a finite, non-negative number of USD per million tokens", name, *p)
 		}
@@ -229,14 +236,15 @@ func New(cfg Config) (*Client, error) {
 		sleep:       cfg.Sleep,
 		limit:       newLimiter(cfg.RPS),
 		runID:       cfg.RunID,
-		priceIn:     cfg.PriceInput,
-		priceOut:    cfg.PriceOutput,
 		azure:       cfg.AzureAPIVersion != "",
 		deployments: cfg.Deployments,
 		tokenParam:  cfg.TokenParam,
 		reasonParam: cfg.ReasoningParam,
 		log:         cfg.Log,
 		tokens:      map[string]string{},
+	}
+	if cfg.PriceInput != nil && cfg.PriceOutput != nil {
+		c.prices = &Prices{Input: *cfg.PriceInput, Output: *cfg.PriceOutput, CachedInput: cfg.PriceCachedInput}
 	}
 	c.base = strings.TrimRight(cfg.BaseURL, "/")
 	if c.base == "" {
@@ -326,6 +334,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	switched := false
 	note := ""
 	var last *attempt
+	retriedOnce := false // an answer worth one more attempt only came
 	for n := 1; ; n++ {
 		if err := c.limit.wait(ctx); err != nil {
 			return Response{}, c.stopped(req.Model, n-1, last, err)
@@ -339,6 +348,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		a.n = n
 		if a.err == nil && req.Provider != "" {
 			checkProvider(a, req.Provider)
+		}
+		if a.err == nil && req.FixedModel {
+			c.checkModel(a, req.Model)
 		}
 		c.bill(req, a, note)
 		if a.err == nil {
@@ -372,6 +384,12 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 				msg:    fmt.Sprintf("%s (attempt %d, not retried)", a.what, n),
 				public: fmt.Sprintf("%s (attempt %d, not retried)", a.public, n), cause: a.cause}
 		}
+		if a.once && retriedOnce {
+			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrPermanent,
+				msg:    fmt.Sprintf("%s (attempt %d, the second such answer: not retried again)", a.what, n),
+				public: fmt.Sprintf("%s (attempt %d, the second such answer)", a.public, n), cause: a.cause}
+		}
+		retriedOnce = retriedOnce || a.once
 		last = a
 		if n >= c.maxAttempts {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrExhausted,
@@ -402,6 +420,25 @@ func checkProvider(a *attempt, want string) {
 	a.public = "the answer was served by another provider than the one the call is pinned to"
 	a.err = errors.New(a.what)
 	a.permanent = true
+}
+
+// checkModel fails an answer served by another model than the one asked
+// for (see SameModel). On Azure a model not mapped to a deployment is a
+// deployment's name, which need not say the model: its answer is taken as
+// given.
+func (c *Client) checkModel(a *attempt, model string) {
+	if c.azure {
+		if _, mapped := c.deployments[model]; !mapped {
+			return
+		}
+	}
+	if SameModel(model, a.answer.model) {
+		return
+	}
+	a.what = fmt.Sprintf("the answer was served by the model %q, not by %q, which the call is fixed to", clip(a.answer.model), model)
+	a.public = "the answer was served by another model than the one the call is fixed to"
+	a.err = errors.New(a.what)
+	a.once = true
 }
 
 // deployment is Azure's deployment name for model.
@@ -458,7 +495,7 @@ func (c *Client) stopped(model string, attempts int, last *attempt, cause error)
 func (c *Client) answered(a *attempt) Response {
 	ans := a.answer
 	r := Response{
-		Content: ans.content, Reasoning: ans.reasoning, FinishReason: ans.finish, Provider: ans.provider,
+		Content: ans.content, Reasoning: ans.reasoning, Refusal: ans.refusal, FinishReason: ans.finish, Provider: ans.provider, Model: ans.model,
 		CostUSD: c.cost(ans), Latency: a.latency, Attempts: a.n,
 	}
 	if ans.usage.known {
@@ -478,10 +515,10 @@ func (c *Client) cost(ans *answer) *float64 {
 	if ans.usage.cost != nil {
 		return ans.usage.cost
 	}
-	if c.priceIn == nil || c.priceOut == nil || !ans.usage.known {
+	if c.prices == nil || !ans.usage.known {
 		return nil
 	}
-	cost := (float64(ans.usage.prompt)**c.priceIn + float64(ans.usage.completion)**c.priceOut) / 1e6
+	cost := c.prices.Cost(ans.usage.prompt, ans.usage.cached, ans.usage.completion)
 	return &cost
 }
 
@@ -515,7 +552,7 @@ func (c *Client) bill(req Request, a *attempt, note string) {
 		Note:       note,
 	}
 	if ans := a.answer; ans != nil {
-		e.FinishReason, e.Provider = ans.finish, ans.provider
+		e.FinishReason, e.Provider, e.ServedModel, e.Refusal = ans.finish, ans.provider, ans.model, ans.refusal
 		if u := ans.usage; u.known {
 			e.PromptTokens, e.CompletionTokens = &u.prompt, &u.completion
 			e.CachedTokens, e.ReasoningTokens = &u.cached, &u.reasoning
@@ -616,6 +653,7 @@ type attempt struct {
 	retryAfter time.Duration // from the Retry-After header; 0 when absent
 	permanent  bool          // retrying cannot help
 	account    bool          // the account, not the call, is at fault: no call can succeed
+	once       bool          // worth one more attempt, not more: an unreadable answer, another model's
 	cancelled  bool          // the caller's ctx is done
 	timedOut   bool          // sent, and no complete answer within the timeout
 	cause      error         // the transport or context error, for errors.Is
@@ -667,8 +705,9 @@ func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
 		ans, perr := decodeAnswer(data, header.Get("Content-Type"))
 		if perr != nil {
 			a.err = perr
-			a.what = c.redact(fmt.Sprintf("the answer (HTTP %d) could not be read: %v", status, perr))
+			a.what = c.redact(fmt.Sprintf("the answer (HTTP %d, %s) could not be read: %v; it began %s", status, received(header, data), perr, quoteStart(data)))
 			a.public = fmt.Sprintf("the answer (HTTP %d) could not be read", status)
+			a.once = true
 			return a
 		}
 		a.answer = ans
@@ -681,6 +720,25 @@ func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
 		a.permanent, a.account = classify(status, a.apiErr, hasRetryAfter)
 	}
 	return a
+}
+
+// received says what kind of body came: its content type and size.
+func received(h http.Header, data []byte) string {
+	ct := h.Get("Content-Type")
+	if ct == "" {
+		ct = "no content type"
+	}
+	return fmt.Sprintf("%s, %d bytes", clip(ct), len(data))
+}
+
+// quoteStart quotes the start of a body for a message.
+func quoteStart(data []byte) string {
+	const limit = 200
+	s := string(data)
+	if len(s) > limit {
+		return strconv.Quote(safetext.Cut(s, limit)) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // post sends one request and reads the whole answer. sent reports that

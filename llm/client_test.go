@@ -74,7 +74,7 @@ func TestCompleteSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Response{Content: "ANSWER: A (Which is first? A B C D)", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1, UsageKnown: true}
+	want := Response{Content: "ANSWER: A (Which is first? A B C D)", Model: "test/model-1", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1, UsageKnown: true}
 	got := resp
 	got.Latency = 0
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -625,7 +625,7 @@ func TestLedger(t *testing.T) {
 	if len(lines) != 6 {
 		t.Fatalf("%d ledger lines, want 6 (one per answered call; a 503 or a 400 is not billed):\n%s", len(lines), ledger.String())
 	}
-	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id time"
+	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id served_model time"
 	seen := map[string]LedgerEntry{}
 	for _, line := range lines {
 		var raw map[string]any
@@ -649,7 +649,7 @@ func TestLedger(t *testing.T) {
 		}
 		if e.RunID != "2026-12-01-a" || e.Model != "test/model-1" || e.PromptTokens == nil || *e.PromptTokens != 50 ||
 			e.CompletionTokens == nil || *e.CompletionTokens != 5 || e.CostUSD == nil || *e.CostUSD != 0.0001 || e.LatencyMS < 0 ||
-			e.Outcome != OutcomeAnswered || e.FinishReason != "stop" {
+			e.Outcome != OutcomeAnswered || e.FinishReason != "stop" || e.ServedModel != "test/model-1" {
 			t.Errorf("ledger entry %+v", e)
 		}
 		if _, dup := seen[e.QuestionID]; dup {

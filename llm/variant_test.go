@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,75 @@ func TestProviderVariants(t *testing.T) {
 			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 		},
 		{
+			name: "Mistral: thinking chunks are the reasoning, text chunks the content", opts: fakeopenai.Options{Variant: fakeopenai.MistralThinking}, reply: reply,
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "OpenRouter streams an answer not asked to: read, not retried", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterStream}, reply: withCost,
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if resp.CostUSD == nil || *resp.CostUSD != 0.0021 || resp.Provider != "OpenAI" || resp.CachedTokens != 64 || resp.Model != "test/model-1" {
+					t.Errorf("response %+v", resp)
+				}
+			},
+		},
+		{
+			name: "OpenAI refusal: kept, in the response and the ledger, never an empty answer", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIRefusal}, reply: reply,
+			wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				const want = "I'm sorry, but I can't help with that request."
+				if resp.Refusal != want || resp.Unanswered() != "refusal" {
+					t.Errorf("refusal %q, unanswered %q", resp.Refusal, resp.Unanswered())
+				}
+				if lines[0].Refusal != want {
+					t.Errorf("ledger %+v", lines[0])
+				}
+			},
+		},
+		{
+			name: "DeepSeek: cache hits priced at the cached rate", opts: fakeopenai.Options{Variant: fakeopenai.DeepSeek}, reply: reply,
+			cfg:         func(c *Config) { c.PriceInput, c.PriceOutput, c.PriceCachedInput = new(0.28), new(0.42), new(0.028) },
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				want := (56*0.28 + 64*0.028 + 40*0.42) / 1e6
+				if resp.CachedTokens != 64 || resp.ReasoningTokens != 30 || resp.CostUSD == nil || math.Abs(*resp.CostUSD-want) > 1e-15 {
+					t.Errorf("cached %d reasoning %d cost %v, want 64, 30, %v", resp.CachedTokens, resp.ReasoningTokens, resp.CostUSD, want)
+				}
+				if l := lines[0]; l.CachedTokens == nil || *l.CachedTokens != 64 || l.CostUSD == nil || *l.CostUSD != *resp.CostUSD {
+					t.Errorf("ledger %+v", l)
+				}
+			},
+		},
+		{
+			name: "a fixed model served as its dated snapshot", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-2024-08-06"},
+			req:         func(r *Request) { r.Model, r.FixedModel = "gpt-4o", true },
+			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if resp.Model != "gpt-4o-2024-08-06" || lines[0].ServedModel != "gpt-4o-2024-08-06" || lines[0].Model != "gpt-4o" {
+					t.Errorf("served %q, ledger %+v", resp.Model, lines[0])
+				}
+			},
+		},
+		{
+			name: "a fixed model served by another: retried once, then refused", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-mini-2024-07-18"},
+			req:     func(r *Request) { r.Model, r.FixedModel = "gpt-4o", true },
+			wantErr: ErrPermanent, wantInErr: `served by the model "gpt-4o-mini-2024-07-18", not by "gpt-4o"`, wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+		},
+		{
+			name: "another model is no matter for a call not fixed to one", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-mini-2024-07-18"},
+			req:         func(r *Request) { r.Model = "gpt-4o" },
+			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "an unreadable 200, then a readable one", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(1, fakeopenai.Failure{Status: 200, Body: "<html>upstream busy</html>"})}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeAnswered},
+		},
+		{
+			name: "an unreadable 200 twice: retried once only, saying what came", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(9, fakeopenai.Failure{Status: 200, Body: "<html>upstream busy " + testKey + "</html>"})},
+			wantErr: ErrPermanent, wantInErr: `(HTTP 200, application/json, 51 bytes) could not be read: not a JSON chat completion: invalid character '<' looking for beginning of value; it began "<html>upstream busy [API key]</html>"`,
+			wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+		},
+		{
 			name: "a timed-out attempt is written: it may have been billed",
 			opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(1, fakeopenai.Failure{Hang: true})}, reply: reply,
 			cfg:         func(c *Config) { c.Timeout = 150 * time.Millisecond },
@@ -350,4 +420,55 @@ func TestParseDeployments(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+}
+
+// TestSameModel holds the rule for a served model on the shapes providers
+// answer with.
+func TestSameModel(t *testing.T) {
+	for _, tt := range []struct {
+		asked, served string
+		want          bool
+	}{
+		{"gpt-4o", "gpt-4o", true},
+		{"gpt-4o", "", true},                                      // not said: taken as given
+		{"gpt-4o", "gpt-4o-2024-08-06", true},                     // OpenAI: an alias served as its snapshot
+		{"o3", "o3-2025-04-16", true},                             // likewise
+		{"gpt-4-turbo", "gpt-4-turbo-2024-04-09", true},           // likewise
+		{"gpt-4", "gpt-4-0613", true},                             // an older, four-digit stamp
+		{"claude-3-5-sonnet", "claude-3-5-sonnet-20241022", true}, // an eight-digit one
+		{"mistral-large-latest", "mistral-large-2411", true},      // an alias ending in -latest
+		{"gemini-1.5-pro", "gemini-1.5-pro-002", true},            // a three-digit one
+		{"openai/gpt-4o", "openai/gpt-4o", true},                  // OpenRouter answers with the slug
+		{"openai/gpt-4o", "gpt-4o-2024-08-06", true},              // or the upstream's name
+		{"openai/gpt-4o:nitro", "openai/gpt-4o", true},            // a variant suffix
+		{"openai/gpt-5.5", "gpt-5.5-2026-03-05", true},            // Azure: the model id of a mapped deployment
+		{"GPT-4o", "gpt-4o-2024-08-06", true},                     // letter case
+		{"qwen3:8b", "qwen3:8b", true},                            // Ollama's tags are the name
+		{"gpt-4o", "gpt-4o-mini-2024-07-18", false},               // another model
+		{"gpt-4o-2024-05-13", "gpt-4o-2024-08-06", false},         // a snapshot asked for is kept
+		{"gpt-4o", "gpt-4o-20", false},                            // not a stamp
+		{"gpt-4o", "gpt-4o-audio-preview-2024-12-17", false},      // more than a stamp
+		{"openai/gpt-4o", "anthropic/gpt-4o", false},              // another vendor
+		{"qwen3:8b", "qwen3:32b", false},                          // another size
+		{"mistral-large-latest", "mistral-small-2503", false},
+		{"deepseek-chat", "deepseek-reasoner", false},
+	} {
+		if got := SameModel(tt.asked, tt.served); got != tt.want {
+			t.Errorf("SameModel(%q, %q) = %v, want %v", tt.asked, tt.served, got, tt.want)
+		}
+	}
+}
+
+// FuzzSameModel: a served name the same as the one asked is always the
+// same model, and no input panics.
+func FuzzSameModel(f *testing.F) {
+	f.Add("gpt-4o", "gpt-4o-2024-08-06")
+	f.Add("openai/gpt-4o:free", "gpt-4o")
+	f.Add("mistral-large-latest", "mistral-large-2411")
+	f.Fuzz(func(t *testing.T, asked, served string) {
+		if !SameModel(asked, asked) {
+			t.Errorf("%q is not the same model as itself", asked)
+		}
+		_ = SameModel(asked, served)
+	})
 }

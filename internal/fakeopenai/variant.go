@@ -1,9 +1,13 @@
 package fakeopenai
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Variant makes the server answer as one provider documents it, where
@@ -60,6 +64,35 @@ const (
 	// "content_filter" and the choice's content_filter_results
 	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
 	AzureContentFilterCompletion Variant = "azure-content-filter-completion"
+
+	// MistralThinking is Mistral's reasoning models (Magistral, and
+	// Mistral Small and Medium with reasoning_effort): the content is an
+	// array of chunks, a "thinking" chunk whose thinking is itself an array
+	// of text chunks, then "text" chunks with the answer; usage without a
+	// breakdown (https://docs.mistral.ai/capabilities/reasoning/).
+	MistralThinking Variant = "mistral-thinking"
+
+	// OpenRouterStream answers every call, asked for a stream or not, as
+	// a server-sent event stream: ": OPENROUTER PROCESSING" comment lines
+	// to keep the connection alive, chat.completion.chunk events whose
+	// deltas carry the content and the reasoning, the finish reason in the
+	// last choice chunk, the usage in a chunk of its own, then
+	// "data: [DONE]" (https://openrouter.ai/docs/api/reference/streaming).
+	OpenRouterStream Variant = "openrouter-stream"
+
+	// OpenAIRefusal is OpenAI's answer when the model declines: content
+	// null and the refusal in message.refusal, finish_reason "stop"
+	// (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+	// Every call is refused with Reply.Refusal, or a stock sentence.
+	OpenAIRefusal Variant = "openai-refusal"
+
+	// DeepSeek is DeepSeek's API: the reasoning of deepseek-reasoner in
+	// message.reasoning_content, and its context cache's hits and misses
+	// in usage.prompt_cache_hit_tokens and usage.prompt_cache_miss_tokens,
+	// which add up to prompt_tokens; Reply.CachedTokens are the hits
+	// (https://api-docs.deepseek.com/guides/kv_cache,
+	// https://api-docs.deepseek.com/guides/reasoning_model).
+	DeepSeek Variant = "deepseek"
 )
 
 // Failure variants:
@@ -168,7 +201,7 @@ func writeParamError(w http.ResponseWriter, param, code, msg string) int {
 }
 
 // replyBody is the body of a successful answer in the server's variant.
-func (s *Server) replyBody(req Request, r Reply) any {
+func (s *Server) replyBody(req Request, r Reply) map[string]any {
 	finish := r.FinishReason
 	if finish == "" {
 		finish = "stop"
@@ -178,7 +211,24 @@ func (s *Server) replyBody(req Request, r Reply) any {
 	switch v {
 	case OpenAI, NoUsage, AzureContentFilterCompletion:
 		msg["refusal"] = nil
-	case OpenRouterReasoning, VLLMReasoning, Ollama:
+	case OpenAIRefusal:
+		refusal := r.Refusal
+		if refusal == "" {
+			refusal = "I'm sorry, but I can't help with that request."
+		}
+		msg["content"], msg["refusal"] = nil, refusal
+	case MistralThinking:
+		var parts []any
+		if r.Reasoning != "" {
+			parts = append(parts, map[string]any{"type": "thinking", "thinking": []any{map[string]any{"type": "text", "text": r.Reasoning}}})
+		}
+		msg["content"] = append(parts, map[string]any{"type": "text", "text": r.Content})
+	case DeepSeek:
+		msg["reasoning_content"] = nil
+		if r.Reasoning != "" {
+			msg["reasoning_content"] = r.Reasoning
+		}
+	case OpenRouterReasoning, OpenRouterStream, VLLMReasoning, Ollama:
 		if r.Reasoning != "" {
 			msg["reasoning"] = r.Reasoning
 		}
@@ -201,7 +251,7 @@ func (s *Server) replyBody(req Request, r Reply) any {
 		"id":      fmt.Sprintf("chatcmpl-fake%06d", req.Call),
 		"object":  "chat.completion",
 		"created": time.Now().Unix(),
-		"model":   req.Model,
+		"model":   cmpOr(r.Model, req.Model),
 		"choices": []any{ch},
 	}
 	u := map[string]any{"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens, "total_tokens": r.PromptTokens + r.CompletionTokens}
@@ -209,13 +259,17 @@ func (s *Server) replyBody(req Request, r Reply) any {
 		u["cost"] = *r.Cost
 	}
 	switch v {
-	case OpenAI, OpenRouterReasoning, AzureContentFilterCompletion:
+	case OpenAI, OpenRouterReasoning, OpenRouterStream, AzureContentFilterCompletion, OpenAIRefusal:
 		u["prompt_tokens_details"] = map[string]any{"cached_tokens": r.CachedTokens}
+		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": r.ReasoningTokens}
+	case DeepSeek:
+		u["prompt_cache_hit_tokens"] = r.CachedTokens
+		u["prompt_cache_miss_tokens"] = r.PromptTokens - r.CachedTokens
 		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": r.ReasoningTokens}
 	case Ollama:
 		body["system_fingerprint"] = "fp_ollama"
 	}
-	if v == OpenRouterReasoning {
+	if v == OpenRouterReasoning || v == OpenRouterStream {
 		body["provider"] = "OpenAI"
 		if r.Provider != "" {
 			body["provider"] = r.Provider
@@ -229,7 +283,7 @@ func (s *Server) replyBody(req Request, r Reply) any {
 
 // Variants are every variant, for tests that go through them all.
 var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoningContent, VLLMNoParser, Ollama, NoUsage,
-	AzureContentFilterCompletion, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
+	AzureContentFilterCompletion, MistralThinking, OpenRouterStream, OpenAIRefusal, DeepSeek, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
 	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature}
 
 // valid reports whether v is one of Variants.
@@ -240,4 +294,53 @@ func (v Variant) valid() bool {
 		}
 	}
 	return false
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// writeStream writes an answer body as OpenRouter streams it: comment
+// lines, a chunk per part of the message, the finish reason, the usage,
+// then [DONE].
+func writeStream(w http.ResponseWriter, body map[string]any) int {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	var b strings.Builder
+	b.WriteString(": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n")
+	chunk := func(choices []any, usage any) {
+		c := map[string]any{"id": body["id"], "object": "chat.completion.chunk", "created": body["created"], "model": body["model"],
+			"provider": body["provider"], "choices": choices}
+		if usage != nil {
+			c["usage"] = usage
+		}
+		data, _ := json.Marshal(c)
+		b.WriteString("data: " + string(data) + "\n\n")
+	}
+	ch := body["choices"].([]any)[0].(map[string]any)
+	msg := ch["message"].(map[string]any)
+	delta := func(d map[string]any, finish any) []any {
+		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
+	}
+	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
+	if r, ok := msg["reasoning"].(string); ok {
+		chunk(delta(map[string]any{"content": "", "reasoning": r}, nil), nil)
+	}
+	content, _ := msg["content"].(string)
+	half := len(content) / 2
+	for half > 0 && !utf8.RuneStart(content[half]) {
+		half--
+	}
+	chunk(delta(map[string]any{"content": content[:half]}, nil), nil)
+	chunk(delta(map[string]any{"content": content[half:]}, ch["finish_reason"]), nil)
+	if u, ok := body["usage"]; ok {
+		chunk([]any{}, u)
+	}
+	b.WriteString("data: [DONE]\n\n")
+	_, _ = io.WriteString(w, b.String())
+	return http.StatusOK
 }

@@ -27,6 +27,9 @@ func TestVariants(t *testing.T) {
 		{v: Ollama, status: 200, has: []string{`"reasoning":"because"`, `"system_fingerprint":"fp_ollama"`}, hasNot: []string{`"prompt_tokens_details"`}},
 		{v: NoUsage, status: 200, has: []string{`"content":"C"`}, hasNot: []string{`"usage"`}},
 		{v: AzureContentFilterCompletion, status: 200, has: []string{`"finish_reason":"content_filter"`, `"content_filter_results"`}},
+		{v: MistralThinking, status: 200, has: []string{`"content":[{"thinking":[{"text":"because","type":"text"}],"type":"thinking"},{"text":"C","type":"text"}]`}, hasNot: []string{`"reasoning`, `"prompt_tokens_details"`}},
+		{v: OpenAIRefusal, status: 200, has: []string{`"content":null`, `"refusal":"I'm sorry, but I can't help with that request."`, `"finish_reason":"stop"`}},
+		{v: DeepSeek, status: 200, has: []string{`"reasoning_content":"because"`, `"prompt_cache_hit_tokens":6`, `"prompt_cache_miss_tokens":4`}, hasNot: []string{`"prompt_tokens_details"`}},
 		{v: OpenRouterErrorInChoice, status: 200, has: []string{`"finish_reason":"error"`, `"error":{"code":502`, `"content":"The burial history sugg"`}},
 		{v: OpenRouterErrorTopLevel, status: 200, has: []string{`"finish_reason":"error"`, `"choices":[`}},
 		{v: AzureContentFilterPrompt, status: 400, has: []string{`"code":"content_filter"`, `"innererror"`}},
@@ -52,6 +55,9 @@ func TestVariants(t *testing.T) {
 			if !json.Valid(got) {
 				t.Fatalf("not JSON: %s", got)
 			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q", ct)
+			}
 			for _, h := range tt.has {
 				if !strings.Contains(string(got), h) {
 					t.Errorf("answer lacks %s: %s", h, got)
@@ -73,5 +79,56 @@ func TestVariants(t *testing.T) {
 	}
 	if _, err := NewServer(Options{Variant: "openrouter"}); err == nil {
 		t.Error("an unknown variant was accepted")
+	}
+}
+
+// TestStreamVariant checks OpenRouterStream's answer: an event stream of
+// comments, chunks and [DONE], whose deltas add up to the reply.
+func TestStreamVariant(t *testing.T) {
+	s := New(t, Options{Variant: OpenRouterStream, Reply: func(Request) Reply {
+		return Reply{Content: "ANSWER: é C", Reasoning: "because", PromptTokens: 10, CompletionTokens: 4}
+	}})
+	resp, got := post(t, s.URL+"/chat/completions", "", `{"model":"m","messages":[{"role":"user","content":"q"}]}`)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, Content-Type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	body := string(got)
+	if !strings.HasPrefix(body, ": OPENROUTER PROCESSING\n\n") || !strings.HasSuffix(body, "data: [DONE]\n\n") {
+		t.Errorf("stream:\n%s", body)
+	}
+	var content, reasoning, finish string
+	usage := false
+	for _, ev := range strings.Split(strings.TrimSpace(body), "\n\n") {
+		data, ok := strings.CutPrefix(ev, "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var c struct {
+			Object  string `json:"object"`
+			Choices []struct {
+				Delta struct {
+					Content   string `json:"content"`
+					Reasoning string `json:"reasoning"`
+				} `json:"delta"`
+				FinishReason *string `json:"finish_reason"`
+			} `json:"choices"`
+			Usage *struct {
+				PromptTokens int `json:"prompt_tokens"`
+			} `json:"usage"`
+		}
+		if err := json.Unmarshal([]byte(data), &c); err != nil || c.Object != "chat.completion.chunk" {
+			t.Fatalf("chunk %s: %v", data, err)
+		}
+		for _, ch := range c.Choices {
+			content += ch.Delta.Content
+			reasoning += ch.Delta.Reasoning
+			if ch.FinishReason != nil {
+				finish = *ch.FinishReason
+			}
+		}
+		usage = usage || (c.Usage != nil && c.Usage.PromptTokens == 10)
+	}
+	if content != "ANSWER: é C" || reasoning != "because" || finish != "stop" || !usage {
+		t.Errorf("content %q reasoning %q finish %q usage %v", content, reasoning, finish, usage)
 	}
 }
