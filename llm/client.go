@@ -306,6 +306,10 @@ func KeyFromEnv(name string) (string, error) {
 	return v, nil
 }
 
+// Endpoint names the endpoint the client calls: its base URL, OpenAI's
+// when none was given. It holds no key.
+func (c *Client) Endpoint() string { return c.base }
+
 // LedgerErr returns the first error met writing the ledger, or nil. A
 // failed ledger write does not fail the call, whose answer is already paid
 // for; check this at the end of a run.

@@ -765,8 +765,8 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 		}
 		it := &b.Items[qi]
 		row := byID[it.ID]
-		if row == nil || row.FinishReason == "error" {
-			continue
+		if row == nil || submission.Unanswered(row.FinishReason) {
+			continue // no answer was submitted to check
 		}
 		rep.Sample = append(rep.Sample, it.ID)
 		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(generate.PromptForm(b.Entry), it),
@@ -788,6 +788,10 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, ro
 				rep.Reason += "; the re-asking stopped: the candidate's account was refused (" + llm.Public(err) + ")"
 				return rep, nil
 			}
+		} else if why := resp.Unanswered(); why == "refusal" || why == "content_filter" {
+			// No answer to compare: the candidate's fault on re-asking,
+			// not a letter that disagrees.
+			qc.Fault = "the candidate's reply held no answer (" + why + ")"
 		} else {
 			asked++
 			qc.ReAsked = policy.Extract(resp.Content).Letter
