@@ -234,6 +234,10 @@ var (
 // too, from a failure of one call.
 var errAccount = llm.ErrAccount
 
+// errSetup, likewise, tells a setup every call would meet (no such model,
+// a field the endpoint does not take, answers that cannot be read).
+var errSetup = llm.ErrSetup
+
 // resume loads the rows of an earlier run of the same output.
 func (r *runner) resume() error {
 	data, err := os.ReadFile(r.cfg.Output)
@@ -355,6 +359,8 @@ dispatch:
 	}
 	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
 		err = fmt.Errorf("stopped: the account at the endpoint failed (%w), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+	} else if err == nil && errors.Is(cause, errSetup) {
+		err = fmt.Errorf("stopped: the endpoint refused the setup (%w), and every other call would meet it too; %d of %d questions answered so far are saved in %s; fix what it names and run the same command again", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
@@ -379,7 +385,7 @@ func (r *runner) ask(ctx context.Context, i int) {
 	if err != nil && ctx.Err() != nil {
 		return // interrupted: not a failure of the model, asked again next run
 	}
-	if errors.Is(err, errAccount) {
+	if errors.Is(err, errAccount) || errors.Is(err, errSetup) {
 		r.stop(err) // not this question's failure: asked again next run
 		return
 	}

@@ -331,7 +331,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	if c.azure {
 		if _, ok := c.deployments[req.Model]; !ok && strings.ContainsAny(req.Model, "/?#% ") {
 			msg := fmt.Sprintf("%q is not an Azure deployment name; map the model to its deployment (--deployment %s=NAME)", req.Model, req.Model)
-			return Response{}, &Error{Model: req.Model, kind: ErrPermanent, msg: msg, public: "the model has no Azure deployment"}
+			return Response{}, &Error{Model: req.Model, kind: ErrSetup, msg: msg, public: "the model has no Azure deployment"}
 		}
 	}
 	tokenParam := c.tokenField(req.Model)
@@ -350,7 +350,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		a := c.try(ctx, req, body)
 		a.n = n
-		if a.err == nil && req.Provider != "" {
+		if a.err == nil && req.Provider != "" && c.openRouter {
 			checkProvider(a, req.Provider)
 		}
 		if a.err == nil && req.FixedModel {
@@ -383,14 +383,25 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 				msg:    fmt.Sprintf("%s (attempt %d; an account error: the run stops, and resumes once it is fixed)", a.what, n),
 				public: fmt.Sprintf("%s (attempt %d, an account error)", a.public, n), cause: a.cause}
 		}
+		if a.setup {
+			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrSetup,
+				msg:    fmt.Sprintf("%s (attempt %d; a setup error: every call would fail so, and the run stops)", a.what, n),
+				public: fmt.Sprintf("%s (attempt %d, a setup error)", a.public, n), cause: a.cause}
+		}
 		if a.permanent {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrPermanent,
 				msg:    fmt.Sprintf("%s (attempt %d, not retried)", a.what, n),
 				public: fmt.Sprintf("%s (attempt %d, not retried)", a.public, n), cause: a.cause}
 		}
 		if a.once && retriedOnce {
-			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrPermanent,
-				msg:    fmt.Sprintf("%s (attempt %d, the second such answer: not retried again)", a.what, n),
+			// Another model served the call twice: this call fails. An
+			// answer that cannot be read twice: every call would fail so.
+			kind, note := error(ErrPermanent), "not retried again"
+			if a.answer == nil {
+				kind, note = ErrSetup, "a setup error: every call would fail so, and the run stops"
+			}
+			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: kind,
+				msg:    fmt.Sprintf("%s (attempt %d, the second such answer; %s)", a.what, n, note),
 				public: fmt.Sprintf("%s (attempt %d, the second such answer)", a.public, n), cause: a.cause}
 		}
 		retriedOnce = retriedOnce || a.once
@@ -614,7 +625,7 @@ func (c *Client) body(req Request, tokenParam string) chatBody {
 			b.ReasoningEffort = req.ReasoningEffort
 		}
 	}
-	if req.Provider != "" {
+	if req.Provider != "" && c.openRouter {
 		// OpenRouter's provider routing: this provider or none.
 		b.Provider = &providerRouting{Order: []string{req.Provider}, AllowFallbacks: false}
 	}
@@ -656,6 +667,7 @@ type attempt struct {
 	apiErr     *apiError     // the endpoint's error object, if any
 	retryAfter time.Duration // from the Retry-After header; 0 when absent
 	permanent  bool          // retrying cannot help
+	setup      bool          // the setup is wrong: no call can succeed as it is
 	account    bool          // the account, not the call, is at fault: no call can succeed
 	once       bool          // worth one more attempt, not more: an unreadable answer, another model's
 	cancelled  bool          // the caller's ctx is done
@@ -676,6 +688,9 @@ func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
 		if d, ok := parseRetryAfter(header.Get("Retry-After"), end); ok {
 			a.retryAfter, hasRetryAfter = d, true
 		}
+	}
+	if ms := header.Get("retry-after-ms"); ms != "" {
+		hasRetryAfter = true // Azure's form of the same
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -719,9 +734,22 @@ func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
 	default:
 		a.apiErr = parseAPIError(data)
 		a.what, a.public = describeStatus(status, a.apiErr, data)
+		a.permanent, a.account = classify(status, a.apiErr, hasRetryAfter)
+		a.setup = !a.account && setupFailure(status, a.apiErr)
+		w := askedWait(status, header, a.apiErr, end)
+		a.retryAfter = w.d
+		if w.daily && !a.permanent {
+			// A per-day limit: no wait within the run cures it.
+			quota := ""
+			if w.quota != "" {
+				quota = " (" + w.quota + ")"
+			}
+			a.what += fmt.Sprintf("; a per-day limit%s is reached: %s", quota, w.resetNote(end))
+			a.public += "; a per-day limit is reached"
+			a.permanent, a.account = true, true
+		}
 		a.what = c.redact(a.what)
 		a.err = errors.New(a.what)
-		a.permanent, a.account = classify(status, a.apiErr, hasRetryAfter)
 	}
 	return a
 }

@@ -17,10 +17,17 @@ import (
 // insufficient_quota). Every further call would fail the same way, so a
 // run stops on it, keeping what it has, to resume once it is fixed. It is
 // not ErrPermanent: the call itself may well succeed later.
+//
+// ErrSetup is a failure of the setup rather than of the call: no such
+// model or deployment, a provider routing that no provider serves, a
+// request field the endpoint does not take, answers benchgate cannot read.
+// Every further call would fail the same way, so a run stops on it, saying
+// what to fix. It is neither ErrPermanent nor ErrAccount.
 var (
 	ErrPermanent = errors.New("permanent failure")
 	ErrExhausted = errors.New("retries exhausted")
 	ErrAccount   = errors.New("account error")
+	ErrSetup     = errors.New("setup error")
 )
 
 // Error is a failed call. Its message says what happened, with the model
@@ -32,7 +39,7 @@ type Error struct {
 	Attempts int // attempts made
 	Status   int // HTTP status of the last answer; 0 when none came back
 
-	kind   error // ErrPermanent, ErrExhausted, ErrAccount or nil
+	kind   error // ErrPermanent, ErrExhausted, ErrAccount, ErrSetup or nil
 	msg    string
 	public string
 	cause  error // a transport or context error
@@ -62,7 +69,7 @@ func Public(err error) string {
 	return "the call failed"
 }
 
-// Unwrap gives ErrPermanent, ErrExhausted or ErrAccount, and the transport or context
+// Unwrap gives ErrPermanent, ErrExhausted, ErrAccount or ErrSetup, and the transport or context
 // error behind the failure, if any.
 func (e *Error) Unwrap() []error {
 	var errs []error

@@ -1,7 +1,10 @@
 // Package llm is benchgate's one door to language models: chat completions
 // from any OpenAI-compatible endpoint (OpenRouter, OpenAI, Azure OpenAI,
-// vLLM, Ollama). Callers depend on the small Completer interface; Client
-// implements it with retries, rate limiting and a cost ledger.
+// vLLM, Ollama, Mistral, DeepSeek, Groq, Gemini). Callers depend on the
+// small Completer interface; Client implements it with retries, rate
+// limiting and a cost ledger. The files split by concern: wire.go and
+// stream.go are the wire format, retry.go and wait.go classification and
+// waiting, client.go the client.
 package llm
 
 import (
@@ -37,7 +40,9 @@ type Request struct {
 	ServiceTier string
 	// Provider, when set, pins OpenRouter's routing to that provider,
 	// without fallbacks, so that a fixed judge is not served by another
-	// host's build of the model.
+	// host's build of the model. It is sent to OpenRouter only (see
+	// Config.OpenRouter): other endpoints serve one build and refuse the
+	// field.
 	Provider string
 	// FixedModel says that the answer must come from Model itself, as a
 	// fixed judge's must: an answer whose served model is not the same

@@ -43,9 +43,43 @@ func classify(status int, e *apiError, hasRetryAfter bool) (permanent, account b
 
 // retryable reports whether a status is worth another attempt: rate
 // limits, request timeouts and server errors, including the non-standard
-// 529 "overloaded".
+// 529 "overloaded", and Groq's 498, its flex tier out of capacity for the
+// moment (https://console.groq.com/docs/flex-processing).
 func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
+	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status == statusFlexCapacity || status >= 500
+}
+
+// statusFlexCapacity is Groq's 498: the flex tier is at capacity.
+const statusFlexCapacity = 498
+
+// setupFailure reports whether a failure says the endpoint, the model or
+// the request is set up wrong, so that every call would fail the same
+// way: a 404 (no such model or deployment, or OpenRouter's "No endpoints
+// found" when no provider serves the model under the routing and the
+// account's settings, https://openrouter.ai/docs/guides/routing/provider-selection),
+// or a 400 naming a body field the endpoint does not take. A field the
+// client can change on its own (the token limit's) is handled before.
+func setupFailure(status int, e *apiError) bool {
+	switch status {
+	case http.StatusNotFound:
+		return true
+	case http.StatusBadRequest:
+		return unknownField(e)
+	}
+	return false
+}
+
+// unknownField reports whether a 400's error object says a body field is
+// not one the endpoint takes: OpenAI's code unknown_parameter ("Unknown
+// parameter: 'provider'."), older Azure API versions' "Unrecognized
+// request argument supplied", vLLM's "Extra inputs are not permitted".
+func unknownField(e *apiError) bool {
+	if e == nil {
+		return false
+	}
+	msg := strings.ToLower(e.Message)
+	return e.code() == "unknown_parameter" || strings.Contains(msg, "unknown parameter") ||
+		strings.Contains(msg, "unrecognized request argument") || strings.Contains(msg, "extra inputs are not permitted")
 }
 
 // describeStatus words a failing status: what, with a hint and the
@@ -63,6 +97,9 @@ func describeStatus(status int, e *apiError, body []byte) (what, public string) 
 		public, hint = "the endpoint refused access (HTTP 403)", "; the key may not be allowed this model, or a moderation check flagged the prompt"
 	case http.StatusNotFound:
 		public, hint = "the endpoint or the model was not found (HTTP 404)", "; check the base URL, the model id and, on Azure, its deployment"
+		if e != nil && strings.Contains(strings.ToLower(e.Message), "no endpoints found") {
+			public, hint = "no provider serves the model as asked (HTTP 404)", "; check the model id, the provider the judge contract pins, and the account's provider and privacy settings"
+		}
 	case http.StatusBadRequest:
 		public = "the endpoint rejected the request (HTTP 400)"
 		switch {
@@ -72,12 +109,16 @@ func describeStatus(status int, e *apiError, body []byte) (what, public string) 
 			public, hint = "the endpoint's content filter refused the prompt (HTTP 400)", ""
 		case e != nil && e.Param == "temperature":
 			hint = "; the model takes no temperature: leave it unset (the registry's judge temperature, or --temperature)"
+		case unknownField(e):
+			public, hint = "the endpoint does not take a field of the request (HTTP 400)", "; leave the field it names out (the judge contract's or the flags' setting that sends it)"
 		}
 	case http.StatusTooManyRequests:
 		public = "rate limited (HTTP 429)"
 		if e != nil && (e.code() == "insufficient_quota" || e.Type == "insufficient_quota") {
 			public, hint = "the account's quota is spent (HTTP 429 insufficient_quota)", "; check the plan and billing details"
 		}
+	case statusFlexCapacity:
+		public = "the flex tier is at capacity (HTTP 498)"
 	default:
 		public = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
 	}
@@ -145,7 +186,8 @@ func backoff(n int, retryAfter time.Duration) time.Duration {
 }
 
 // parseRetryAfter reads a Retry-After value: delay seconds (a fraction is
-// accepted) or an HTTP date.
+// accepted) or an HTTP date, at most maxWait. backoff caps what is
+// waited; a wait of a day's order stops the run instead (see askedWait).
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -155,13 +197,10 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if math.IsNaN(secs) || secs < 0 {
 			return 0, false
 		}
-		if secs > retryAfterCap.Seconds() {
-			return retryAfterCap, true
-		}
-		return time.Duration(secs * float64(time.Second)), true
+		return clampWait(secs), true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return min(max(t.Sub(now), 0), retryAfterCap), true
+		return min(max(t.Sub(now), 0), maxWait), true
 	}
 	return 0, false
 }

@@ -29,13 +29,14 @@ func TestProviderVariants(t *testing.T) {
 		reply    fakeopenai.Reply
 		attempts int
 
-		wantErr       error // nil, ErrPermanent, ErrExhausted or ErrAccount
+		wantErr       error // nil, ErrPermanent, ErrExhausted, ErrAccount or ErrSetup
 		wantInErr     string
 		wantContent   string
 		wantReasoning string
 		wantFinish    string
 		wantCalls     int
-		wantOutcomes  []string // the ledger lines' outcomes, in order
+		wantOutcomes  []string      // the ledger lines' outcomes, in order
+		wantWait      time.Duration // the first wait at least, when set
 		check         func(t *testing.T, resp Response, lines []LedgerEntry, reqs []fakeopenai.Request)
 	}{
 		{
@@ -65,6 +66,7 @@ func TestProviderVariants(t *testing.T) {
 		{
 			name: "OpenRouter: the pinned provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
 			reply: fakeopenai.Reply{Content: "x", Provider: "Google AI Studio"}, req: func(r *Request) { r.Provider = "google-ai-studio" },
+			cfg:         func(c *Config) { c.OpenRouter = true },
 			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 			check: func(t *testing.T, _ Response, _ []LedgerEntry, reqs []fakeopenai.Request) {
 				if !strings.Contains(string(reqs[0].Raw), `"provider":{"allow_fallbacks":false,"order":["google-ai-studio"]}`) {
@@ -75,6 +77,7 @@ func TestProviderVariants(t *testing.T) {
 		{
 			name: "OpenRouter: another provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
 			reply: fakeopenai.Reply{Content: "x", Provider: "Together"}, req: func(r *Request) { r.Provider = "openai" },
+			cfg:     func(c *Config) { c.OpenRouter = true },
 			wantErr: ErrPermanent, wantInErr: `served by "Together", not by the provider "openai"`, wantCalls: 1, wantOutcomes: []string{OutcomeFailed},
 		},
 		{
@@ -249,8 +252,46 @@ func TestProviderVariants(t *testing.T) {
 		},
 		{
 			name: "an unreadable 200 twice: retried once only, saying what came", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(9, fakeopenai.Failure{Status: 200, Body: "<html>upstream busy " + testKey + "</html>"})},
-			wantErr: ErrPermanent, wantInErr: `(HTTP 200, application/json, 51 bytes) could not be read: not a JSON chat completion: invalid character '<' looking for beginning of value; it began "<html>upstream busy [API key]</html>"`,
+			wantErr: ErrSetup, wantInErr: `(HTTP 200, application/json, 51 bytes) could not be read: not a JSON chat completion: invalid character '<' looking for beginning of value; it began "<html>upstream busy [API key]</html>"`,
 			wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+		},
+		{
+			name: "Azure 429: retry-after-ms is waited, not the rounded retry-after", opts: fakeopenai.Options{Variant: fakeopenai.AzureRetryAfterMS, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 1500 * time.Millisecond,
+		},
+		{
+			name: "OpenAI 429 without Retry-After: the longer x-ratelimit-reset is waited", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIRateLimitReset, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: time.Second,
+		},
+		{
+			name: "Groq 498, flex capacity: transient, retried", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity, VariantCalls: 2}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 3, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "Groq 498 on every attempt says so", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity}, attempts: 2,
+			wantErr: ErrExhausted, wantInErr: "the flex tier is at capacity (HTTP 498)", wantCalls: 2,
+		},
+		{
+			name: "Gemini 429: RetryInfo.retryDelay in the array body is waited", opts: fakeopenai.Options{Variant: fakeopenai.GeminiRetryInfo, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 3 * time.Second,
+		},
+		{
+			name: "Gemini's per-day quota stops the run, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			wantErr: ErrAccount, wantInErr: "a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached: it resets at midnight Pacific time", wantCalls: 1,
+		},
+		{
+			name: "OpenRouter 404 no endpoints: a setup error, the run stops", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			wantErr: ErrSetup, wantInErr: "no provider serves the model as asked (HTTP 404); check the model id, the provider the judge contract pins", wantCalls: 1,
+		},
+		{
+			name: "an unknown field: a setup error", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIUnknownField},
+			cfg: func(c *Config) { c.OpenRouter = true }, req: func(r *Request) { r.Provider = "openai" },
+			wantErr: ErrSetup, wantInErr: "does not take a field of the request (HTTP 400); leave the field it names out", wantCalls: 1,
+		},
+		{
+			name: "the provider pin is not sent away from OpenRouter", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIUnknownField}, reply: reply,
+			req:         func(r *Request) { r.Provider = "openai" },
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 		},
 		{
 			name: "a timed-out attempt is written: it may have been billed",
@@ -273,7 +314,7 @@ func TestProviderVariants(t *testing.T) {
 			}
 			srv := fakeopenai.New(t, opts)
 			ledger := &syncbuf.Buffer{}
-			c, _ := newClient(t, srv, func(cfg *Config) {
+			c, w := newClient(t, srv, func(cfg *Config) {
 				cfg.Ledger, cfg.MaxAttempts = ledger, tt.attempts
 				if tt.cfg != nil {
 					tt.cfg(cfg)
@@ -291,7 +332,7 @@ func TestProviderVariants(t *testing.T) {
 				if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantInErr) {
 					t.Errorf("error %v, want %v with %q", err, tt.wantErr, tt.wantInErr)
 				}
-				for _, other := range []error{ErrPermanent, ErrExhausted, ErrAccount} {
+				for _, other := range []error{ErrPermanent, ErrExhausted, ErrAccount, ErrSetup} {
 					if other != tt.wantErr && errors.Is(err, other) {
 						t.Errorf("error %v is also %v", err, other)
 					}
@@ -309,6 +350,9 @@ func TestProviderVariants(t *testing.T) {
 			}
 			if strings.Join(outcomes, " ") != strings.Join(tt.wantOutcomes, " ") {
 				t.Errorf("ledger outcomes %q, want %q:\n%s", outcomes, tt.wantOutcomes, ledger.String())
+			}
+			if ws := w.all(); tt.wantWait > 0 && (len(ws) == 0 || ws[0] < tt.wantWait) {
+				t.Errorf("waits %v, want the first at least %v", ws, tt.wantWait)
 			}
 			if tt.check != nil {
 				tt.check(t, resp, lines, srv.Requests())
@@ -370,7 +414,7 @@ func TestAzureDeployments(t *testing.T) {
 	}
 	req.Model = "openai/gpt-4.1"
 	_, err := c.Complete(context.Background(), req)
-	if !errors.Is(err, ErrPermanent) || !strings.Contains(err.Error(), "--deployment openai/gpt-4.1=NAME") {
+	if !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "--deployment openai/gpt-4.1=NAME") {
 		t.Errorf("unmapped id with a slash: %v", err)
 	}
 	if calls, _ := srv.Stats(); calls != 1 {

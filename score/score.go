@@ -256,8 +256,11 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 				q := &b.Rubric.Questions[idx[i]]
 				res, err := cfg.Judge.Grade(ctx, b.Rubric, q, texts[i])
 				results[i], errs[i] = res, err
-				if errors.Is(err, errAccount) {
+				switch {
+				case errors.Is(err, errAccount):
 					stop(fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err))
+				case errors.Is(err, llm.ErrSetup):
+					stop(fmt.Errorf("grading %s: the judge's endpoint refused the setup, and every other call would meet it too; nothing is written (grades already made are cached, so running the same command again once it is fixed is cheap): %w", answers[i].ID, err))
 				}
 				c := 0.0
 				if res.Usage.CostUSD != nil {

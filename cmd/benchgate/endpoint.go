@@ -74,7 +74,7 @@ func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
 	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
 	fl.DurationVar(&e.timeout, "timeout", 180*time.Second, "time limit of each attempt (a timed-out attempt is retried, and written to the ledger: it may have been billed)")
-	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429, 5xx and errors inside an answer are retried with backoff, honouring Retry-After; account errors such as no credits stop the run)")
+	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429, 5xx and errors inside an answer are retried with backoff, waiting what the endpoint asks; account errors such as no credits or a spent daily quota, and setup errors such as an unknown model, stop the run)")
 	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
 	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
 	fl.Var(&e.priceCachedInput, "price-cached-input", "USD per million input tokens read from the provider's cache (OpenAI's cached_tokens, DeepSeek's prompt_cache_hit_tokens); default: the input price")

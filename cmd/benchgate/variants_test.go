@@ -112,6 +112,12 @@ func TestCalibrateVariants(t *testing.T) {
 			code: exitFail, calls: 2 * n, failed: 2 * n, out: []string{"within ±1 point 0%"}},
 		{name: "a judge served as its dated snapshot grades", opts: fakeopenai.Options{}, served: "gpt-5.5-2026-03-05",
 			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"no provider serves the model as asked (HTTP 404); check the model id, the provider the judge contract pins", "a setup error"}},
+		{name: "Gemini's per-day quota stops the run, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached: it resets at midnight Pacific time"}},
+		{name: "Groq's 498 is transient", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity, VariantCalls: 1},
+			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,6 +231,10 @@ func TestRerunVariants(t *testing.T) {
 			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
 		{name: "a judge served by another model is a fault, not evidence", opts: fakeopenai.Options{}, served: "openai/gpt-4o-mini",
 			code: exitInconclusive, calls: 2 * 5, faults: 5, failed: 2 * 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
+		{name: "OpenRouter's 404 no endpoints stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's endpoint refused the setup"},
+		{name: "Gemini's per-day quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,6 +343,12 @@ func TestGenerateVariants(t *testing.T) {
 			code: exitFail, calls: questions, answered: 0, finish: "refusal", out: "40 × the model refused to answer (refusal)", ledger: questions},
 		{name: "a letter in the reasoning only: empty, failed, not answered", variant: fakeopenai.VLLMReasoning, reply: &fakeopenai.Reply{Reasoning: "The answer is B."},
 			code: exitFail, calls: questions, answered: 0, finish: "empty", out: "40 failed (40 refused, filtered or empty)", ledger: questions},
+		{name: "Groq's 498 is transient", variant: fakeopenai.GroqFlexCapacity, failFirst: true,
+			calls: questions + 1, answered: questions, reasoning: "", ledger: questions},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix", variant: fakeopenai.OpenRouterNoEndpoints,
+			code: exitSetup, calls: 4, maxCalls: true, out: "no provider serves the model as asked (HTTP 404)", ledger: -1},
+		{name: "Gemini's per-day quota stops the run, saying when it resets", variant: fakeopenai.GeminiDailyQuota,
+			code: exitSetup, calls: 4, maxCalls: true, out: "is reached: it resets at midnight Pacific time", ledger: -1},
 		{name: "a completion Azure's filter cut fails the question, keeping its finish", variant: fakeopenai.AzureContentFilterCompletion,
 			code: exitFail, calls: questions, answered: questions, finish: "content_filter", out: "a content filter cut the reply", ledger: questions},
 	}
@@ -450,6 +466,7 @@ func TestScoreVariants(t *testing.T) {
 		scored    int // rows with a score; -1: no scores.json
 		out       string
 		served    string // the model the endpoint says served each call; "" the one asked
+		contract  string // JSON members added to the registry's judge contract
 	}{
 		{name: "OpenRouter: a reasoning judge's verdict is its content", variant: fakeopenai.OpenRouterReasoning, calls: n, scored: n},
 		{name: "an error inside a 200 is retried, never graded", variant: fakeopenai.OpenRouterErrorInChoice, failFirst: true, calls: n + 1, scored: n},
@@ -469,6 +486,13 @@ func TestScoreVariants(t *testing.T) {
 		{name: "a judge that refuses: re-asked, then unscored, never a grade", variant: fakeopenai.OpenAIRefusal, calls: 4 * n, scored: 0,
 			out: "the judge gave no valid verdict for 5 answers"},
 		{name: "a judge served as its dated snapshot grades", served: "gpt-5.5-2026-03-05", calls: n, scored: n},
+		{name: "Groq's 498 is transient", variant: fakeopenai.GroqFlexCapacity, failFirst: true, calls: n + 1, scored: n},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix, writing nothing", variant: fakeopenai.OpenRouterNoEndpoints,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "no provider serves the model as asked (HTTP 404)"},
+		{name: "the contract's provider pin is not sent away from OpenRouter", variant: fakeopenai.OpenAIUnknownField, contract: `"provider": "openai"`,
+			calls: n, scored: n},
+		{name: "Gemini's per-day quota stops the run", variant: fakeopenai.GeminiDailyQuota,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached"},
 		{name: "a judge served by another model: retried once, then unscored with that reason", served: "openai/gpt-4o-mini",
 			code: exitFail, calls: 2 * n, scored: 0, out: `the answer was served by the model "openai/gpt-4o-mini", not by "openai/gpt-5.5"`},
 	}
@@ -476,6 +500,10 @@ func TestScoreVariants(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("BENCHGATE_TEST_KEY", testKey)
 			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+			root := root
+			if tt.contract != "" {
+				root = withContract(t, tt.contract)
+			}
 			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: servedBy(tt.served, boardReplies(t, root))}
 			if tt.failFirst {
 				opts.VariantCalls = 1
@@ -517,6 +545,26 @@ func TestScoreVariants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withContract is a copy of the board whose rubric benchmark's judge
+// contract has members added.
+func withContract(t *testing.T, members string) string {
+	t.Helper()
+	root := copyBoard(t)
+	path := filepath.Join(root, "rubrics", "rubrics.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(data), `"service_tier": "flex"`, `"service_tier": "flex", `+members, 1)
+	if changed == string(data) {
+		t.Fatal("the registry's judge contract has no service_tier to add members after")
+	}
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // servedBy makes reply's answers say model served them, when it is set.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -137,6 +138,51 @@ const (
 	// default 1 sent to a GPT-5-class reasoning model. Requests without
 	// one are answered.
 	GPT5Temperature Variant = "gpt5-temperature"
+
+	// AzureRetryAfterMS is Azure OpenAI's 429, which says how long to
+	// wait both in retry-after (whole seconds, here 2) and, more finely,
+	// in retry-after-ms (here 1500)
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/how-to/quota).
+	AzureRetryAfterMS Variant = "azure-retry-after-ms"
+
+	// OpenAIRateLimitReset is OpenAI's 429 without Retry-After: the
+	// x-ratelimit-reset-requests (here "1s") and x-ratelimit-reset-tokens
+	// (here "20ms") headers say when each limit is back, as durations
+	// (https://platform.openai.com/docs/guides/rate-limits). Groq sends
+	// the same headers (https://console.groq.com/docs/rate-limits).
+	OpenAIRateLimitReset Variant = "openai-ratelimit-reset"
+
+	// GroqFlexCapacity is Groq's 498: the flex service tier is out of
+	// capacity for the moment, a transient failure
+	// (https://console.groq.com/docs/flex-processing).
+	GroqFlexCapacity Variant = "groq-498"
+
+	// GeminiRetryInfo is Gemini's 429 through its OpenAI compatibility: a
+	// JSON array holding one error object, status RESOURCE_EXHAUSTED, whose
+	// details are a per-minute QuotaFailure and a RetryInfo with
+	// retryDelay "3s"
+	// (https://ai.google.dev/gemini-api/docs/troubleshooting,
+	// https://ai.google.dev/gemini-api/docs/rate-limits).
+	GeminiRetryInfo Variant = "gemini-retry-info"
+
+	// GeminiDailyQuota is the same 429 for a per-day quota: its
+	// QuotaFailure's quotaId is GenerateRequestsPerDayPerProjectPerModel,
+	// which resets at midnight Pacific time
+	// (https://ai.google.dev/gemini-api/docs/rate-limits).
+	GeminiDailyQuota Variant = "gemini-daily-quota"
+
+	// OpenRouterNoEndpoints is OpenRouter's 404 when no provider serves
+	// the model under the request's provider routing and the account's
+	// settings
+	// (https://openrouter.ai/docs/guides/routing/provider-selection).
+	OpenRouterNoEndpoints Variant = "openrouter-no-endpoints"
+
+	// OpenAIUnknownField is OpenAI's 400 for a body field it does not
+	// take, such as OpenRouter's provider or reasoning: code
+	// unknown_parameter, the field in param
+	// (https://platform.openai.com/docs/guides/error-codes). Requests
+	// with only documented fields are answered.
+	OpenAIUnknownField Variant = "openai-unknown-field"
 )
 
 // variantFailure answers req with the variant's failure and returns the
@@ -191,8 +237,84 @@ func (s *Server) variantFailure(w http.ResponseWriter, req Request) (status int,
 			return writeParamError(w, "temperature", "unsupported_value",
 				fmt.Sprintf("Unsupported value: 'temperature' does not support %g with this model. Only the default (1) value is supported.", *req.Temperature)), true
 		}
+	case AzureRetryAfterMS:
+		w.Header().Set("retry-after", "2")
+		w.Header().Set("retry-after-ms", "1500")
+		return writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": map[string]any{"code": "429",
+			"message": "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2025-04-01-preview have exceeded token rate limit of your current AIServices S0 pricing tier. Please retry after 2 seconds."}}), true
+	case OpenAIRateLimitReset:
+		w.Header().Set("x-ratelimit-limit-requests", "500")
+		w.Header().Set("x-ratelimit-remaining-requests", "0")
+		w.Header().Set("x-ratelimit-reset-requests", "1s")
+		w.Header().Set("x-ratelimit-reset-tokens", "20ms")
+		return writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
+			"Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 500, Used 500, Requested 1."), true
+	case GroqFlexCapacity:
+		return writeError(w, statusFlexCapacity, "capacity_exceeded", "capacity_exceeded",
+			"Flex tier capacity exceeded. This is a temporary error due to high demand. Please retry your request."), true
+	case GeminiRetryInfo:
+		return writeJSON(w, http.StatusTooManyRequests, geminiQuotaError("GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+			"generativelanguage.googleapis.com/generate_content_free_tier_requests", "3s")), true
+	case GeminiDailyQuota:
+		return writeJSON(w, http.StatusTooManyRequests, geminiQuotaError("GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+			"generativelanguage.googleapis.com/generate_content_free_tier_requests", "29s")), true
+	case OpenRouterNoEndpoints:
+		return writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": 404,
+			"message": "No endpoints found matching your data policy (Free model training). Configure: https://openrouter.ai/settings/privacy"}}), true
+	case OpenAIUnknownField:
+		if f := unknownField(req.Raw); f != "" {
+			return writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": fmt.Sprintf("Unknown parameter: '%s'.", f), "type": "invalid_request_error", "param": f, "code": "unknown_parameter"}}), true
+		}
 	}
 	return 0, false
+}
+
+// statusFlexCapacity is Groq's 498.
+const statusFlexCapacity = 498
+
+// geminiQuotaError is Gemini's 429 body: an array of one error object
+// with a QuotaFailure and a RetryInfo.
+func geminiQuotaError(quotaID, metric, retryDelay string) []any {
+	return []any{map[string]any{"error": map[string]any{
+		"code":    429,
+		"message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+		"status":  "RESOURCE_EXHAUSTED",
+		"details": []any{
+			map[string]any{"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []any{map[string]any{
+				"quotaMetric": metric, "quotaId": quotaID, "quotaDimensions": map[string]any{"location": "global", "model": "gemini-2.5-flash"}, "quotaValue": "250"}}},
+			map[string]any{"@type": "type.googleapis.com/google.rpc.Help", "links": []any{map[string]any{
+				"description": "Learn more about Gemini API quotas", "url": "https://ai.google.dev/gemini-api/docs/rate-limits"}}},
+			map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": retryDelay},
+		},
+	}}}
+}
+
+// openAIFields are the chat completion body's fields that OpenAI's API
+// reference documents, of those benchgate may send
+// (https://platform.openai.com/docs/api-reference/chat/create).
+var openAIFields = map[string]bool{"model": true, "messages": true, "temperature": true, "top_p": true, "seed": true, "max_tokens": true,
+	"max_completion_tokens": true, "response_format": true, "reasoning_effort": true, "service_tier": true, "stream": true, "n": true,
+	"stop": true, "logprobs": true, "user": true}
+
+// unknownField is the first top-level field of a request body, in
+// sorted order, that OpenAI does not take; "" when there is none.
+func unknownField(raw []byte) string {
+	var body map[string]json.RawMessage
+	if json.Unmarshal(raw, &body) != nil {
+		return ""
+	}
+	var unknown []string
+	for k := range body {
+		if !openAIFields[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	if len(unknown) == 0 {
+		return ""
+	}
+	return unknown[0]
 }
 
 func writeParamError(w http.ResponseWriter, param, code, msg string) int {
@@ -284,7 +406,8 @@ func (s *Server) replyBody(req Request, r Reply) map[string]any {
 // Variants are every variant, for tests that go through them all.
 var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoningContent, VLLMNoParser, Ollama, NoUsage,
 	AzureContentFilterCompletion, MistralThinking, OpenRouterStream, OpenAIRefusal, DeepSeek, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
-	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature}
+	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature,
+	AzureRetryAfterMS, OpenAIRateLimitReset, GroqFlexCapacity, GeminiRetryInfo, GeminiDailyQuota, OpenRouterNoEndpoints, OpenAIUnknownField}
 
 // valid reports whether v is one of Variants.
 func (v Variant) valid() bool {

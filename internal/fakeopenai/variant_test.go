@@ -16,7 +16,8 @@ func TestVariants(t *testing.T) {
 		body       string // the request
 		status     int
 		retryAfter string
-		has        []string // substrings of the answer
+		header     map[string]string // other headers the answer carries
+		has        []string          // substrings of the answer
 		hasNot     []string
 	}{
 		{v: OpenAI, status: 200, has: []string{`"content":"C"`, `"refusal":null`, `"prompt_tokens_details":{"cached_tokens":6}`, `"completion_tokens_details":{"reasoning_tokens":3}`}, hasNot: []string{`"reasoning"`}},
@@ -40,6 +41,14 @@ func TestVariants(t *testing.T) {
 		{v: OSeriesMaxTokens, status: 200, body: `{"model":"o3","messages":[{"role":"user","content":"q"}],"max_completion_tokens":5}`},
 		{v: GPT5Temperature, status: 400, body: `{"model":"gpt-5","messages":[{"role":"user","content":"q"}],"temperature":0}`, has: []string{`"param":"temperature"`, `does not support 0`}},
 		{v: GPT5Temperature, status: 200, body: `{"model":"gpt-5","messages":[{"role":"user","content":"q"}],"temperature":1}`},
+		{v: AzureRetryAfterMS, status: 429, retryAfter: "2", header: map[string]string{"retry-after-ms": "1500"}, has: []string{`"code":"429"`}},
+		{v: OpenAIRateLimitReset, status: 429, header: map[string]string{"x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "20ms"}, has: []string{`"code":"rate_limit_exceeded"`}},
+		{v: GroqFlexCapacity, status: 498, has: []string{`"code":"capacity_exceeded"`}},
+		{v: GeminiRetryInfo, status: 429, has: []string{`[{"error":{`, `"status":"RESOURCE_EXHAUSTED"`, `"retryDelay":"3s"`, `"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"`}},
+		{v: GeminiDailyQuota, status: 429, has: []string{`"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"`, `google.rpc.QuotaFailure`}},
+		{v: OpenRouterNoEndpoints, status: 404, has: []string{`"code":404`, `No endpoints found`}},
+		{v: OpenAIUnknownField, status: 400, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"provider":{"order":["x"]}}`, has: []string{`"param":"provider"`, `"code":"unknown_parameter"`}},
+		{v: OpenAIUnknownField, status: 200, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"seed":1,"service_tier":"flex"}`},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.v)+" "+tt.body, func(t *testing.T) {
@@ -51,6 +60,11 @@ func TestVariants(t *testing.T) {
 			resp, got := post(t, s.URL+"/chat/completions", "", body)
 			if resp.StatusCode != tt.status || resp.Header.Get("Retry-After") != tt.retryAfter {
 				t.Errorf("status %d Retry-After %q, want %d %q: %s", resp.StatusCode, resp.Header.Get("Retry-After"), tt.status, tt.retryAfter, got)
+			}
+			for k, v := range tt.header {
+				if resp.Header.Get(k) != v {
+					t.Errorf("header %s %q, want %q", k, resp.Header.Get(k), v)
+				}
 			}
 			if !json.Valid(got) {
 				t.Fatalf("not JSON: %s", got)
