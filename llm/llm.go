@@ -4,7 +4,7 @@
 // small Completer interface; Client implements it with retries, rate
 // limiting and a cost ledger. The files split by concern: wire.go and
 // stream.go are the wire format, retry.go and wait.go classification and
-// waiting, client.go the client.
+// waiting, attempt.go one attempt, client.go the client and its retries.
 package llm
 
 import (

@@ -165,3 +165,20 @@ func FuzzDecodeAnswer(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadStream: any event stream is read into one answer or refused,
+// never a panic; an answer read holds one choice.
+func FuzzReadStream(f *testing.F) {
+	f.Add(": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":\r\ndata: {\"content\":\"B\"}}]}\r\n\r\ndata: [DONE]\r\n")
+	f.Add("event: x\nid: 1\nretry: 5\ndata: {\"error\":{\"code\":502}}\n\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		raw, err := readStream([]byte(body))
+		if err != nil {
+			return
+		}
+		if len(raw.Choices) != 1 || raw.Choices[0].Message == nil {
+			t.Errorf("read %+v", raw)
+		}
+	})
+}
