@@ -76,7 +76,8 @@ func TestMCQRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Questions != 40 || sum.Done != 39 || sum.Failed != 1 || sum.Skipped != 0 || fmt.Sprintf("%.3f", sum.SpendUSD) != "0.037" {
+	// rq-005's empty content is no answer: failed, not done.
+	if sum.Questions != 40 || sum.Done != 38 || sum.Failed != 2 || sum.Unanswered != 1 || sum.Skipped != 0 || fmt.Sprintf("%.3f", sum.SpendUSD) != "0.037" {
 		t.Errorf("summary %+v", sum)
 	}
 	rows := readMCQ(t, out)
@@ -93,7 +94,7 @@ func TestMCQRun(t *testing.T) {
 	if r := byID["rq-004"]; r.FinishReason != "length" || r.Answer != nil || r.Correct {
 		t.Errorf("length: %+v", r)
 	}
-	if r := byID["rq-005"]; r.FinishReason != "empty" {
+	if r := byID["rq-005"]; r.FinishReason != "empty" || r.Answer != nil || r.Error != "" {
 		t.Errorf("empty: %+v", r)
 	}
 	if r := byID["rq-001"]; !r.Correct || *r.Answer != "D" || *r.Pattern != "answer_statement" || *r.LatencyMS != 120 {
@@ -104,14 +105,15 @@ func TestMCQRun(t *testing.T) {
 		t.Errorf("request: %+v", f.seen[0])
 	}
 
-	// Resume: only the failed question is asked again.
+	// Resume: only the failed questions are asked again, the empty one
+	// among them.
 	delete(fail, "rq-003")
 	before := f.calls.Load()
 	sum, err = Run(context.Background(), Config{Bench: b, LLM: f, Model: "org/m", Output: out})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f.calls.Load() - before; got != 1 || sum.Skipped != 39 || sum.Done != 1 {
+	if got := f.calls.Load() - before; got != 2 || sum.Skipped != 38 || sum.Done != 1 || sum.Failed != 1 {
 		t.Errorf("resume made %d calls, summary %+v", got, sum)
 	}
 	if r := readByID(t, out)["rq-003"]; r.FinishReason != "stop" || !r.Correct {

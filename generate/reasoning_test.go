@@ -73,11 +73,23 @@ func TestRubricReasoningReplies(t *testing.T) {
 			errLine: "before any answer; raise --max-tokens",
 		},
 		{
+			// A rubric answer cut short would be graded as if complete.
 			name:    "cut at the token limit after some answer",
-			resp:    llm.Response{Content: "Vitrinite reflectance", FinishReason: "length"},
-			row:     &submission.AnswerRow{Answer: "Vitrinite reflectance", AnswerClean: "Vitrinite reflectance"},
-			done:    5,
-			summary: "5 answered now, 0 failed; spend",
+			resp:    llm.Response{Content: "Vitrinite reflectance", FinishReason: "length", CompletionTokens: 512},
+			summary: "0 answered now, 5 failed (5 cut at the token limit mid-answer)",
+			errLine: "the reply was cut at the token limit (finish_reason length, 512 completion tokens) mid-answer, and a rubric answer cut short is not graded; raise --max-tokens and run again",
+		},
+		{
+			name:    "a refusal is no answer",
+			resp:    llm.Response{Refusal: "I can't help with that.", FinishReason: "stop"},
+			summary: "0 answered now, 5 failed (5 refused, filtered or empty)",
+			errLine: `the model refused to answer (refusal): \"I can't help with that.\"`,
+		},
+		{
+			name:    "a completion a content filter cut is no answer",
+			resp:    llm.Response{Content: "Vitrinite reflectance", FinishReason: "content_filter"},
+			summary: "0 answered now, 5 failed (5 refused, filtered or empty)",
+			errLine: "a content filter cut the reply (finish_reason content_filter)",
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/internal/atomicfile"
 	"github.com/benchgate/benchgate/internal/progress"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
 )
@@ -56,6 +58,11 @@ type Summary struct {
 	Done      int // answered in this run
 	Failed    int // calls that failed in this run (recorded, to retry on the next)
 	NoAnswer  int // of Failed: replies cut at the token limit before any answer
+	Cut       int // of Failed: rubric answers cut at the token limit, which are not graded as complete
+	// Of Failed: replies that were no answer although the call succeeded:
+	// refused (OpenAI's refusal), cut by a content filter, or, for a
+	// multiple-choice question, with an empty content.
+	Unanswered int
 	// Of Failed: calls that failed on every attempt (llm.ErrExhausted):
 	// the endpoint could not be reached, timed out or kept failing.
 	Exhausted int
@@ -94,6 +101,12 @@ func (s Summary) Line(output string) string {
 	if s.NoAnswer > 0 {
 		line += fmt.Sprintf(" (%d cut at the token limit before answering)", s.NoAnswer)
 	}
+	if s.Cut > 0 {
+		line += fmt.Sprintf(" (%d cut at the token limit mid-answer)", s.Cut)
+	}
+	if s.Unanswered > 0 {
+		line += fmt.Sprintf(" (%d refused, filtered or empty)", s.Unanswered)
+	}
 	if s.Fallback > 0 {
 		line += fmt.Sprintf(", %d answered from the reasoning text", s.Fallback)
 	}
@@ -118,8 +131,10 @@ func (s Summary) Line(output string) string {
 // rubric benchmark, or submit an mcq run's scores.
 func (s Summary) Next(output string, b *benchmark.Benchmark) string {
 	switch {
-	case s.NoAnswer > 0:
+	case s.NoAnswer > 0 && s.Cut == 0:
 		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before any answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer)
+	case s.NoAnswer+s.Cut > 0:
+		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before a complete answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer+s.Cut)
 	case s.Failed > 0:
 		next := fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
 		for i, c := range s.Causes {
@@ -218,6 +233,9 @@ type runner struct {
 // holds r.mu.
 func (r *runner) cause(err error) {
 	text := attemptNote.ReplaceAllString(err.Error(), "")
+	if u := (*unansweredError)(nil); errors.As(err, &u) {
+		text = u.cause // the same for every question, whatever each reply said
+	}
 	text = questionNote.ReplaceAllString(text, "")
 	if r.causes == nil {
 		r.causes = map[string]*Cause{}
@@ -239,6 +257,10 @@ var (
 // at the endpoint (billing, quota), which every later call would meet
 // too, from a failure of one call.
 var errAccount = llm.ErrAccount
+
+// errSetup, likewise, tells a setup every call would meet (no such model,
+// a field the endpoint does not take, answers that cannot be read).
+var errSetup = llm.ErrSetup
 
 // resume loads the rows of an earlier run of the same output: those of
 // the output, then those of its journal, which may hold rows the output
@@ -263,8 +285,9 @@ func (r *runner) resume() error {
 			return err
 		}
 		for i, row := range append(rows, journaled...) {
-			// A failed call is retried; an answered one is kept.
-			if qi, ok := r.b.Index(row.ID); ok && row.FinishReason != "error" && r.mcq[qi] == nil {
+			// A failed call, or one that gave no answer, is retried; an
+			// answered one is kept.
+			if qi, ok := r.b.Index(row.ID); ok && !submission.Unanswered(row.FinishReason) && r.mcq[qi] == nil {
 				r.mcq[qi] = &row
 				r.sum.Skipped++
 				r.dirty = r.dirty || i >= len(rows)
@@ -376,6 +399,8 @@ dispatch:
 	}
 	if cause := context.Cause(ctx); err == nil && errors.Is(cause, errAccount) {
 		err = fmt.Errorf("stopped: the account at the endpoint failed (%w), and every other call would too; %d of %d questions answered so far are saved in %s; run the same command again once the account is in order", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
+	} else if err == nil && errors.Is(cause, errSetup) {
+		err = fmt.Errorf("stopped: the endpoint refused the setup (%w), and every other call would meet it too; %d of %d questions answered so far are saved in %s; fix what it names and run the same command again", cause, r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	} else if err == nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted: %d of %d questions answered so far are saved in %s; run the same command again to go on", r.sum.Skipped+r.sum.Done, r.n, r.cfg.Output)
 	}
@@ -403,16 +428,26 @@ func (r *runner) ask(ctx context.Context, i int) {
 	if err != nil && ctx.Err() != nil {
 		return // interrupted: not a failure of the model, asked again next run
 	}
-	if errors.Is(err, errAccount) {
+	if errors.Is(err, errAccount) || errors.Is(err, errSetup) {
 		r.stop(err) // not this question's failure: asked again next run
 		return
 	}
 	noAnswer := err == nil && resp.FinishReason == "length" && submission.CleanAnswer(resp.Content) == ""
-	if noAnswer {
+	cut, unanswered := false, false
+	switch {
+	case noAnswer:
 		// The budget ran out before the answer: a failure to retry with
 		// more tokens, not the model's answer. Reasoning text cut off
 		// mid-thought is no answer either, whatever the rule.
 		err = fmt.Errorf("question %s: the reply was cut at the token limit (finish_reason length, %d completion tokens) before any answer%s; raise --max-tokens and run again", req.QuestionID, resp.CompletionTokens, reasoningNote(resp.Reasoning))
+	case err == nil && r.ans != nil && resp.FinishReason == "length":
+		// A rubric answer cut short would be graded as if complete.
+		cut = true
+		err = fmt.Errorf("question %s: the reply was cut at the token limit (finish_reason length, %d completion tokens) mid-answer, and a rubric answer cut short is not graded; raise --max-tokens and run again", req.QuestionID, resp.CompletionTokens)
+	case err == nil:
+		if u := r.unanswered(resp); u != nil {
+			unanswered, err = true, fmt.Errorf("question %s: %w", req.QuestionID, u)
+		}
 	}
 	var c float64
 	if resp.CostUSD != nil {
@@ -432,13 +467,18 @@ func (r *runner) ask(ctx context.Context, i int) {
 	r.dirty = true
 	if resp.CostUSD != nil {
 		r.sum.SpendUSD += *resp.CostUSD
-	} else if err == nil || noAnswer {
+	} else if err == nil || noAnswer || cut || unanswered {
 		r.sum.Unpriced++
 	}
 	if err != nil {
 		r.sum.Failed++
-		if noAnswer {
+		switch {
+		case noAnswer:
 			r.sum.NoAnswer++
+		case cut:
+			r.sum.Cut++
+		case unanswered:
+			r.sum.Unanswered++
 		}
 		if errors.Is(err, llm.ErrExhausted) {
 			r.sum.Exhausted++
@@ -465,6 +505,41 @@ func (r *runner) ask(ctx context.Context, i int) {
 	row = r.ans[i]
 }
 
+// unansweredError is a successful call whose reply is no answer. cause
+// is the same for every question, for the run's summary; detail is this
+// reply's, such as the refusal's words.
+type unansweredError struct {
+	finish string // the row's finish reason
+	cause  string
+	detail string
+}
+
+func (e *unansweredError) Error() string { return e.cause + suffixed(e.detail) }
+
+func suffixed(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// unanswered says why a successful reply is no answer, or returns nil: a
+// refusal or a completion a content filter cut, of either kind; for a
+// multiple-choice question, whose letter is read from the content only,
+// an empty content, whatever the reasoning text holds.
+func (r *runner) unanswered(resp llm.Response) *unansweredError {
+	switch resp.Unanswered() {
+	case "refusal":
+		return &unansweredError{finish: "refusal", cause: "the model refused to answer (refusal)", detail: strconv.Quote(safetext.Cut(resp.Refusal, 500))}
+	case "content_filter":
+		return &unansweredError{finish: "content_filter", cause: "a content filter cut the reply (finish_reason content_filter)"}
+	}
+	if r.mcq != nil && strings.TrimSpace(resp.Content) == "" {
+		return &unansweredError{finish: "empty", cause: "the reply's content was empty (a multiple-choice letter is read from the content only)" + reasoningNote(resp.Reasoning)}
+	}
+	return nil
+}
+
 // reasoningNote says how much reasoning text a reply cut at the token
 // limit held, which tells a person why the budget ran out.
 func reasoningNote(reasoning string) string {
@@ -476,11 +551,12 @@ func reasoningNote(reasoning string) string {
 
 func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submission.MCQRecord {
 	row := &submission.MCQRecord{ID: it.ID, Reasoning: resp.Reasoning}
-	if err != nil {
+	u := (*unansweredError)(nil)
+	if err != nil && !errors.As(err, &u) {
 		row.FinishReason, row.Error = "error", err.Error()
 		return row
 	}
-	row.Response = resp.Content
+	// The call succeeded, answer or not, and was paid for.
 	lat := float64(resp.Latency.Microseconds()) / 1000
 	row.LatencyMS = &lat
 	if resp.UsageKnown {
@@ -489,13 +565,22 @@ func (r *runner) mcqRow(it *benchmark.Item, resp llm.Response, err error) *submi
 		row.PromptTokens, row.CompletionTokens = &pt, &ct
 	}
 	switch {
-	case strings.TrimSpace(resp.Content) == "":
-		row.FinishReason = "empty"
+	case u != nil && u.finish == "empty":
+		row.FinishReason = "empty" // no error: verify counts it as an empty response
+		return row
+	case u != nil && u.finish == "refusal":
+		row.FinishReason, row.Error = "refusal", "refusal: "+resp.Refusal
+		return row
+	case u != nil:
+		// Filtered: the partial text is kept and read as any response
+		// is, so that verify reads the same letter; the row is a failure.
+		row.FinishReason, row.Error = u.finish, err.Error()
 	case resp.FinishReason == "length":
 		row.FinishReason = "length"
 	default:
 		row.FinishReason = "stop"
 	}
+	row.Response = resp.Content
 	if got := r.policy.Extract(resp.Content); got.Letter != "" {
 		l, p := got.Letter, got.Pattern
 		row.Answer, row.Pattern = &l, &p

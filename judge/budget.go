@@ -9,16 +9,9 @@ import (
 	"github.com/benchgate/benchgate/llm"
 )
 
-// Prices are a model's cost in USD per million prompt and completion
-// tokens.
-type Prices struct {
-	Input, Output float64
-}
-
-// Cost returns the cost of a call of the given token counts.
-func (p Prices) Cost(promptTokens, completionTokens int) float64 {
-	return (float64(promptTokens)*p.Input + float64(completionTokens)*p.Output) / 1e6
-}
+// Prices are a model's cost in USD per million prompt, cached prompt and
+// completion tokens: llm's, whose Cost is the one sum of them.
+type Prices = llm.Prices
 
 // The chat format's tokens around the messages: a few per message (role
 // and separators) and a few that prime the reply. Real templates use 3 to
@@ -42,13 +35,15 @@ func PromptTokenBound(msgs []llm.Message) int {
 }
 
 // WorstCost returns the most one call of req can cost at prices p: the
-// prompt at PromptTokenBound and a completion of req.MaxTokens. ok is
-// false when req sets no MaxTokens: nothing then bounds the completion.
+// prompt at PromptTokenBound, none of it or all of it cached, whichever
+// costs more, and a completion of req.MaxTokens. ok is false when req
+// sets no MaxTokens: nothing then bounds the completion.
 func WorstCost(req llm.Request, p Prices) (usd float64, ok bool) {
 	if req.MaxTokens <= 0 {
 		return 0, false
 	}
-	return p.Cost(PromptTokenBound(req.Messages), req.MaxTokens), true
+	prompt := PromptTokenBound(req.Messages)
+	return max(p.Cost(prompt, 0, req.MaxTokens), p.Cost(prompt, prompt, req.MaxTokens)), true
 }
 
 // ErrBudget is wrapped by the error of a call that a Budget refused to
@@ -143,7 +138,7 @@ func (b *Budget) settle(worst float64, resp llm.Response, attempts int) {
 	case resp.CostUSD != nil:
 		cost = *resp.CostUSD
 	case b.Prices != nil:
-		cost = b.Prices.Cost(resp.PromptTokens, resp.CompletionTokens)
+		cost = b.Prices.Cost(resp.PromptTokens, resp.CachedTokens, resp.CompletionTokens)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -34,7 +34,7 @@ func TestBudget(t *testing.T) {
 	prices := Prices{Input: 1.25, Output: 10}
 	req := llm.Request{Model: "j", MaxTokens: 4096, Messages: []llm.Message{{Role: "system", Content: strings.Repeat("rubric ", 900)}, {Role: "user", Content: strings.Repeat("answer ", 1200)}}}
 	worst, ok := WorstCost(req, prices)
-	if !ok || worst != prices.Cost(PromptTokenBound(req.Messages), 4096) {
+	if !ok || worst != prices.Cost(PromptTokenBound(req.Messages), 0, 4096) {
 		t.Fatalf("WorstCost = %v, %v", worst, ok)
 	}
 	// What an endpoint may bill: the worst case itself, reported or

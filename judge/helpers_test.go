@@ -74,7 +74,8 @@ func (f *fake) calls() int {
 	return len(f.reqs)
 }
 
-// script returns a fake that answers the calls in order with contents.
+// script returns a fake that answers the calls in order with contents,
+// served as a dated snapshot of the model asked for, as OpenAI answers.
 func script(t *testing.T, contents ...string) *fake {
 	return &fake{reply: func(n int, req llm.Request) (llm.Response, error) {
 		if n > len(contents) {
@@ -82,7 +83,7 @@ func script(t *testing.T, contents ...string) *fake {
 			return llm.Response{}, fmt.Errorf("unexpected call %d", n)
 		}
 		cost := 0.001
-		return llm.Response{Content: contents[n-1], FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: &cost}, nil
+		return llm.Response{Content: contents[n-1], Model: req.Model + "-2026-01-01", FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10, CostUSD: &cost}, nil
 	}}
 }
 

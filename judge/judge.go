@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/llm"
 )
 
@@ -41,6 +42,11 @@ type Judge struct {
 	LLM   llm.Completer
 	Model string // the judge model id, as the benchmark registry fixes it
 	Cache Store  // optional
+	// Endpoint names the endpoint that serves the judge (its base URL,
+	// never a key): the same model id at two endpoints can be two builds
+	// of it, so it is part of the cache key. Empty keeps the keys of
+	// grades cached before endpoints were told apart.
+	Endpoint string
 	// Params are the registry's judge contract: each request parameter
 	// set is sent exactly as given, an unset one not at all; its verdict
 	// rule says how replies are read and what follows one that cannot be.
@@ -116,6 +122,7 @@ func (j *Judge) request(q *benchmark.RubricQuestion, msgs []llm.Message, jsonMod
 		ServiceTier:     p.ServiceTier,
 		Provider:        p.Provider,
 		JSON:            jsonMode,
+		FixedModel:      true, // a grade by another model is not the benchmark's judge's
 		Kind:            llm.CallJudge,
 		QuestionID:      q.ID,
 	}
@@ -172,6 +179,10 @@ type Result struct {
 	Usage Usage `json:"usage"`
 	// Cached reports that the result was read from the cache.
 	Cached bool `json:"cached"`
+	// ServedModel is the model that served the grading call, as the
+	// endpoint named it; kept in the cache entry, whose grade is read
+	// again only when it is the same model as the judge (llm.SameModel).
+	ServedModel string `json:"served_model,omitempty"`
 }
 
 // Total returns the awarded points of a scored result.
@@ -189,8 +200,8 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 	if j.Cache != nil {
 		if data, ok := j.Cache.Get(key); ok {
 			// An entry that no longer reads as a valid grade is a miss.
-			if v, err := decodeGrade(data); err == nil && len(v.Check(q)) == 0 {
-				res.Scored, res.Verdict, res.Cached = true, v, true
+			if g, err := decodeGrade(data); err == nil && len(g.Verdict.Check(q)) == 0 && llm.SameModel(j.Model, g.ServedModel) {
+				res.Scored, res.Verdict, res.Cached, res.ServedModel = true, g.Verdict, true, g.ServedModel
 				return res, nil
 			}
 		}
@@ -207,7 +218,7 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 		res.Usage.add(resp)
 		v, problems := j.read(q, resp)
 		if len(problems) == 0 {
-			res.Scored, res.Verdict, res.Problems, res.LastReply = true, v, nil, ""
+			res.Scored, res.Verdict, res.Problems, res.LastReply, res.ServedModel = true, v, nil, "", resp.Model
 			break
 		}
 		res.Problems, res.LastReply = problems, resp.Content
@@ -223,7 +234,7 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 			llm.Message{Role: "user", Content: reask(problems)})
 	}
 	if res.Scored && j.Cache != nil {
-		if data, err := encodeGrade(res.Verdict); err == nil {
+		if data, err := encodeGrade(grade{res.Verdict, res.ServedModel}); err == nil {
 			j.Cache.Put(key, data)
 		}
 	}
@@ -233,17 +244,26 @@ func (j *Judge) Grade(ctx context.Context, r *benchmark.Rubric, q *benchmark.Rub
 // encodeGrade is how a grade is kept in the cache, and the only encoding
 // of one there: a scored Result holding the verdict, the form entries have
 // always had, so that grades paid for by an earlier build are read again.
-func encodeGrade(v Verdict) ([]byte, error) { return json.Marshal(Result{Scored: true, Verdict: v}) }
+func encodeGrade(g grade) ([]byte, error) {
+	return json.Marshal(Result{Scored: true, Verdict: g.Verdict, ServedModel: g.ServedModel})
+}
 
-func decodeGrade(data []byte) (Verdict, error) {
+// grade is what a cache entry holds: the verdict and the model that
+// served it ("" for an entry written before it was kept).
+type grade struct {
+	Verdict     Verdict
+	ServedModel string
+}
+
+func decodeGrade(data []byte) (grade, error) {
 	var c Result
 	if err := json.Unmarshal(data, &c); err != nil {
-		return Verdict{}, err
+		return grade{}, err
 	}
 	if !c.Scored {
-		return Verdict{}, errors.New("not a scored grade")
+		return grade{}, errors.New("not a scored grade")
 	}
-	return c.Verdict, nil
+	return grade{c.Verdict, c.ServedModel}, nil
 }
 
 // read parses and checks one reply, returning the problems to quote back.
@@ -251,6 +271,10 @@ func (j *Judge) read(q *benchmark.RubricQuestion, resp llm.Response) (Verdict, [
 	v, err := ReadVerdict(j.Params.Verdict, resp.Content)
 	var problems []string
 	switch {
+	case resp.Refusal != "":
+		problems = []string{fmt.Sprintf("you declined to grade (%q); grade the answer against the rubric, which is your task here", safetext.Cut(resp.Refusal, 300))}
+	case resp.FinishReason == "content_filter":
+		problems = []string{"your reply was cut by a content filter; reply with the verdict alone"}
 	case err != nil:
 		if fe := (*FormatError)(nil); errors.As(err, &fe) {
 			problems = fe.Problems
@@ -288,8 +312,9 @@ type verdictKey struct {
 
 // CacheKey returns the key under which the grade of answer to q is
 // cached: a SHA-256 over everything the grade depends on — the prompt
-// (benchgate's version, or the prompt file's digest), the judge model,
-// its contract (request parameters and verdict rule),
+// (benchgate's version, or the prompt file's digest), the judge model
+// and the endpoint serving it, its contract (request parameters and
+// verdict rule),
 // the question as the prompt shows it, the global variants, the scoring
 // model and the answer — and the run, above 1 (see Judge.Run).
 // The random boundary is left out: it changes every call but not what is
@@ -334,6 +359,7 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		TotalPoints    int                 `json:"total_points"`
 		GateFailScore  int                 `json:"gate_failure_score"`
 		Answer         []byte              `json:"answer"` // base64: exact even for invalid UTF-8
+		Endpoint       string              `json:"endpoint,omitempty"`
 		// Left out for the first run, whose keys are those of the
 		// grades cached before runs were counted.
 		Run int `json:"run,omitempty"`
@@ -352,6 +378,7 @@ func (j *Judge) CacheKey(r *benchmark.Rubric, q *benchmark.RubricQuestion, answe
 		TotalPoints:    r.TotalPoints,
 		GateFailScore:  r.GateFailScore,
 		Answer:         []byte(answer),
+		Endpoint:       j.Endpoint,
 	}
 	if j.Run > 1 {
 		doc.Run = j.Run

@@ -204,7 +204,8 @@ func (c *Client) settle(a *attempt) {
 	case a.err == nil:
 		o = outcomeAnswered
 	case a.status == http.StatusTooManyRequests && !a.account,
-		a.status == http.StatusPaymentRequired && !a.permanent:
+		a.status == http.StatusPaymentRequired && !a.permanent,
+		a.status == statusFlexCapacity:
 		o = outcomeRateLimited
 	}
 	c.flight.release(o)

@@ -74,7 +74,7 @@ func TestCompleteSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Response{Content: "ANSWER: A (Which is first? A B C D)", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1, UsageKnown: true}
+	want := Response{Content: "ANSWER: A (Which is first? A B C D)", Model: "test/model-1", FinishReason: "stop", PromptTokens: 31, CompletionTokens: 9, Attempts: 1, UsageKnown: true}
 	got := resp
 	got.Latency = 0
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -94,12 +94,13 @@ func TestCompleteSuccess(t *testing.T) {
 	}
 }
 
-// TestRequestBody checks the JSON body itself: go-openai drops zero
+// TestRequestBody checks the JSON body itself: an omitempty tag drops zero
 // numbers, and benchmarks depend on temperature 0 and seeds being sent.
 func TestRequestBody(t *testing.T) {
 	seed0, seed42 := 0, 42
 	tests := []struct {
 		name   string
+		cfg    func(*Config)
 		change func(*Request)
 		has    []string // substrings of the raw body
 		hasNot []string
@@ -143,9 +144,16 @@ func TestRequestBody(t *testing.T) {
 			hasNot: []string{`"reasoning":`},
 		},
 		{
-			name:   "service tier and provider",
+			name:   "service tier; no provider routing away from OpenRouter",
 			change: func(r *Request) { r.ServiceTier, r.Provider = "flex", "openai" },
-			has:    []string{`"service_tier":"flex"`, `"provider":{"allow_fallbacks":false,"order":["openai"]}`},
+			has:    []string{`"service_tier":"flex"`},
+			hasNot: []string{`"provider"`},
+		},
+		{
+			name:   "provider routing to OpenRouter",
+			cfg:    func(c *Config) { c.OpenRouter = true },
+			change: func(r *Request) { r.Provider = "openai" },
+			has:    []string{`"provider":{"allow_fallbacks":false,"order":["openai"]}`},
 		},
 		{
 			name:   "seed 0 is sent",
@@ -195,7 +203,7 @@ func TestRequestBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey})
-			c, _ := newClient(t, srv, nil)
+			c, _ := newClient(t, srv, tt.cfg)
 			req := question()
 			tt.change(&req)
 			if _, err := c.Complete(context.Background(), req); err != nil {
@@ -303,7 +311,7 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:         "Retry-After beyond the cap waits the cap",
-			fail:         fakeopenai.FailFirst(1, fakeopenai.Failure{Status: 503, RetryAfter: "86400"}),
+			fail:         fakeopenai.FailFirst(1, fakeopenai.Failure{Status: 503, RetryAfter: "600"}),
 			wantCalls:    2,
 			minFirstWait: 120 * time.Second,
 			maxFirstWait: 120 * time.Second,
@@ -370,9 +378,17 @@ func TestRetries(t *testing.T) {
 			wantInErr:  []string{"HTTP 403"},
 		},
 		{
-			name:       "404 fails at once",
+			name:       "Retry-After of an hour or more stops the run: a per-day limit",
+			fail:       fakeopenai.FailFirst(100, fakeopenai.Failure{Status: 429, RetryAfter: "3600"}),
+			wantErr:    ErrAccount,
+			wantCalls:  1,
+			wantStatus: 429,
+			wantInErr:  []string{"a per-day limit is reached: the endpoint asks to wait 1h0m0s (Retry-After), until ", "an account error"},
+		},
+		{
+			name:       "404 fails at once: a setup error",
 			fail:       fakeopenai.FailFirst(100, fakeopenai.Failure{Status: 404}),
-			wantErr:    ErrPermanent,
+			wantErr:    ErrSetup,
 			wantCalls:  1,
 			wantStatus: 404,
 			wantInErr:  []string{"model was not found (HTTP 404)"},
@@ -402,12 +418,10 @@ func TestRetries(t *testing.T) {
 				if !errors.As(err, &e) || !errors.Is(err, tt.wantErr) {
 					t.Fatalf("error %v (%T), want an *Error matching %v", err, err, tt.wantErr)
 				}
-				other := ErrPermanent
-				if tt.wantErr == ErrPermanent {
-					other = ErrExhausted
-				}
-				if errors.Is(err, other) {
-					t.Errorf("error matches both kinds: %v", err)
+				for _, other := range []error{ErrPermanent, ErrExhausted, ErrAccount, ErrSetup} {
+					if other != tt.wantErr && errors.Is(err, other) {
+						t.Errorf("error matches both %v and %v: %v", tt.wantErr, other, err)
+					}
 				}
 				if e.Attempts != tt.wantCalls || e.Status != tt.wantStatus || e.Model != "test/model-1" {
 					t.Errorf("error fields attempts %d status %d model %q, want %d %d", e.Attempts, e.Status, e.Model, tt.wantCalls, tt.wantStatus)
@@ -625,7 +639,7 @@ func TestLedger(t *testing.T) {
 	if len(lines) != 6 {
 		t.Fatalf("%d ledger lines, want 6 (one per answered call; a 503 or a 400 is not billed):\n%s", len(lines), ledger.String())
 	}
-	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id time"
+	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id served_model time"
 	seen := map[string]LedgerEntry{}
 	for _, line := range lines {
 		var raw map[string]any
@@ -649,7 +663,7 @@ func TestLedger(t *testing.T) {
 		}
 		if e.RunID != "2026-12-01-a" || e.Model != "test/model-1" || e.PromptTokens == nil || *e.PromptTokens != 50 ||
 			e.CompletionTokens == nil || *e.CompletionTokens != 5 || e.CostUSD == nil || *e.CostUSD != 0.0001 || e.LatencyMS < 0 ||
-			e.Outcome != OutcomeAnswered || e.FinishReason != "stop" {
+			e.Outcome != OutcomeAnswered || e.FinishReason != "stop" || e.ServedModel != "test/model-1" {
 			t.Errorf("ledger entry %+v", e)
 		}
 		if _, dup := seen[e.QuestionID]; dup {
@@ -929,11 +943,11 @@ func TestParseRetryAfter(t *testing.T) {
 		{"2", 2 * time.Second, true},
 		{" 0 ", 0, true},
 		{"1.5", 1500 * time.Millisecond, true},
-		{"600", 120 * time.Second, true},
-		{"1e300", 120 * time.Second, true},
+		{"600", 600 * time.Second, true}, // backoff caps the wait
+		{"1e300", 7 * 24 * time.Hour, true},
 		{"Tue, 01 Dec 2026 10:00:07 GMT", 7 * time.Second, true},
 		{"Tue, 01 Dec 2026 09:59:00 GMT", 0, true},
-		{"Wed, 02 Dec 2026 10:00:00 GMT", 120 * time.Second, true},
+		{"Wed, 02 Dec 2026 10:00:00 GMT", 24 * time.Hour, true},
 		{"", 0, false},
 		{"-3", 0, false},
 		{"NaN", 0, false},
@@ -1003,7 +1017,7 @@ func TestPublicError(t *testing.T) {
 		{name: "server error with the endpoint's message", srv: failing(fakeopenai.Failure{Status: 502, Body: `{"error": {"message": "upstream ` + inside + ` is down"}}`}),
 			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: HTTP 502 Bad Gateway`, wantInErr: inside},
 		{name: "not found", srv: failing(fakeopenai.Failure{Status: 404, Body: `{"error": {"message": "no model at ` + inside + `"}}`}),
-			wantPublic: `model "test/model-1": the endpoint or the model was not found (HTTP 404) (attempt 1, not retried)`, wantInErr: inside},
+			wantPublic: `model "test/model-1": the endpoint or the model was not found (HTTP 404) (attempt 1, a setup error)`, wantInErr: inside},
 		{name: "upstream error in a 200", srv: failing(fakeopenai.Failure{Status: 200, Body: `{"error": {"message": "provider ` + inside + ` failed", "code": 503}}`}),
 			wantPublic: `model "test/model-1": gave up after 2 attempts; the last: the endpoint reported an error inside its answer: HTTP 503 Service Unavailable`, wantInErr: inside},
 		{name: "timeout", srv: failing(fakeopenai.Failure{Hang: true}), timeout: 50 * time.Millisecond,

@@ -21,7 +21,9 @@ type LedgerEntry struct {
 	Attempt      int      `json:"attempt"` // 1 for a call's first try
 	Outcome      string   `json:"outcome"` // OutcomeAnswered, OutcomeFailed or OutcomeTimeout
 	FinishReason string   `json:"finish_reason,omitempty"`
-	Provider     string   `json:"provider,omitempty"` // who served it, as OpenRouter reports
+	Provider     string   `json:"provider,omitempty"`     // who served it, as OpenRouter reports
+	ServedModel  string   `json:"served_model,omitempty"` // the model that served it, as the answer names it
+	Refusal      string   `json:"refusal,omitempty"`      // the model's refusal, when it declined
 	// Token counts: null when the answer carried no usage, or none came.
 	PromptTokens     *int `json:"prompt_tokens"`
 	CompletionTokens *int `json:"completion_tokens"`

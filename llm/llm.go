@@ -1,7 +1,10 @@
 // Package llm is benchgate's one door to language models: chat completions
 // from any OpenAI-compatible endpoint (OpenRouter, OpenAI, Azure OpenAI,
-// vLLM, Ollama). Callers depend on the small Completer interface; Client
-// implements it with retries, rate limiting and a cost ledger.
+// vLLM, Ollama, Mistral, DeepSeek, Groq, Gemini). Callers depend on the
+// small Completer interface; Client implements it with retries, rate
+// limiting and a cost ledger. The files split by concern: wire.go and
+// stream.go are the wire format, retry.go and wait.go classification and
+// waiting, attempt.go one attempt, client.go the client and its retries.
 package llm
 
 import (
@@ -37,8 +40,15 @@ type Request struct {
 	ServiceTier string
 	// Provider, when set, pins OpenRouter's routing to that provider,
 	// without fallbacks, so that a fixed judge is not served by another
-	// host's build of the model.
+	// host's build of the model. It is sent to OpenRouter only (see
+	// Config.OpenRouter): other endpoints serve one build and refuse the
+	// field.
 	Provider string
+	// FixedModel says that the answer must come from Model itself, as a
+	// fixed judge's must: an answer whose served model is not the same
+	// model (see SameModel) is a failed attempt, tried once more and then
+	// a permanent failure that names the model that served it.
+	FixedModel bool
 
 	// For the cost ledger: what the call is for.
 	Kind       CallKind
@@ -56,8 +66,15 @@ const (
 
 // Response is a completed call.
 type Response struct {
-	Content          string
-	Reasoning        string // the reasoning text beside the answer (reasoning or reasoning_content), if any
+	Content   string
+	Reasoning string // the reasoning text beside the answer (reasoning, reasoning_content or thinking parts), if any
+	// Refusal is the model's refusal, as OpenAI reports it beside an
+	// empty content: the call succeeded and was billed, but the model
+	// declined, and its content is no answer.
+	Refusal string
+	// Model is the model that served the call, as the answer names it
+	// (often a dated id such as gpt-4o-2024-08-06); "" when it did not.
+	Model            string
 	FinishReason     string // as the endpoint reports it: "stop", "length", ...
 	PromptTokens     int
 	CompletionTokens int
@@ -74,6 +91,21 @@ type Response struct {
 	UsageKnown bool
 	// Provider is who served the call, as OpenRouter reports it.
 	Provider string
+}
+
+// Unanswered says why a successful call holds no complete answer to
+// grade, or returns "" when it holds one: the model refused ("refusal"),
+// a content filter cut the completion ("content_filter"), or the token
+// limit did ("length"). The finish reasons are OpenAI's
+// (https://platform.openai.com/docs/api-reference/chat/object).
+func (r Response) Unanswered() string {
+	switch {
+	case r.Refusal != "":
+		return "refusal"
+	case r.FinishReason == "content_filter", r.FinishReason == "length":
+		return r.FinishReason
+	}
+	return ""
 }
 
 // Completer makes chat completions. Client is the real one; tests use

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -28,13 +29,14 @@ func TestProviderVariants(t *testing.T) {
 		reply    fakeopenai.Reply
 		attempts int
 
-		wantErr       error // nil, ErrPermanent, ErrExhausted or ErrAccount
+		wantErr       error // nil, ErrPermanent, ErrExhausted, ErrAccount or ErrSetup
 		wantInErr     string
 		wantContent   string
 		wantReasoning string
 		wantFinish    string
 		wantCalls     int
-		wantOutcomes  []string // the ledger lines' outcomes, in order
+		wantOutcomes  []string      // the ledger lines' outcomes, in order
+		wantWait      time.Duration // the first wait at least, when set
 		check         func(t *testing.T, resp Response, lines []LedgerEntry, reqs []fakeopenai.Request)
 	}{
 		{
@@ -64,6 +66,7 @@ func TestProviderVariants(t *testing.T) {
 		{
 			name: "OpenRouter: the pinned provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
 			reply: fakeopenai.Reply{Content: "x", Provider: "Google AI Studio"}, req: func(r *Request) { r.Provider = "google-ai-studio" },
+			cfg:         func(c *Config) { c.OpenRouter = true },
 			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 			check: func(t *testing.T, _ Response, _ []LedgerEntry, reqs []fakeopenai.Request) {
 				if !strings.Contains(string(reqs[0].Raw), `"provider":{"allow_fallbacks":false,"order":["google-ai-studio"]}`) {
@@ -74,6 +77,7 @@ func TestProviderVariants(t *testing.T) {
 		{
 			name: "OpenRouter: another provider served the call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
 			reply: fakeopenai.Reply{Content: "x", Provider: "Together"}, req: func(r *Request) { r.Provider = "openai" },
+			cfg:     func(c *Config) { c.OpenRouter = true },
 			wantErr: ErrPermanent, wantInErr: `served by "Together", not by the provider "openai"`, wantCalls: 1, wantOutcomes: []string{OutcomeFailed},
 		},
 		{
@@ -183,6 +187,113 @@ func TestProviderVariants(t *testing.T) {
 			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 		},
 		{
+			name: "Mistral: thinking chunks are the reasoning, text chunks the content", opts: fakeopenai.Options{Variant: fakeopenai.MistralThinking}, reply: reply,
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "OpenRouter streams an answer not asked to: read, not retried", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterStream}, reply: withCost,
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if resp.CostUSD == nil || *resp.CostUSD != 0.0021 || resp.Provider != "OpenAI" || resp.CachedTokens != 64 || resp.Model != "test/model-1" {
+					t.Errorf("response %+v", resp)
+				}
+			},
+		},
+		{
+			name: "OpenAI refusal: kept, in the response and the ledger, never an empty answer", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIRefusal}, reply: reply,
+			wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				const want = "I'm sorry, but I can't help with that request."
+				if resp.Refusal != want || resp.Unanswered() != "refusal" {
+					t.Errorf("refusal %q, unanswered %q", resp.Refusal, resp.Unanswered())
+				}
+				if lines[0].Refusal != want {
+					t.Errorf("ledger %+v", lines[0])
+				}
+			},
+		},
+		{
+			name: "DeepSeek: cache hits priced at the cached rate", opts: fakeopenai.Options{Variant: fakeopenai.DeepSeek}, reply: reply,
+			cfg:         func(c *Config) { c.PriceInput, c.PriceOutput, c.PriceCachedInput = new(0.28), new(0.42), new(0.028) },
+			wantContent: "ANSWER: C", wantReasoning: reply.Reasoning, wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				want := (56*0.28 + 64*0.028 + 40*0.42) / 1e6
+				if resp.CachedTokens != 64 || resp.ReasoningTokens != 30 || resp.CostUSD == nil || math.Abs(*resp.CostUSD-want) > 1e-15 {
+					t.Errorf("cached %d reasoning %d cost %v, want 64, 30, %v", resp.CachedTokens, resp.ReasoningTokens, resp.CostUSD, want)
+				}
+				if l := lines[0]; l.CachedTokens == nil || *l.CachedTokens != 64 || l.CostUSD == nil || *l.CostUSD != *resp.CostUSD {
+					t.Errorf("ledger %+v", l)
+				}
+			},
+		},
+		{
+			name: "a fixed model served as its dated snapshot", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-2024-08-06"},
+			req:         func(r *Request) { r.Model, r.FixedModel = "gpt-4o", true },
+			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if resp.Model != "gpt-4o-2024-08-06" || lines[0].ServedModel != "gpt-4o-2024-08-06" || lines[0].Model != "gpt-4o" {
+					t.Errorf("served %q, ledger %+v", resp.Model, lines[0])
+				}
+			},
+		},
+		{
+			name: "a fixed model served by another: retried once, then refused", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-mini-2024-07-18"},
+			req:     func(r *Request) { r.Model, r.FixedModel = "gpt-4o", true },
+			wantErr: ErrPermanent, wantInErr: `served by the model "gpt-4o-mini-2024-07-18", not by "gpt-4o"`, wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+		},
+		{
+			name: "another model is no matter for a call not fixed to one", opts: fakeopenai.Options{}, reply: fakeopenai.Reply{Content: "x", Model: "gpt-4o-mini-2024-07-18"},
+			req:         func(r *Request) { r.Model = "gpt-4o" },
+			wantContent: "x", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "an unreadable 200, then a readable one", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(1, fakeopenai.Failure{Status: 200, Body: "<html>upstream busy</html>"})}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeAnswered},
+		},
+		{
+			name: "an unreadable 200 twice: retried once only, saying what came", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(9, fakeopenai.Failure{Status: 200, Body: "<html>upstream busy " + testKey + "</html>"})},
+			wantErr: ErrSetup, wantInErr: `(HTTP 200, application/json, 51 bytes) could not be read: not a JSON chat completion: invalid character '<' looking for beginning of value; it began "<html>upstream busy [API key]</html>"`,
+			wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+		},
+		{
+			name: "Azure 429: retry-after-ms is waited, not the rounded retry-after", opts: fakeopenai.Options{Variant: fakeopenai.AzureRetryAfterMS, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 1500 * time.Millisecond,
+		},
+		{
+			name: "OpenAI 429 without Retry-After: the longer x-ratelimit-reset is waited", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIRateLimitReset, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: time.Second,
+		},
+		{
+			name: "Groq 498, flex capacity: transient, retried", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity, VariantCalls: 2}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 3, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
+			name: "Groq 498 on every attempt says so", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity}, attempts: 2,
+			wantErr: ErrExhausted, wantInErr: "the flex tier is at capacity (HTTP 498)", wantCalls: 2,
+		},
+		{
+			name: "Gemini 429: RetryInfo.retryDelay in the array body is waited", opts: fakeopenai.Options{Variant: fakeopenai.GeminiRetryInfo, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 3 * time.Second,
+		},
+		{
+			name: "Gemini's per-day quota stops the run, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			wantErr: ErrAccount, wantInErr: "a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached: it resets at midnight Pacific time", wantCalls: 1,
+		},
+		{
+			name: "OpenRouter 404 no endpoints: a setup error, the run stops", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			wantErr: ErrSetup, wantInErr: "no provider serves the model as asked (HTTP 404); check the model id, the provider the judge contract pins", wantCalls: 1,
+		},
+		{
+			name: "an unknown field: a setup error", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIUnknownField},
+			cfg: func(c *Config) { c.OpenRouter = true }, req: func(r *Request) { r.Provider = "openai" },
+			wantErr: ErrSetup, wantInErr: "does not take a field of the request (HTTP 400); leave the field it names out", wantCalls: 1,
+		},
+		{
+			name: "the provider pin is not sent away from OpenRouter", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIUnknownField}, reply: reply,
+			req:         func(r *Request) { r.Provider = "openai" },
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+		},
+		{
 			name: "a timed-out attempt is written: it may have been billed",
 			opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(1, fakeopenai.Failure{Hang: true})}, reply: reply,
 			cfg:         func(c *Config) { c.Timeout = 150 * time.Millisecond },
@@ -203,7 +314,7 @@ func TestProviderVariants(t *testing.T) {
 			}
 			srv := fakeopenai.New(t, opts)
 			ledger := &syncbuf.Buffer{}
-			c, _ := newClient(t, srv, func(cfg *Config) {
+			c, w := newClient(t, srv, func(cfg *Config) {
 				cfg.Ledger, cfg.MaxAttempts = ledger, tt.attempts
 				if tt.cfg != nil {
 					tt.cfg(cfg)
@@ -221,7 +332,7 @@ func TestProviderVariants(t *testing.T) {
 				if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.wantInErr) {
 					t.Errorf("error %v, want %v with %q", err, tt.wantErr, tt.wantInErr)
 				}
-				for _, other := range []error{ErrPermanent, ErrExhausted, ErrAccount} {
+				for _, other := range []error{ErrPermanent, ErrExhausted, ErrAccount, ErrSetup} {
 					if other != tt.wantErr && errors.Is(err, other) {
 						t.Errorf("error %v is also %v", err, other)
 					}
@@ -239,6 +350,9 @@ func TestProviderVariants(t *testing.T) {
 			}
 			if strings.Join(outcomes, " ") != strings.Join(tt.wantOutcomes, " ") {
 				t.Errorf("ledger outcomes %q, want %q:\n%s", outcomes, tt.wantOutcomes, ledger.String())
+			}
+			if ws := w.all(); tt.wantWait > 0 && (len(ws) == 0 || ws[0] < tt.wantWait) {
+				t.Errorf("waits %v, want the first at least %v", ws, tt.wantWait)
 			}
 			if tt.check != nil {
 				tt.check(t, resp, lines, srv.Requests())
@@ -300,7 +414,7 @@ func TestAzureDeployments(t *testing.T) {
 	}
 	req.Model = "openai/gpt-4.1"
 	_, err := c.Complete(context.Background(), req)
-	if !errors.Is(err, ErrPermanent) || !strings.Contains(err.Error(), "--deployment openai/gpt-4.1=NAME") {
+	if !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "--deployment openai/gpt-4.1=NAME") {
 		t.Errorf("unmapped id with a slash: %v", err)
 	}
 	if calls, _ := srv.Stats(); calls != 1 {
@@ -350,4 +464,55 @@ func TestParseDeployments(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+}
+
+// TestSameModel holds the rule for a served model on the shapes providers
+// answer with.
+func TestSameModel(t *testing.T) {
+	for _, tt := range []struct {
+		asked, served string
+		want          bool
+	}{
+		{"gpt-4o", "gpt-4o", true},
+		{"gpt-4o", "", true},                                      // not said: taken as given
+		{"gpt-4o", "gpt-4o-2024-08-06", true},                     // OpenAI: an alias served as its snapshot
+		{"o3", "o3-2025-04-16", true},                             // likewise
+		{"gpt-4-turbo", "gpt-4-turbo-2024-04-09", true},           // likewise
+		{"gpt-4", "gpt-4-0613", true},                             // an older, four-digit stamp
+		{"claude-3-5-sonnet", "claude-3-5-sonnet-20241022", true}, // an eight-digit one
+		{"mistral-large-latest", "mistral-large-2411", true},      // an alias ending in -latest
+		{"gemini-1.5-pro", "gemini-1.5-pro-002", true},            // a three-digit one
+		{"openai/gpt-4o", "openai/gpt-4o", true},                  // OpenRouter answers with the slug
+		{"openai/gpt-4o", "gpt-4o-2024-08-06", true},              // or the upstream's name
+		{"openai/gpt-4o:nitro", "openai/gpt-4o", true},            // a variant suffix
+		{"openai/gpt-5.5", "gpt-5.5-2026-03-05", true},            // Azure: the model id of a mapped deployment
+		{"GPT-4o", "gpt-4o-2024-08-06", true},                     // letter case
+		{"qwen3:8b", "qwen3:8b", true},                            // Ollama's tags are the name
+		{"gpt-4o", "gpt-4o-mini-2024-07-18", false},               // another model
+		{"gpt-4o-2024-05-13", "gpt-4o-2024-08-06", false},         // a snapshot asked for is kept
+		{"gpt-4o", "gpt-4o-20", false},                            // not a stamp
+		{"gpt-4o", "gpt-4o-audio-preview-2024-12-17", false},      // more than a stamp
+		{"openai/gpt-4o", "anthropic/gpt-4o", false},              // another vendor
+		{"qwen3:8b", "qwen3:32b", false},                          // another size
+		{"mistral-large-latest", "mistral-small-2503", false},
+		{"deepseek-chat", "deepseek-reasoner", false},
+	} {
+		if got := SameModel(tt.asked, tt.served); got != tt.want {
+			t.Errorf("SameModel(%q, %q) = %v, want %v", tt.asked, tt.served, got, tt.want)
+		}
+	}
+}
+
+// FuzzSameModel: a served name the same as the one asked is always the
+// same model, and no input panics.
+func FuzzSameModel(f *testing.F) {
+	f.Add("gpt-4o", "gpt-4o-2024-08-06")
+	f.Add("openai/gpt-4o:free", "gpt-4o")
+	f.Add("mistral-large-latest", "mistral-large-2411")
+	f.Fuzz(func(t *testing.T, asked, served string) {
+		if !SameModel(asked, asked) {
+			t.Errorf("%q is not the same model as itself", asked)
+		}
+		_ = SameModel(asked, served)
+	})
 }

@@ -614,6 +614,10 @@ func (g *judgeGrader) call(ctx context.Context, jud *judge.Judge, q *benchmark.R
 		// once, without evidence either way.
 		g.rep.JudgeFaults++
 		return got, "the judge call failed: " + llm.Public(err), &Stop{Reason: "the judge's account was refused (" + llm.Public(err) + "); the spot-check stopped, and can be run again once the account is fixed", Err: err}
+	case errors.Is(err, llm.ErrSetup):
+		// Nor until the setup is: the same.
+		g.rep.JudgeFaults++
+		return got, "the judge call failed: " + llm.Public(err), &Stop{Reason: "the judge's endpoint refused the setup (" + llm.Public(err) + "); the spot-check stopped, and can be run again once it is fixed", Err: err}
 	}
 	g.rep.JudgeFaults++
 	return got, "the judge call failed: " + llm.Public(err), err
@@ -784,8 +788,8 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, me
 		}
 		it := &b.Items[qi]
 		row := byID[it.ID]
-		if row == nil || row.FinishReason == "error" {
-			continue
+		if row == nil || submission.Unanswered(row.FinishReason) {
+			continue // no answer was submitted to check
 		}
 		rep.Sample = append(rep.Sample, it.ID)
 		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(prompt, it),
@@ -800,13 +804,21 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, me
 				return rep, ctx.Err()
 			}
 			qc.Fault, qc.Err = "the candidate call failed: "+llm.Public(err), err
-			if errors.Is(err, llm.ErrAccount) {
+			if errors.Is(err, llm.ErrAccount) || errors.Is(err, llm.ErrSetup) {
 				// Every further call would fail: the re-asking stops,
 				// and the letters' check stands alone.
 				rep.Questions = append(rep.Questions, qc)
-				rep.Reason += "; the re-asking stopped: the candidate's account was refused (" + llm.Public(err) + ")"
+				what := "account"
+				if errors.Is(err, llm.ErrSetup) {
+					what = "endpoint's setup"
+				}
+				rep.Reason += "; the re-asking stopped: the candidate's " + what + " was refused (" + llm.Public(err) + ")"
 				return rep, nil
 			}
+		} else if why := resp.Unanswered(); why == "refusal" || why == "content_filter" {
+			// No answer to compare: the candidate's fault on re-asking,
+			// not a letter that disagrees.
+			qc.Fault = "the candidate's reply held no answer (" + why + ")"
 		} else {
 			asked++
 			qc.ReAsked = policy.Extract(resp.Content).Letter

@@ -274,6 +274,8 @@ func Grade(ctx context.Context, cfg Config, answers []submission.AnswerRow) ([]s
 					stop(fmt.Errorf("grading %s: the judge's account failed, and every other call would too; nothing is written (grades already made are cached, so running the same command again once the account is in order is cheap): %w", answers[i].ID, err))
 				case notFound(err):
 					stop(fmt.Errorf("grading %s: the judge's endpoint does not know the judge (HTTP 404), and every other call would fail too; nothing is written: check --judge-base-url, the registry's judge_model and judge.provider (OpenRouter's provider routing), and on Azure the judge's --deployment; grades already made are cached (%w): %w", answers[i].ID, ErrSetup, err))
+				case errors.Is(err, llm.ErrSetup):
+					stop(fmt.Errorf("grading %s: the judge's endpoint refused the setup, and every other call would meet it too; nothing is written (grades already made are cached, so running the same command again once it is fixed is cheap) (%w): %w", answers[i].ID, ErrSetup, err))
 				}
 				c := 0.0
 				if res.Usage.CostUSD != nil {

@@ -82,6 +82,13 @@ func TestGradeRowsLeftUnscored(t *testing.T) {
 			fail: map[string]error{"Q2": fmt.Errorf("HTTP 402 insufficient credits: %w", errAccount)},
 			err:  "grading Q2: the judge's account failed, and every other call would too; nothing is written",
 		},
+		{
+			// A field the endpoint does not take, no such model: every
+			// answer would become a row a person must grade.
+			name: "the judge's endpoint refuses the setup",
+			fail: map[string]error{"Q2": fmt.Errorf("HTTP 400 unknown parameter: %w", llm.ErrSetup)},
+			err:  "grading Q2: the judge's endpoint refused the setup, and every other call would meet it too; nothing is written",
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rows := append([]submission.AnswerRow{}, answers...)

@@ -51,6 +51,19 @@ type MCQRecord struct {
 	CompletionTokens *int     `json:"completion_tokens,omitempty"`
 }
 
+// Unanswered reports whether a multiple-choice row's finish reason says
+// its call gave no answer to keep: it failed ("error"), its content was
+// empty ("empty"), the model refused ("refusal"), or a content filter cut
+// the reply ("content_filter"). generate counts such a row as failed and
+// asks its question again on resume.
+func Unanswered(finishReason string) bool {
+	switch finishReason {
+	case "error", "empty", "refusal", "content_filter":
+		return true
+	}
+	return false
+}
+
 // AnswerRow is one row of a rubric benchmark's answers file, the
 // Groundtruth answers array that `benchgate generate` writes and
 // `benchgate score` grades: the same type writes it and, through

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,20 +182,25 @@ func TestCalibrateRecordRuns(t *testing.T) {
 // TestCalibrateRecordRefused: a calibration stopped part-way, or a judge
 // below --min-agreement, writes no record, and says so.
 func TestCalibrateRecordRefused(t *testing.T) {
-	root, n, good := faithfulBoard(t)
+	root, n, _ := faithfulBoard(t)
 	file := filepath.Join(root, "rubrics", "basin-analysis.calibration.json")
 	flags := func(url string, more ...string) []string {
 		return append(append([]string{"calibrate"}, calibrateFlags(root, url)...), more...)
 	}
 
-	// The account runs dry in the second run.
-	broke := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root), Fail: func(call int, _ fakeopenai.Request) *fakeopenai.Failure {
-		if call > n+5 {
+	// The account runs dry in the second run. Grades are cached per
+	// endpoint: the account is fixed at the same one.
+	var dry atomic.Bool
+	dry.Store(true)
+	endpoint := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: faithfulReplies(t, root), Fail: func(call int, _ fakeopenai.Request) *fakeopenai.Failure {
+		if dry.Load() && call > n+5 {
 			return &fakeopenai.Failure{Status: 402}
 		}
 		return nil
 	}})
-	code, out, stderr := runCLI(t, flags(broke.URL, "--record", "--runs", "2")...)
+	// One worker: no grading is in flight, paid for but not kept, when the
+	// account error stops the run.
+	code, out, stderr := runCLI(t, flags(endpoint.URL, "--record", "--runs", "2", "--workers", "1")...)
 	if code != exitSetup || !strings.Contains(stderr, "no calibration record was written; the grades made so far are cached, so the same command resumes without paying for them again") {
 		t.Errorf("a run stopped by the account: exit %d\n%s%s", code, out, stderr)
 	}
@@ -202,9 +208,11 @@ func TestCalibrateRecordRefused(t *testing.T) {
 		t.Fatal("a stopped run wrote a record")
 	}
 	// Run again once the account is fixed: only what was not graded.
-	code, out, stderr = runCLI(t, flags(good.URL, "--record", "--runs", "2")...)
-	if calls, _ := good.Stats(); code != exitOK || calls != n-5 {
-		t.Errorf("resumed: exit %d, %d calls, want %d\n%s%s", code, calls, n-5, out, stderr)
+	dry.Store(false)
+	before, _ := endpoint.Stats()
+	code, out, stderr = runCLI(t, flags(endpoint.URL, "--record", "--runs", "2")...)
+	if calls, _ := endpoint.Stats(); code != exitOK || calls-before != n-5 {
+		t.Errorf("resumed: exit %d, %d calls, want %d\n%s%s", code, calls-before, n-5, out, stderr)
 	}
 	if _, err := os.Stat(file); err != nil {
 		t.Errorf("the resumed run wrote no record: %v", err)

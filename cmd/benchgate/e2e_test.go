@@ -237,7 +237,7 @@ func TestMisbehavingEndpoints(t *testing.T) {
 	t.Setenv("BENCHGATE_TEST_KEY", testKey)
 	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
 	rub := boardBenchmark(t, root, "basin-analysis")
-	var q1Calls atomic.Int32
+	var q1Calls, q5Calls atomic.Int32
 	srv := fakeopenai.New(t, fakeopenai.Options{
 		Key: testKey,
 		Fail: func(call int, req fakeopenai.Request) *fakeopenai.Failure {
@@ -249,10 +249,10 @@ func TestMisbehavingEndpoints(t *testing.T) {
 		Reply: func(req fakeopenai.Request) fakeopenai.Reply {
 			user := req.Messages[len(req.Messages)-1].Content
 			if req.ResponseFormat != "json_object" {
-				// The candidate: Q5's answer is cut at the token limit.
+				// The candidate: Q5's first answer is cut at the token limit.
 				for _, q := range rub.Rubric.Questions {
 					if strings.Contains(user, q.Text) {
-						if q.ID == "Q5" {
+						if q.ID == "Q5" && q5Calls.Add(1) == 1 {
 							return fakeopenai.Reply{Content: "Archie's equation assumes that", FinishReason: "length"}
 						}
 						return fakeopenai.Reply{Content: "An answer to " + q.ID + "."}
@@ -285,9 +285,16 @@ func TestMisbehavingEndpoints(t *testing.T) {
 	})
 	work := t.TempDir()
 	answers := filepath.Join(work, "answers.json")
-	code, out, stderr := runCLI(t, "generate", "--root", root, "--rubric", "basin-analysis", "--model", "m", "--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--output", answers, "--workers", "1", "--timeout", "300ms")
-	if code != exitOK || !strings.Contains(out, "5 answered now, 0 failed") {
+	generate := []string{"generate", "--root", root, "--rubric", "basin-analysis", "--model", "m", "--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--output", answers, "--workers", "1", "--timeout", "300ms"}
+	// A rubric answer cut short is not graded as if complete: a failed
+	// question, which the next run asks again.
+	code, out, stderr := runCLI(t, generate...)
+	if code != exitFail || !strings.Contains(out, "4 answered now, 1 failed (1 cut at the token limit mid-answer)") {
 		t.Fatalf("generate: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runCLI(t, generate...)
+	if code != exitOK || !strings.Contains(out, "4 already done, 1 answered now, 0 failed") {
+		t.Fatalf("generate again: exit %d\n%s%s", code, out, stderr)
 	}
 	scores := filepath.Join(work, "scores.json")
 	code, out, stderr = runCLI(t, "score", answers, "--root", root, "--output", scores, "--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--workers", "1")

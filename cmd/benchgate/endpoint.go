@@ -30,6 +30,7 @@ type endpointFlags struct {
 	timeout                 time.Duration
 	attempts                int
 	priceInput, priceOutput optionalFloat
+	priceCachedInput        optionalFloat
 	azureVersion            string
 	deployments             deploymentsFlag
 	tokenParam              string
@@ -73,9 +74,10 @@ func (e *endpointFlags) register(fl *flag.FlagSet, prefix, what string) {
 	fl.IntVar(&e.workers, "workers", 4, "concurrent requests")
 	fl.Float64Var(&e.rps, "rps", 0, "at most this many requests per second (0: no limit)")
 	fl.DurationVar(&e.timeout, "timeout", 180*time.Second, "time limit of each attempt (a timed-out attempt is retried, and written to the ledger: it may have been billed)")
-	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429, 5xx and errors inside an answer are retried with backoff, honouring Retry-After; account errors such as no credits stop the run)")
+	fl.IntVar(&e.attempts, "attempts", 5, "attempts per request before it counts as failed (429, 5xx and errors inside an answer are retried with backoff, waiting what the endpoint asks; account errors such as no credits or a spent daily quota, and setup errors such as an unknown model, stop the run)")
 	fl.Var(&e.priceInput, "price-input", "USD per million input tokens, for the cost ledger when the endpoint reports no cost")
 	fl.Var(&e.priceOutput, "price-output", "USD per million output tokens")
+	fl.Var(&e.priceCachedInput, "price-cached-input", "USD per million input tokens read from the provider's cache (OpenAI's cached_tokens, DeepSeek's prompt_cache_hit_tokens); default: the input price")
 }
 
 // registerEndpoint registers only the flags that name the endpoint, for a
@@ -111,7 +113,7 @@ func (e *endpointFlags) check() error {
 func (e *endpointFlags) client(ledger io.Writer, runID string) (*llm.Client, error) {
 	return llm.New(llm.Config{
 		BaseURL: e.baseURL, APIKey: e.key, Timeout: e.timeout, MaxAttempts: e.attempts, RPS: e.rps,
-		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, AzureAPIVersion: e.azureVersion,
+		Ledger: ledger, RunID: runID, PriceInput: e.priceInput.v, PriceOutput: e.priceOutput.v, PriceCachedInput: e.priceCachedInput.v, AzureAPIVersion: e.azureVersion,
 		Deployments: e.deployments.m, TokenParam: e.tokenParam, Log: noticeLog(e.stderr),
 	})
 }
@@ -239,15 +241,15 @@ func newJudge(b *benchmark.Benchmark, ep *endpointFlags, ledger io.Writer) (*jud
 	if err != nil {
 		return nil, err
 	}
-	j := judge.Judge{LLM: client, Cache: judgeCache(filecache.DefaultDir(os.Getenv)), Prices: judgePrices(ep.priceInput.v, ep.priceOutput.v)}
+	j := judge.Judge{LLM: client, Endpoint: client.Endpoint(), Cache: judgeCache(filecache.DefaultDir(os.Getenv)), Prices: judgePrices(ep.priceInput.v, ep.priceOutput.v, ep.priceCachedInput.v)}
 	return j.For(b.Entry), nil
 }
 
 // judgePrices are the judge's prices when both are given, which lets a
 // spot-check's budget reserve each call's worst case.
-func judgePrices(in, out *float64) *judge.Prices {
+func judgePrices(in, out, cachedIn *float64) *judge.Prices {
 	if in == nil || out == nil {
 		return nil
 	}
-	return &judge.Prices{Input: *in, Output: *out}
+	return &judge.Prices{Input: *in, Output: *out, CachedInput: cachedIn}
 }

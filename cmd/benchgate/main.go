@@ -206,14 +206,15 @@ func serviceFailed(err error) error {
 
 // serviceDown reports a call to a model's endpoint that failed for want of
 // the service, not for what was asked: unreachable, timing out or failing
-// on every attempt (llm.ErrExhausted), or refusing the account (a rejected
-// key, no credits, a spent quota: llm.ErrAccount). A request the endpoint
-// refuses (a 400, a content filter) is the work's own failure.
+// on every attempt (llm.ErrExhausted), refusing the account (a rejected
+// key, no credits, a spent quota: llm.ErrAccount), or set up wrong (no
+// such model, a field it does not take: llm.ErrSetup). A request the
+// endpoint refuses (a content filter) is the work's own failure.
 func serviceDown(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
-	return errors.Is(err, llm.ErrExhausted) || errors.Is(err, llm.ErrAccount)
+	return errors.Is(err, llm.ErrExhausted) || errors.Is(err, llm.ErrAccount) || errors.Is(err, llm.ErrSetup)
 }
 
 // callsExit is the exit code of work made of calls to a model's endpoint:

@@ -62,7 +62,8 @@ func (p *providerEndpoint) set(t *testing.T, message map[string]any, finish stri
 // empty, the budget spent on reasoning or on nothing), is a failed call:
 // no row, a line in the errors file, exit 1 with what to do, the paid
 // call in the ledger; the next run asks those questions again and keeps
-// the answers. A reply with content is the row, whatever its finish.
+// the answers. So is a reply cut mid-answer: a rubric answer cut short is
+// not graded as if complete. A reply with content that ends is the row.
 func TestGenerateCutBeforeAnswer(t *testing.T) {
 	root := copyBoard(t)
 	t.Setenv("BENCHGATE_TEST_KEY", testKey)
@@ -77,7 +78,7 @@ func TestGenerateCutBeforeAnswer(t *testing.T) {
 		{"vLLM 0.11: content null, reasoning, finish length", map[string]any{"content": nil, "reasoning": "Burial history first, then"}, "length", true},
 		{"OpenRouter: content empty, reasoning, finish length", map[string]any{"content": "", "reasoning": "Burial history first, then"}, "length", true},
 		{"Ollama: content empty, reasoning, finish length", map[string]any{"content": "", "reasoning": "Burial history first, then"}, "length", true},
-		{"content cut at the token limit is an answer", map[string]any{"content": "Deeper burial, and"}, "length", false},
+		{"content cut at the token limit is no complete answer", map[string]any{"content": "Deeper burial, and"}, "length", true},
 		{"content, finish stop", map[string]any{"content": "**Deeper** burial."}, "stop", false},
 		// A reasoning parser that put the whole reply in the reasoning
 		// field: the rubric benchmark's rule grades that text.
@@ -109,11 +110,15 @@ func TestGenerateCutBeforeAnswer(t *testing.T) {
 				}
 				return
 			}
-			if code != exitFail || len(rows) != 0 || !strings.Contains(stdout, "0 answered now, 5 failed (5 cut at the token limit before answering)") || !strings.Contains(stdout, "raise --max-tokens and run the same command again") {
+			summary, errLine := "0 answered now, 5 failed (5 cut at the token limit before answering)", "cut at the token limit (finish_reason length, 512 completion tokens) before any answer"
+			if content, _ := tt.message["content"].(string); content != "" {
+				summary, errLine = "0 answered now, 5 failed (5 cut at the token limit mid-answer)", "cut at the token limit (finish_reason length, 512 completion tokens) mid-answer"
+			}
+			if code != exitFail || len(rows) != 0 || !strings.Contains(stdout, summary) || !strings.Contains(stdout, "raise --max-tokens and run the same command again") {
 				t.Fatalf("exit %d, %d rows\n%s%s", code, len(rows), stdout, stderr)
 			}
 			errs, _ := os.ReadFile(out + ".errors.jsonl")
-			if strings.Count(string(errs), "\n") != 5 || !strings.Contains(string(errs), `"id":"Q1"`) || !strings.Contains(string(errs), "cut at the token limit (finish_reason length, 512 completion tokens) before any answer") {
+			if strings.Count(string(errs), "\n") != 5 || !strings.Contains(string(errs), `"id":"Q1"`) || !strings.Contains(string(errs), errLine) {
 				t.Errorf("errors file:\n%s", errs)
 			}
 			// Given the tokens, the same command asks again and answers.

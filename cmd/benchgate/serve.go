@@ -110,7 +110,7 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 		}
 		// The model and request parameters are each benchmark's, from
 		// its registry entry (judge.Judge.For), as for the CLI.
-		w.Judge = &judge.Judge{LLM: client, Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput)}
+		w.Judge = &judge.Judge{LLM: client, Endpoint: client.Endpoint(), Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput, nil)}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {

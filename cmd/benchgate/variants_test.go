@@ -79,8 +79,9 @@ func TestCalibrateVariants(t *testing.T) {
 		calls   int      // 0 means one per fixture
 		out     []string // in stdout
 		stderr  []string
-		ledger  int // lines; 0 means one per fixture
-		failed  int // ledger lines with outcome failed
+		ledger  int    // lines; 0 means one per fixture
+		failed  int    // ledger lines with outcome failed
+		served  string // the model the endpoint says served each call; "" the one asked
 		noteSet bool
 	}{
 		{name: "OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
@@ -99,13 +100,31 @@ func TestCalibrateVariants(t *testing.T) {
 			code: exitFail, ledger: -1, out: []string{"within ±1 point 0%"}},
 		{name: "o-series refusing max_tokens: switched once", opts: fakeopenai.Options{Variant: fakeopenai.OSeriesMaxTokens},
 			code: exitFail, calls: n + 1, ledger: n, noteSet: true, out: []string{"within ±1 point 33%"}, stderr: []string{"rejected the token limit's field"}},
+		{name: "Mistral: the verdict in text chunks beside thinking chunks", opts: fakeopenai.Options{Variant: fakeopenai.MistralThinking},
+			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "OpenRouter streaming every answer: read, not retried", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterStream},
+			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "DeepSeek: reasoning_content and cache hits", opts: fakeopenai.Options{Variant: fakeopenai.DeepSeek},
+			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "a judge that refuses grades nothing: each fixture re-asked, then unscored", opts: fakeopenai.Options{Variant: fakeopenai.OpenAIRefusal},
+			code: exitFail, calls: 4 * n, out: []string{"within ±1 point 0%"}},
+		{name: "a judge served by another model grades nothing: retried once, then unscored", opts: fakeopenai.Options{}, served: "openai/gpt-4o-mini",
+			code: exitFail, calls: 2 * n, failed: 2 * n, out: []string{"within ±1 point 0%"}},
+		{name: "a judge served as its dated snapshot grades", opts: fakeopenai.Options{}, served: "gpt-5.5-2026-03-05",
+			code: exitFail, out: []string{"within ±1 point 33%"}},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"no provider serves the model as asked (HTTP 404); check the model id, the provider the judge contract pins", "a setup error"}},
+		{name: "Gemini's per-day quota stops the run, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached: it resets at midnight Pacific time"}},
+		{name: "Groq's 498 is transient", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity, VariantCalls: 1},
+			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("BENCHGATE_TEST_KEY", testKey)
 			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
 			opts := tt.opts
-			opts.Key, opts.Reply = testKey, boardReplies(t, root)
+			opts.Key, opts.Reply = testKey, servedBy(tt.served, boardReplies(t, root))
 			srv := fakeopenai.New(t, opts)
 			ledger := filepath.Join(t.TempDir(), "ledger.jsonl")
 			// One grading at a time, so that the calls counted are the
@@ -191,7 +210,8 @@ func TestRerunVariants(t *testing.T) {
 		calls  int // the server's, and the report's
 		reason string
 		faults int
-		failed int // failed ledger lines
+		failed int    // failed ledger lines
+		served string // the model the endpoint says served each call; "" the one asked
 	}{
 		{name: "an OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
 			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
@@ -205,6 +225,16 @@ func TestRerunVariants(t *testing.T) {
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 		{name: "Azure's prompt filter is a judge fault, not evidence", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
 			code: exitInconclusive, calls: 5, faults: 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
+		{name: "a Mistral judge's text chunks", opts: fakeopenai.Options{Variant: fakeopenai.MistralThinking},
+			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
+		{name: "a judge streaming every answer", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterStream},
+			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
+		{name: "a judge served by another model is a fault, not evidence", opts: fakeopenai.Options{}, served: "openai/gpt-4o-mini",
+			code: exitInconclusive, calls: 2 * 5, faults: 5, failed: 2 * 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
+		{name: "OpenRouter's 404 no endpoints stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's endpoint refused the setup"},
+		{name: "Gemini's per-day quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,7 +242,7 @@ func TestRerunVariants(t *testing.T) {
 			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
 			t.Setenv("BENCHGATE_RERUN_SECRET", "s3cret")
 			opts := tt.opts
-			opts.Key, opts.Reply = testKey, calibratedReplies(t, root)
+			opts.Key, opts.Reply = testKey, servedBy(tt.served, calibratedReplies(t, root))
 			srv := fakeopenai.New(t, opts)
 			ledger := filepath.Join(t.TempDir(), "ledger.jsonl")
 			args := append([]string{"rerun", sub, "--root", root, "--format", "json", "--judge-base-url", srv.URL,
@@ -271,6 +301,8 @@ func TestGenerateVariants(t *testing.T) {
 		reasoning string // every answered row's reasoning field
 		out       string // in stdout or stderr
 		ledger    int    // lines; -1: not checked
+		reply     *fakeopenai.Reply
+		finish    string // every row's finish reason, when set
 	}{
 		{name: "OpenRouter: reasoning beside the content", variant: fakeopenai.OpenRouterReasoning,
 			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
@@ -300,13 +332,35 @@ func TestGenerateVariants(t *testing.T) {
 			code: exitFail, calls: questions, answered: 0, out: "the model takes no temperature", ledger: -1},
 		{name: "gpt-5 with --temperature none answers", variant: fakeopenai.GPT5Temperature, flags: []string{"--temperature", "none"},
 			calls: questions, answered: questions, ledger: questions},
+		{name: "Mistral: text chunks the response, thinking chunks the reasoning", variant: fakeopenai.MistralThinking,
+			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
+		{name: "OpenRouter streaming every answer: read once, not retried", variant: fakeopenai.OpenRouterStream,
+			calls: questions, answered: questions, reasoning: "Porosity first.", ledger: questions},
+		{name: "DeepSeek: reasoning_content, cache hits priced at their rate", variant: fakeopenai.DeepSeek,
+			flags: []string{"--price-input", "1", "--price-output", "2", "--price-cached-input", "0.1"},
+			calls: questions, answered: questions, reasoning: "Porosity first.", out: "spend $0.0005", ledger: questions}, // 40 × (2×1 + 8×0.1 + 5×2) / 1e6
+		{name: "a refusal fails the question, kept in the row and the ledger", variant: fakeopenai.OpenAIRefusal,
+			code: exitFail, calls: questions, answered: 0, finish: "refusal", out: "40 × the model refused to answer (refusal)", ledger: questions},
+		{name: "a letter in the reasoning only: empty, failed, not answered", variant: fakeopenai.VLLMReasoning, reply: &fakeopenai.Reply{Reasoning: "The answer is B."},
+			code: exitFail, calls: questions, answered: 0, finish: "empty", out: "40 failed (40 refused, filtered or empty)", ledger: questions},
+		{name: "Groq's 498 is transient", variant: fakeopenai.GroqFlexCapacity, failFirst: true,
+			calls: questions + 1, answered: questions, reasoning: "", ledger: questions},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix", variant: fakeopenai.OpenRouterNoEndpoints,
+			code: exitSetup, calls: 4, maxCalls: true, out: "no provider serves the model as asked (HTTP 404)", ledger: -1},
+		{name: "Gemini's per-day quota stops the run, saying when it resets", variant: fakeopenai.GeminiDailyQuota,
+			code: exitSetup, calls: 4, maxCalls: true, out: "is reached: it resets at midnight Pacific time", ledger: -1},
+		{name: "a completion Azure's filter cut fails the question, keeping its finish", variant: fakeopenai.AzureContentFilterCompletion,
+			code: exitFail, calls: questions, answered: questions, finish: "content_filter", out: "a content filter cut the reply", ledger: questions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("BENCHGATE_TEST_KEY", testKey)
-			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: func(fakeopenai.Request) fakeopenai.Reply {
-				return fakeopenai.Reply{Content: "The answer is B.", Reasoning: "Porosity first.", PromptTokens: 10, CompletionTokens: 5}
-			}}
+			reply := fakeopenai.Reply{Content: "The answer is B.", Reasoning: "Porosity first.", PromptTokens: 10, CompletionTokens: 5, CachedTokens: 8}
+			if tt.reply != nil {
+				reply = *tt.reply
+				reply.PromptTokens, reply.CompletionTokens = 10, 5
+			}
+			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: func(fakeopenai.Request) fakeopenai.Reply { return reply }}
 			if tt.failFirst {
 				opts.VariantCalls = 1
 			}
@@ -352,9 +406,32 @@ func TestGenerateVariants(t *testing.T) {
 			if answered != tt.answered && !tt.maxCalls {
 				t.Errorf("%d rows answered, want %d", answered, tt.answered)
 			}
+			for _, r := range rows {
+				if tt.finish != "" && r["finish_reason"] != tt.finish {
+					t.Errorf("row %v: finish_reason %v, want %s", r["id"], r["finish_reason"], tt.finish)
+				}
+				if tt.finish == "refusal" && r["error"] != "refusal: I'm sorry, but I can't help with that request." {
+					t.Errorf("row %v: error %v, want the refusal", r["id"], r["error"])
+				}
+			}
+			if tt.finish == "refusal" {
+				for _, l := range readLedger(t, out+".ledger.jsonl") {
+					if l.Refusal == "" || l.ServedModel != "m" {
+						t.Errorf("ledger line %+v lacks the refusal or the served model", l)
+					}
+				}
+			}
 			if tt.ledger >= 0 {
 				if n := len(readLedger(t, out+".ledger.jsonl")); n != tt.ledger {
 					t.Errorf("%d ledger lines, want %d", n, tt.ledger)
+				}
+			}
+			if tt.finish != "" && tt.code == exitFail {
+				// The next run asks every failed question again.
+				before, _ := srv.Stats()
+				runCLI(t, args...)
+				if after, _ := srv.Stats(); after-before != questions {
+					t.Errorf("resume asked %d questions again, want %d", after-before, questions)
 				}
 			}
 		})
@@ -388,6 +465,8 @@ func TestScoreVariants(t *testing.T) {
 		stopped   bool
 		scored    int // rows with a score; -1: no scores.json
 		out       string
+		served    string // the model the endpoint says served each call; "" the one asked
+		contract  string // JSON members added to the registry's judge contract
 	}{
 		{name: "OpenRouter: a reasoning judge's verdict is its content", variant: fakeopenai.OpenRouterReasoning, calls: n, scored: n},
 		{name: "an error inside a 200 is retried, never graded", variant: fakeopenai.OpenRouterErrorInChoice, failFirst: true, calls: n + 1, scored: n},
@@ -401,12 +480,31 @@ func TestScoreVariants(t *testing.T) {
 			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "quota is spent"},
 		{name: "GPT-5 refusing the contract's temperature: every row unscored, saying why", variant: fakeopenai.GPT5Temperature,
 			code: exitFail, calls: n, scored: 0, out: "the model takes no temperature"},
+		{name: "Mistral: a verdict in text chunks", variant: fakeopenai.MistralThinking, calls: n, scored: n},
+		{name: "OpenRouter streaming every answer: graded, not retried", variant: fakeopenai.OpenRouterStream, calls: n, scored: n},
+		{name: "DeepSeek: reasoning_content and cache hits", variant: fakeopenai.DeepSeek, calls: n, scored: n},
+		{name: "a judge that refuses: re-asked, then unscored, never a grade", variant: fakeopenai.OpenAIRefusal, calls: 4 * n, scored: 0,
+			out: "the judge gave no valid verdict for 5 answers"},
+		{name: "a judge served as its dated snapshot grades", served: "gpt-5.5-2026-03-05", calls: n, scored: n},
+		{name: "Groq's 498 is transient", variant: fakeopenai.GroqFlexCapacity, failFirst: true, calls: n + 1, scored: n},
+		{name: "OpenRouter's 404 no endpoints stops the run with the fix, writing nothing", variant: fakeopenai.OpenRouterNoEndpoints,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "no provider serves the model as asked (HTTP 404)"},
+		{name: "the contract's provider pin is not sent away from OpenRouter", variant: fakeopenai.OpenAIUnknownField, contract: `"provider": "openai"`,
+			calls: n, scored: n},
+		{name: "Gemini's per-day quota stops the run", variant: fakeopenai.GeminiDailyQuota,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached"},
+		{name: "a judge served by another model: retried once, then unscored with that reason", served: "openai/gpt-4o-mini",
+			code: exitFail, calls: 2 * n, scored: 0, out: `the answer was served by the model "openai/gpt-4o-mini", not by "openai/gpt-5.5"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("BENCHGATE_TEST_KEY", testKey)
 			t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
-			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: boardReplies(t, root)}
+			root := root
+			if tt.contract != "" {
+				root = withContract(t, tt.contract)
+			}
+			opts := fakeopenai.Options{Key: testKey, Variant: tt.variant, Reply: servedBy(tt.served, boardReplies(t, root))}
 			if tt.failFirst {
 				opts.VariantCalls = 1
 			}
@@ -446,6 +544,38 @@ func TestScoreVariants(t *testing.T) {
 				t.Errorf("%d rows scored, want %d", scored, tt.scored)
 			}
 		})
+	}
+}
+
+// withContract is a copy of the board whose rubric benchmark's judge
+// contract has members added.
+func withContract(t *testing.T, members string) string {
+	t.Helper()
+	root := copyBoard(t)
+	path := filepath.Join(root, "rubrics", "rubrics.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(data), `"service_tier": "flex"`, `"service_tier": "flex", `+members, 1)
+	if changed == string(data) {
+		t.Fatal("the registry's judge contract has no service_tier to add members after")
+	}
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// servedBy makes reply's answers say model served them, when it is set.
+func servedBy(model string, reply func(fakeopenai.Request) fakeopenai.Reply) func(fakeopenai.Request) fakeopenai.Reply {
+	if model == "" {
+		return reply
+	}
+	return func(req fakeopenai.Request) fakeopenai.Reply {
+		r := reply(req)
+		r.Model = model
+		return r
 	}
 }
 

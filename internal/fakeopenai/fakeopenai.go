@@ -29,8 +29,9 @@
 // parameters a model refuses), Options.Variant answers as one documented
 // provider does; see Variant.
 //
-// Streaming, tools, n > 1, logprobs and every other endpoint are not
-// modelled. Replies, latency and failures are scripted by Options;
+// Streaming is modelled only as a server that streams every answer
+// (OpenRouterStream); tools, n > 1, logprobs and every other endpoint are
+// not. Replies, latency and failures are scripted by Options;
 // GullibleJudge scripts a grading judge that obeys the answers it grades.
 package fakeopenai
 
@@ -110,6 +111,15 @@ type Reply struct {
 	CachedTokens     int      // usage.prompt_tokens_details.cached_tokens, in the variants that report it
 	ReasoningTokens  int      // usage.completion_tokens_details.reasoning_tokens, likewise
 	Provider         string   // OpenRouter's provider field; "OpenAI" when empty
+	// Model is the model that served the call, the answer's model; the
+	// one asked for when empty. OpenAI answers an alias with the dated
+	// snapshot it points to, such as gpt-4o-2024-08-06
+	// (https://platform.openai.com/docs/models); Azure with the model of
+	// the deployment, not its name
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/reference).
+	Model string
+	// Refusal is the refusal of the OpenAIRefusal variant.
+	Refusal string
 }
 
 // Failure is an injected failure. Hang and CloseConn take precedence over
@@ -347,7 +357,11 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req Request, in
 	// The place is free before the client can read the reply and send
 	// its next call, which must not find it still taken.
 	leave()
-	return writeJSON(w, http.StatusOK, s.replyBody(req, reply))
+	body := s.replyBody(req, reply)
+	if s.opts.Variant == OpenRouterStream {
+		return writeStream(w, body)
+	}
+	return writeJSON(w, http.StatusOK, body)
 }
 
 func (s *Server) authorized(r *http.Request) bool {

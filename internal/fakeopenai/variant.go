@@ -1,9 +1,14 @@
 package fakeopenai
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Variant makes the server answer as one provider documents it, where
@@ -60,6 +65,35 @@ const (
 	// "content_filter" and the choice's content_filter_results
 	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
 	AzureContentFilterCompletion Variant = "azure-content-filter-completion"
+
+	// MistralThinking is Mistral's reasoning models (Magistral, and
+	// Mistral Small and Medium with reasoning_effort): the content is an
+	// array of chunks, a "thinking" chunk whose thinking is itself an array
+	// of text chunks, then "text" chunks with the answer; usage without a
+	// breakdown (https://docs.mistral.ai/capabilities/reasoning/).
+	MistralThinking Variant = "mistral-thinking"
+
+	// OpenRouterStream answers every call, asked for a stream or not, as
+	// a server-sent event stream: ": OPENROUTER PROCESSING" comment lines
+	// to keep the connection alive, chat.completion.chunk events whose
+	// deltas carry the content and the reasoning, the finish reason in the
+	// last choice chunk, the usage in a chunk of its own, then
+	// "data: [DONE]" (https://openrouter.ai/docs/api/reference/streaming).
+	OpenRouterStream Variant = "openrouter-stream"
+
+	// OpenAIRefusal is OpenAI's answer when the model declines: content
+	// null and the refusal in message.refusal, finish_reason "stop"
+	// (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+	// Every call is refused with Reply.Refusal, or a stock sentence.
+	OpenAIRefusal Variant = "openai-refusal"
+
+	// DeepSeek is DeepSeek's API: the reasoning of deepseek-reasoner in
+	// message.reasoning_content, and its context cache's hits and misses
+	// in usage.prompt_cache_hit_tokens and usage.prompt_cache_miss_tokens,
+	// which add up to prompt_tokens; Reply.CachedTokens are the hits
+	// (https://api-docs.deepseek.com/guides/kv_cache,
+	// https://api-docs.deepseek.com/guides/reasoning_model).
+	DeepSeek Variant = "deepseek"
 )
 
 // Failure variants:
@@ -104,6 +138,51 @@ const (
 	// default 1 sent to a GPT-5-class reasoning model. Requests without
 	// one are answered.
 	GPT5Temperature Variant = "gpt5-temperature"
+
+	// AzureRetryAfterMS is Azure OpenAI's 429, which says how long to
+	// wait both in retry-after (whole seconds, here 2) and, more finely,
+	// in retry-after-ms (here 1500)
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/how-to/quota).
+	AzureRetryAfterMS Variant = "azure-retry-after-ms"
+
+	// OpenAIRateLimitReset is OpenAI's 429 without Retry-After: the
+	// x-ratelimit-reset-requests (here "1s") and x-ratelimit-reset-tokens
+	// (here "20ms") headers say when each limit is back, as durations
+	// (https://platform.openai.com/docs/guides/rate-limits). Groq sends
+	// the same headers (https://console.groq.com/docs/rate-limits).
+	OpenAIRateLimitReset Variant = "openai-ratelimit-reset"
+
+	// GroqFlexCapacity is Groq's 498: the flex service tier is out of
+	// capacity for the moment, a transient failure
+	// (https://console.groq.com/docs/flex-processing).
+	GroqFlexCapacity Variant = "groq-498"
+
+	// GeminiRetryInfo is Gemini's 429 through its OpenAI compatibility: a
+	// JSON array holding one error object, status RESOURCE_EXHAUSTED, whose
+	// details are a per-minute QuotaFailure and a RetryInfo with
+	// retryDelay "3s"
+	// (https://ai.google.dev/gemini-api/docs/troubleshooting,
+	// https://ai.google.dev/gemini-api/docs/rate-limits).
+	GeminiRetryInfo Variant = "gemini-retry-info"
+
+	// GeminiDailyQuota is the same 429 for a per-day quota: its
+	// QuotaFailure's quotaId is GenerateRequestsPerDayPerProjectPerModel,
+	// which resets at midnight Pacific time
+	// (https://ai.google.dev/gemini-api/docs/rate-limits).
+	GeminiDailyQuota Variant = "gemini-daily-quota"
+
+	// OpenRouterNoEndpoints is OpenRouter's 404 when no provider serves
+	// the model under the request's provider routing and the account's
+	// settings
+	// (https://openrouter.ai/docs/guides/routing/provider-selection).
+	OpenRouterNoEndpoints Variant = "openrouter-no-endpoints"
+
+	// OpenAIUnknownField is OpenAI's 400 for a body field it does not
+	// take, such as OpenRouter's provider or reasoning: code
+	// unknown_parameter, the field in param
+	// (https://platform.openai.com/docs/guides/error-codes). Requests
+	// with only documented fields are answered.
+	OpenAIUnknownField Variant = "openai-unknown-field"
 )
 
 // variantFailure answers req with the variant's failure and returns the
@@ -158,8 +237,84 @@ func (s *Server) variantFailure(w http.ResponseWriter, req Request) (status int,
 			return writeParamError(w, "temperature", "unsupported_value",
 				fmt.Sprintf("Unsupported value: 'temperature' does not support %g with this model. Only the default (1) value is supported.", *req.Temperature)), true
 		}
+	case AzureRetryAfterMS:
+		w.Header().Set("retry-after", "2")
+		w.Header().Set("retry-after-ms", "1500")
+		return writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": map[string]any{"code": "429",
+			"message": "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2025-04-01-preview have exceeded token rate limit of your current AIServices S0 pricing tier. Please retry after 2 seconds."}}), true
+	case OpenAIRateLimitReset:
+		w.Header().Set("x-ratelimit-limit-requests", "500")
+		w.Header().Set("x-ratelimit-remaining-requests", "0")
+		w.Header().Set("x-ratelimit-reset-requests", "1s")
+		w.Header().Set("x-ratelimit-reset-tokens", "20ms")
+		return writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
+			"Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 500, Used 500, Requested 1."), true
+	case GroqFlexCapacity:
+		return writeError(w, statusFlexCapacity, "capacity_exceeded", "capacity_exceeded",
+			"Flex tier capacity exceeded. This is a temporary error due to high demand. Please retry your request."), true
+	case GeminiRetryInfo:
+		return writeJSON(w, http.StatusTooManyRequests, geminiQuotaError("GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+			"generativelanguage.googleapis.com/generate_content_free_tier_requests", "3s")), true
+	case GeminiDailyQuota:
+		return writeJSON(w, http.StatusTooManyRequests, geminiQuotaError("GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+			"generativelanguage.googleapis.com/generate_content_free_tier_requests", "29s")), true
+	case OpenRouterNoEndpoints:
+		return writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": 404,
+			"message": "No endpoints found matching your data policy (Free model training). Configure: https://openrouter.ai/settings/privacy"}}), true
+	case OpenAIUnknownField:
+		if f := unknownField(req.Raw); f != "" {
+			return writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+				"message": fmt.Sprintf("Unknown parameter: '%s'.", f), "type": "invalid_request_error", "param": f, "code": "unknown_parameter"}}), true
+		}
 	}
 	return 0, false
+}
+
+// statusFlexCapacity is Groq's 498.
+const statusFlexCapacity = 498
+
+// geminiQuotaError is Gemini's 429 body: an array of one error object
+// with a QuotaFailure and a RetryInfo.
+func geminiQuotaError(quotaID, metric, retryDelay string) []any {
+	return []any{map[string]any{"error": map[string]any{
+		"code":    429,
+		"message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+		"status":  "RESOURCE_EXHAUSTED",
+		"details": []any{
+			map[string]any{"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []any{map[string]any{
+				"quotaMetric": metric, "quotaId": quotaID, "quotaDimensions": map[string]any{"location": "global", "model": "gemini-2.5-flash"}, "quotaValue": "250"}}},
+			map[string]any{"@type": "type.googleapis.com/google.rpc.Help", "links": []any{map[string]any{
+				"description": "Learn more about Gemini API quotas", "url": "https://ai.google.dev/gemini-api/docs/rate-limits"}}},
+			map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": retryDelay},
+		},
+	}}}
+}
+
+// openAIFields are the chat completion body's fields that OpenAI's API
+// reference documents, of those benchgate may send
+// (https://platform.openai.com/docs/api-reference/chat/create).
+var openAIFields = map[string]bool{"model": true, "messages": true, "temperature": true, "top_p": true, "seed": true, "max_tokens": true,
+	"max_completion_tokens": true, "response_format": true, "reasoning_effort": true, "service_tier": true, "stream": true, "n": true,
+	"stop": true, "logprobs": true, "user": true}
+
+// unknownField is the first top-level field of a request body, in
+// sorted order, that OpenAI does not take; "" when there is none.
+func unknownField(raw []byte) string {
+	var body map[string]json.RawMessage
+	if json.Unmarshal(raw, &body) != nil {
+		return ""
+	}
+	var unknown []string
+	for k := range body {
+		if !openAIFields[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	if len(unknown) == 0 {
+		return ""
+	}
+	return unknown[0]
 }
 
 func writeParamError(w http.ResponseWriter, param, code, msg string) int {
@@ -168,7 +323,7 @@ func writeParamError(w http.ResponseWriter, param, code, msg string) int {
 }
 
 // replyBody is the body of a successful answer in the server's variant.
-func (s *Server) replyBody(req Request, r Reply) any {
+func (s *Server) replyBody(req Request, r Reply) map[string]any {
 	finish := r.FinishReason
 	if finish == "" {
 		finish = "stop"
@@ -178,7 +333,24 @@ func (s *Server) replyBody(req Request, r Reply) any {
 	switch v {
 	case OpenAI, NoUsage, AzureContentFilterCompletion:
 		msg["refusal"] = nil
-	case OpenRouterReasoning, VLLMReasoning, Ollama:
+	case OpenAIRefusal:
+		refusal := r.Refusal
+		if refusal == "" {
+			refusal = "I'm sorry, but I can't help with that request."
+		}
+		msg["content"], msg["refusal"] = nil, refusal
+	case MistralThinking:
+		var parts []any
+		if r.Reasoning != "" {
+			parts = append(parts, map[string]any{"type": "thinking", "thinking": []any{map[string]any{"type": "text", "text": r.Reasoning}}})
+		}
+		msg["content"] = append(parts, map[string]any{"type": "text", "text": r.Content})
+	case DeepSeek:
+		msg["reasoning_content"] = nil
+		if r.Reasoning != "" {
+			msg["reasoning_content"] = r.Reasoning
+		}
+	case OpenRouterReasoning, OpenRouterStream, VLLMReasoning, Ollama:
 		if r.Reasoning != "" {
 			msg["reasoning"] = r.Reasoning
 		}
@@ -201,7 +373,7 @@ func (s *Server) replyBody(req Request, r Reply) any {
 		"id":      fmt.Sprintf("chatcmpl-fake%06d", req.Call),
 		"object":  "chat.completion",
 		"created": time.Now().Unix(),
-		"model":   req.Model,
+		"model":   cmpOr(r.Model, req.Model),
 		"choices": []any{ch},
 	}
 	u := map[string]any{"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens, "total_tokens": r.PromptTokens + r.CompletionTokens}
@@ -209,13 +381,17 @@ func (s *Server) replyBody(req Request, r Reply) any {
 		u["cost"] = *r.Cost
 	}
 	switch v {
-	case OpenAI, OpenRouterReasoning, AzureContentFilterCompletion:
+	case OpenAI, OpenRouterReasoning, OpenRouterStream, AzureContentFilterCompletion, OpenAIRefusal:
 		u["prompt_tokens_details"] = map[string]any{"cached_tokens": r.CachedTokens}
+		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": r.ReasoningTokens}
+	case DeepSeek:
+		u["prompt_cache_hit_tokens"] = r.CachedTokens
+		u["prompt_cache_miss_tokens"] = r.PromptTokens - r.CachedTokens
 		u["completion_tokens_details"] = map[string]any{"reasoning_tokens": r.ReasoningTokens}
 	case Ollama:
 		body["system_fingerprint"] = "fp_ollama"
 	}
-	if v == OpenRouterReasoning {
+	if v == OpenRouterReasoning || v == OpenRouterStream {
 		body["provider"] = "OpenAI"
 		if r.Provider != "" {
 			body["provider"] = r.Provider
@@ -229,8 +405,9 @@ func (s *Server) replyBody(req Request, r Reply) any {
 
 // Variants are every variant, for tests that go through them all.
 var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoningContent, VLLMNoParser, Ollama, NoUsage,
-	AzureContentFilterCompletion, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
-	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature}
+	AzureContentFilterCompletion, MistralThinking, OpenRouterStream, OpenAIRefusal, DeepSeek, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
+	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature,
+	AzureRetryAfterMS, OpenAIRateLimitReset, GroqFlexCapacity, GeminiRetryInfo, GeminiDailyQuota, OpenRouterNoEndpoints, OpenAIUnknownField}
 
 // valid reports whether v is one of Variants.
 func (v Variant) valid() bool {
@@ -240,4 +417,53 @@ func (v Variant) valid() bool {
 		}
 	}
 	return false
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// writeStream writes an answer body as OpenRouter streams it: comment
+// lines, a chunk per part of the message, the finish reason, the usage,
+// then [DONE].
+func writeStream(w http.ResponseWriter, body map[string]any) int {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	var b strings.Builder
+	b.WriteString(": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n")
+	chunk := func(choices []any, usage any) {
+		c := map[string]any{"id": body["id"], "object": "chat.completion.chunk", "created": body["created"], "model": body["model"],
+			"provider": body["provider"], "choices": choices}
+		if usage != nil {
+			c["usage"] = usage
+		}
+		data, _ := json.Marshal(c)
+		b.WriteString("data: " + string(data) + "\n\n")
+	}
+	ch := body["choices"].([]any)[0].(map[string]any)
+	msg := ch["message"].(map[string]any)
+	delta := func(d map[string]any, finish any) []any {
+		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
+	}
+	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
+	if r, ok := msg["reasoning"].(string); ok {
+		chunk(delta(map[string]any{"content": "", "reasoning": r}, nil), nil)
+	}
+	content, _ := msg["content"].(string)
+	half := len(content) / 2
+	for half > 0 && !utf8.RuneStart(content[half]) {
+		half--
+	}
+	chunk(delta(map[string]any{"content": content[:half]}, nil), nil)
+	chunk(delta(map[string]any{"content": content[half:]}, ch["finish_reason"]), nil)
+	if u, ok := body["usage"]; ok {
+		chunk([]any{}, u)
+	}
+	b.WriteString("data: [DONE]\n\n")
+	_, _ = io.WriteString(w, b.String())
+	return http.StatusOK
 }

@@ -1,0 +1,87 @@
+package llm
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAskedWait reads the wait each provider asks for where it says it.
+func TestAskedWait(t *testing.T) {
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	gemini := func(quotaID, delay string) string {
+		return `[{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"` +
+			quotaID + `"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"` + delay + `"}]}}]`
+	}
+	tests := []struct {
+		name   string
+		status int
+		header map[string]string
+		body   string
+		want   time.Duration
+		from   string
+		daily  bool
+		quota  string
+	}{
+		{name: "nothing asked", status: 429},
+		{name: "Retry-After seconds", status: 429, header: map[string]string{"Retry-After": "2"}, want: 2 * time.Second, from: "Retry-After"},
+		{name: "Retry-After date", status: 503, header: map[string]string{"Retry-After": "Tue, 01 Dec 2026 10:00:30 GMT"}, want: 30 * time.Second, from: "Retry-After"},
+		{name: "Azure: retry-after-ms before retry-after", status: 429, header: map[string]string{"Retry-After": "2", "retry-after-ms": "1500"}, want: 1500 * time.Millisecond, from: "retry-after-ms"},
+		{name: "Azure: a bad retry-after-ms falls back", status: 429, header: map[string]string{"Retry-After": "2", "retry-after-ms": "soon"}, want: 2 * time.Second, from: "Retry-After"},
+		{name: "OpenAI: the longer reset", status: 429, header: map[string]string{"x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "6m0s"}, want: 6 * time.Minute, from: "x-ratelimit-reset-tokens"},
+		{name: "Groq: fractional resets", status: 429, header: map[string]string{"x-ratelimit-reset-requests": "2m59.56s", "x-ratelimit-reset-tokens": "7.66s"}, want: 2*time.Minute + 59560*time.Millisecond, from: "x-ratelimit-reset-requests"},
+		{name: "OpenAI: the reset of the spent limit", status: 429, header: map[string]string{"x-ratelimit-remaining-requests": "0", "x-ratelimit-remaining-tokens": "29000",
+			"x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "6m0s"}, want: time.Second, from: "x-ratelimit-reset-requests"},
+		{name: "resets on a 503 are not a wait", status: 503, header: map[string]string{"x-ratelimit-reset-requests": "1s"}},
+		{name: "Retry-After before the resets", status: 429, header: map[string]string{"Retry-After": "3", "x-ratelimit-reset-tokens": "20ms"}, want: 3 * time.Second, from: "Retry-After"},
+		{name: "Gemini: RetryInfo", status: 429, body: gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "37s"), want: 37 * time.Second, from: "RetryInfo.retryDelay"},
+		{name: "Gemini: a per-day quota", status: 429, body: gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "29s"), want: 29 * time.Second, from: "RetryInfo.retryDelay",
+			daily: true, quota: "GenerateRequestsPerDayPerProjectPerModel-FreeTier"},
+		{name: "an hour is a day's limit", status: 429, header: map[string]string{"Retry-After": "3600"}, want: time.Hour, from: "Retry-After", daily: true},
+		{name: "a minute is not", status: 429, header: map[string]string{"Retry-After": "60"}, want: time.Minute, from: "Retry-After"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			for k, v := range tt.header {
+				h.Set(k, v)
+			}
+			got := askedWait(tt.status, h, parseAPIError([]byte(tt.body)), now)
+			if got.d != tt.want || got.ok != (tt.from != "") || got.from != tt.from || got.daily != tt.daily || got.quota != tt.quota {
+				t.Errorf("got %+v, want %v from %q, daily %v %q", got, tt.want, tt.from, tt.daily, tt.quota)
+			}
+		})
+	}
+	// Gemini's per-day quotas reset at midnight Pacific time: 08:00 UTC
+	// in December.
+	a := askedWait(429, http.Header{}, parseAPIError([]byte(gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "29s"))), now)
+	if pacific != nil && a.resetNote(now) != "it resets at midnight Pacific time, 2026-12-02 08:00 UTC" {
+		t.Errorf("reset note %q", a.resetNote(now))
+	}
+	b := askedWait(429, http.Header{"Retry-After": {"7200"}}, nil, now)
+	if note := b.resetNote(now); !strings.Contains(note, "asks to wait 2h0m0s (Retry-After), until 2026-12-01 12:00 UTC") {
+		t.Errorf("reset note %q", note)
+	}
+}
+
+// FuzzAskedWait: any headers and error body give a wait in [0, maxWait],
+// never a panic.
+func FuzzAskedWait(f *testing.F) {
+	f.Add(429, "2", "1500", "1s", "6m0s", `[{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"37s"}]}}]`)
+	f.Add(503, "Tue, 01 Dec 2026 10:00:30 GMT", "", "", "", `{"error":{"message":"x"}}`)
+	f.Add(429, "", "", "", "", `[{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"PerDay"}]}]}}]`)
+	f.Fuzz(func(t *testing.T, status int, retryAfter, retryAfterMS, resetRequests, resetTokens, body string) {
+		h := http.Header{}
+		h.Set("Retry-After", retryAfter)
+		h.Set("retry-after-ms", retryAfterMS)
+		h.Set("x-ratelimit-reset-requests", resetRequests)
+		h.Set("x-ratelimit-reset-tokens", resetTokens)
+		now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+		a := askedWait(status, h, parseAPIError([]byte(body)), now)
+		if a.d < 0 || a.d > maxWait || (!a.ok && a.d != 0) {
+			t.Errorf("wait %+v", a)
+		}
+		_ = a.resetNote(now)
+	})
+}

@@ -1,0 +1,342 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// This file is the wire format: the request body benchgate sends, and the
+// answer bodies providers send back, decoded once into raw types that hold
+// what any of them may send, checked, and converted into an answer.
+
+// chatBody is the body of a chat completion request. Every optional field
+// is a pointer or omitted when empty, so that a zero that was asked for
+// (temperature 0, seed 0) is sent and one that was not is not.
+type chatBody struct {
+	Model               string           `json:"model"`
+	Messages            []wireMessage    `json:"messages"`
+	Temperature         *float64         `json:"temperature,omitempty"`
+	TopP                *float64         `json:"top_p,omitempty"`
+	Seed                *int             `json:"seed,omitempty"`
+	MaxTokens           *int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens *int             `json:"max_completion_tokens,omitempty"`
+	ResponseFormat      *responseFormat  `json:"response_format,omitempty"`
+	ReasoningEffort     string           `json:"reasoning_effort,omitempty"`
+	Reasoning           *reasoningObject `json:"reasoning,omitempty"`
+	ServiceTier         string           `json:"service_tier,omitempty"`
+	Provider            *providerRouting `json:"provider,omitempty"`
+}
+
+type wireMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type responseFormat struct {
+	Type string `json:"type"`
+}
+
+// reasoningObject is OpenRouter's reasoning request
+// (https://openrouter.ai/docs/guides/best-practices/reasoning-tokens).
+type reasoningObject struct {
+	Effort string `json:"effort"`
+}
+
+// providerRouting is OpenRouter's provider routing
+// (https://openrouter.ai/docs/guides/routing/provider-selection).
+type providerRouting struct {
+	AllowFallbacks bool     `json:"allow_fallbacks"`
+	Order          []string `json:"order"`
+}
+
+// rawAnswer is a 200 answer's body, or one chunk of a streamed one, as
+// providers send it. Nothing is assumed present.
+type rawAnswer struct {
+	Model    string      `json:"model"`    // the model that served the call
+	Provider string      `json:"provider"` // OpenRouter's: who served it
+	Choices  []rawChoice `json:"choices"`
+	Usage    *rawUsage   `json:"usage"`
+	Error    *apiError   `json:"error"`
+}
+
+type rawChoice struct {
+	Message      *rawMessage `json:"message"`
+	Delta        *rawMessage `json:"delta"` // in a streamed chunk
+	FinishReason *string     `json:"finish_reason"`
+	Error        *apiError   `json:"error"` // OpenRouter's provider failure after it began
+}
+
+type rawMessage struct {
+	Content rawContent `json:"content"`
+	// Refusal is OpenAI's: the model declined, and says so here instead
+	// of in the content
+	// (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+	Refusal *string `json:"refusal"`
+	// The reasoning beside the answer: "reasoning" from OpenRouter,
+	// vLLM 0.11 and later, and Ollama; "reasoning_content" from older
+	// vLLM and DeepSeek
+	// (https://docs.vllm.ai/en/stable/features/reasoning_outputs/).
+	Reasoning        *string `json:"reasoning"`
+	ReasoningContent *string `json:"reasoning_content"`
+}
+
+// rawContent is a message's content: a string, null, or an array of
+// parts. Mistral's reasoning models send text parts beside thinking parts,
+// whose thinking is itself an array of text parts
+// (https://docs.mistral.ai/capabilities/reasoning/); text parts make the
+// content, thinking parts the reasoning, and reference parts (Mistral's
+// citations) are passed over. A part of any other type is an error: it
+// would be an answer benchgate cannot read.
+type rawContent struct {
+	Text     string
+	Thinking string
+}
+
+func (c *rawContent) UnmarshalJSON(data []byte) error {
+	*c = rawContent{}
+	data = bytes.TrimSpace(data)
+	switch {
+	case bytes.Equal(data, []byte("null")):
+		return nil
+	case len(data) > 0 && data[0] == '"':
+		return json.Unmarshal(data, &c.Text)
+	case len(data) == 0 || data[0] != '[':
+		return errors.New("content is neither a string nor an array of parts")
+	}
+	var parts []rawPart
+	if err := json.Unmarshal(data, &parts); err != nil {
+		return fmt.Errorf("content parts: %w", err)
+	}
+	var text, thinking strings.Builder
+	for i, p := range parts {
+		switch p.Type {
+		case "text":
+			if p.Text == nil {
+				return fmt.Errorf("content part %d, of type text, has no text", i)
+			}
+			text.WriteString(*p.Text)
+		case "thinking":
+			s, err := p.thinking()
+			if err != nil {
+				return fmt.Errorf("content part %d: %w", i, err)
+			}
+			thinking.WriteString(s)
+		case "reference":
+		default:
+			return fmt.Errorf("content part %d is of type %q, which is neither text nor thinking", i, clip(p.Type))
+		}
+	}
+	c.Text, c.Thinking = text.String(), thinking.String()
+	return nil
+}
+
+type rawPart struct {
+	Type     string          `json:"type"`
+	Text     *string         `json:"text"`
+	Thinking json.RawMessage `json:"thinking"`
+}
+
+// thinking is a thinking part's text: an array of text parts, or a string.
+func (p rawPart) thinking() (string, error) {
+	var s string
+	if json.Unmarshal(p.Thinking, &s) == nil {
+		return s, nil
+	}
+	var inner []rawPart
+	if err := json.Unmarshal(p.Thinking, &inner); err != nil {
+		return "", errors.New("a thinking part's thinking is neither a string nor an array of text parts")
+	}
+	var b strings.Builder
+	for _, q := range inner {
+		if q.Type != "text" || q.Text == nil {
+			return "", fmt.Errorf("a thinking part holds a part of type %q, not text", clip(q.Type))
+		}
+		b.WriteString(*q.Text)
+	}
+	return b.String(), nil
+}
+
+// rawUsage is usage as OpenAI, OpenRouter and DeepSeek report it.
+type rawUsage struct {
+	PromptTokens        *int            `json:"prompt_tokens"`
+	CompletionTokens    *int            `json:"completion_tokens"`
+	Cost                json.RawMessage `json:"cost"` // OpenRouter's, in USD
+	PromptTokensDetails *struct {
+		CachedTokens *int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens *int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+	// DeepSeek's context cache: prompt_tokens is their sum
+	// (https://api-docs.deepseek.com/guides/kv_cache).
+	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens"`
+	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens"`
+}
+
+// apiError is an OpenAI-style error object, as OpenAI, Azure, vLLM,
+// Ollama and OpenRouter send it, at the top of a failing answer or, from
+// OpenRouter, inside a 200 one. Its code is a string (OpenAI's
+// "insufficient_quota") or a number (OpenRouter's HTTP status). Gemini's
+// OpenAI compatibility adds status and details (see geminiDetails).
+type apiError struct {
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Param   string          `json:"param"`
+	Code    json.RawMessage `json:"code"`
+	// Status is Gemini's gRPC status name, such as RESOURCE_EXHAUSTED,
+	// or Azure's HTTP status as a number.
+	Status  json.RawMessage `json:"status"`
+	Details json.RawMessage `json:"details"` // Gemini's google.rpc details
+}
+
+// code is the error's code as a string.
+func (e *apiError) code() string {
+	var s string
+	if json.Unmarshal(e.Code, &s) == nil {
+		return s
+	}
+	return strings.TrimSpace(string(e.Code))
+}
+
+// status is the HTTP status a numeric code names, or 0.
+func (e *apiError) status() int {
+	var n float64
+	if json.Unmarshal(e.Code, &n) == nil && n >= 400 && n < 600 && n == math.Trunc(n) {
+		return int(n)
+	}
+	return 0
+}
+
+// parseAPIError reads the error object of a failing answer, or nil. Gemini
+// wraps it in a one-element array.
+func parseAPIError(body []byte) *apiError {
+	type wrapped struct {
+		Error *apiError `json:"error"`
+	}
+	var b wrapped
+	if json.Unmarshal(body, &b) == nil {
+		return b.Error
+	}
+	var list []wrapped
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		return list[0].Error
+	}
+	return nil
+}
+
+// answer is a 200 answer, checked and converted: what benchgate reads.
+type answer struct {
+	content   string
+	reasoning string
+	refusal   string
+	finish    string
+	model     string // as served; "" when the answer did not say
+	provider  string
+	usage     usage
+	err       *apiError // an error reported inside the answer
+	choices   int
+}
+
+// usage is an answer's usage; known reports that it gave both counts.
+type usage struct {
+	known      bool
+	prompt     int
+	completion int
+	cached     int // of prompt, read from a cache
+	reasoning  int // of completion
+	cost       *float64
+}
+
+// decodeAnswer reads a 200 answer's body: JSON, or a server-sent event
+// stream (see readStream) when the content type or the body says so.
+func decodeAnswer(body []byte, contentType string) (*answer, error) {
+	if isStream(body, contentType) {
+		raw, err := readStream(body)
+		if err != nil {
+			return nil, err
+		}
+		return raw.convert()
+	}
+	var raw rawAnswer
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, fmt.Errorf("not a JSON chat completion: %w", err)
+	}
+	return raw.convert()
+}
+
+// convert checks a raw answer and converts it.
+func (r *rawAnswer) convert() (*answer, error) {
+	a := &answer{model: r.Model, provider: r.Provider, err: r.Error, choices: len(r.Choices)}
+	if len(r.Choices) > 0 {
+		ch := r.Choices[0]
+		if a.err == nil {
+			a.err = ch.Error
+		}
+		if ch.FinishReason != nil {
+			a.finish = *ch.FinishReason
+		}
+		if m := ch.Message; m != nil {
+			a.content = m.Content.Text
+			switch {
+			case m.Reasoning != nil && *m.Reasoning != "":
+				a.reasoning = *m.Reasoning
+			case m.ReasoningContent != nil && *m.ReasoningContent != "":
+				a.reasoning = *m.ReasoningContent
+			default:
+				a.reasoning = m.Content.Thinking
+			}
+			if m.Refusal != nil {
+				a.refusal = *m.Refusal
+			}
+		} else if a.err == nil {
+			return nil, errors.New("the first choice has no message")
+		}
+	}
+	if r.Usage != nil {
+		u, err := r.Usage.convert()
+		if err != nil {
+			return nil, err
+		}
+		a.usage = u
+	}
+	return a, nil
+}
+
+func (u *rawUsage) convert() (usage, error) {
+	var out usage
+	for name, n := range map[string]*int{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
+		"prompt_cache_hit_tokens": u.PromptCacheHitTokens, "prompt_cache_miss_tokens": u.PromptCacheMissTokens} {
+		if n != nil && *n < 0 {
+			return usage{}, fmt.Errorf("usage.%s is negative (%d)", name, *n)
+		}
+	}
+	if u.PromptTokens != nil && u.CompletionTokens != nil {
+		out.known, out.prompt, out.completion = true, *u.PromptTokens, *u.CompletionTokens
+	}
+	switch {
+	case u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil:
+		out.cached = *u.PromptTokensDetails.CachedTokens
+	case u.PromptCacheHitTokens != nil:
+		out.cached = *u.PromptCacheHitTokens
+	}
+	if u.CompletionTokensDetails != nil && u.CompletionTokensDetails.ReasoningTokens != nil {
+		out.reasoning = *u.CompletionTokensDetails.ReasoningTokens
+	}
+	if out.cached < 0 || out.reasoning < 0 {
+		return usage{}, errors.New("usage has a negative token count in its details")
+	}
+	if out.known && out.cached > out.prompt {
+		return usage{}, fmt.Errorf("usage counts %d cached prompt tokens of %d", out.cached, out.prompt)
+	}
+	if len(u.Cost) > 0 {
+		var cost float64
+		if json.Unmarshal(u.Cost, &cost) == nil && cost >= 0 {
+			out.cost = &cost
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,184 @@
+package llm
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestDecodeAnswer reads the answer shapes providers document, each into
+// what benchgate keeps of it.
+func TestDecodeAnswer(t *testing.T) {
+	tests := []struct {
+		name        string
+		body        string
+		contentType string
+		want        answer
+		wantErr     string // a substring of the error; "" for none
+	}{
+		{
+			name: "OpenAI: string content, refusal null, token details",
+			body: `{"id":"x","object":"chat.completion","model":"gpt-4o-2024-08-06","choices":[{"index":0,"message":{"role":"assistant","content":"B","refusal":null},"finish_reason":"stop"}],` +
+				`"usage":{"prompt_tokens":20,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":16},"completion_tokens_details":{"reasoning_tokens":0}}}`,
+			want: answer{content: "B", finish: "stop", model: "gpt-4o-2024-08-06", choices: 1, usage: usage{known: true, prompt: 20, completion: 3, cached: 16}},
+		},
+		{
+			name: "OpenAI: a refusal, content null",
+			body: `{"model":"gpt-4o","choices":[{"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}`,
+			want: answer{refusal: "I can't help with that.", finish: "stop", model: "gpt-4o", choices: 1},
+		},
+		{
+			name: "Mistral: text and thinking parts",
+			body: `{"model":"magistral-medium-2509","choices":[{"message":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"Porosity falls "},{"type":"text","text":"with burial."}]},{"type":"text","text":"ANSWER: "},{"type":"text","text":"C"}]},"finish_reason":"stop"}]}`,
+			want: answer{content: "ANSWER: C", reasoning: "Porosity falls with burial.", finish: "stop", model: "magistral-medium-2509", choices: 1},
+		},
+		{
+			name: "a thinking part written as a string, a reference part passed over",
+			body: `{"choices":[{"message":{"content":[{"type":"thinking","thinking":"hmm"},{"type":"reference","reference_ids":[1]},{"type":"text","text":"A"}]},"finish_reason":"stop"}]}`,
+			want: answer{content: "A", reasoning: "hmm", finish: "stop", choices: 1},
+		},
+		{
+			name:    "a part benchgate cannot read",
+			body:    `{"choices":[{"message":{"content":[{"type":"image_url","image_url":{"url":"x"}}]},"finish_reason":"stop"}]}`,
+			wantErr: `content part 0 is of type "image_url"`,
+		},
+		{
+			name:    "content of another kind",
+			body:    `{"choices":[{"message":{"content":42},"finish_reason":"stop"}]}`,
+			wantErr: "neither a string nor an array of parts",
+		},
+		{
+			name: "DeepSeek: the context cache's hits",
+			body: `{"model":"deepseek-chat","choices":[{"message":{"content":"D","reasoning_content":null},"finish_reason":"stop"}],` +
+				`"usage":{"prompt_tokens":100,"completion_tokens":5,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":36}}`,
+			want: answer{content: "D", finish: "stop", model: "deepseek-chat", choices: 1, usage: usage{known: true, prompt: 100, completion: 5, cached: 64}},
+		},
+		{
+			name:    "more cached tokens than prompt tokens",
+			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":10,"completion_tokens":5,"prompt_cache_hit_tokens":64}}`,
+			wantErr: "64 cached prompt tokens of 10",
+		},
+		{
+			name:    "a negative count",
+			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":-1,"completion_tokens":5}}`,
+			wantErr: "negative",
+		},
+		{
+			name: "OpenRouter: an error in the choice beside partial text",
+			body: `{"choices":[{"message":{"content":"The burial"},"finish_reason":"error","error":{"code":502,"message":"Upstream error"}}]}`,
+			want: answer{content: "The burial", finish: "error", choices: 1, err: &apiError{Code: []byte("502"), Message: "Upstream error"}},
+		},
+		{
+			name:    "not JSON",
+			body:    `<html>Bad gateway</html>`,
+			wantErr: "not a JSON chat completion",
+		},
+		{
+			name:        "OpenRouter: a stream with keep-alive comments",
+			contentType: "text/event-stream; charset=utf-8",
+			body: ": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n" +
+				`data: {"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"delta":{"role":"assistant","content":"ANSWER"},"finish_reason":null}]}` + "\n\n" +
+				`data: {"model":"openai/gpt-4o","choices":[{"delta":{"content":": C","reasoning":"because"},"finish_reason":"stop"}]}` + "\n\n" +
+				`data: {"model":"openai/gpt-4o","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4,"cost":0.0001}}` + "\n\n" +
+				"data: [DONE]\n\n",
+			want: answer{content: "ANSWER: C", reasoning: "because", finish: "stop", model: "openai/gpt-4o", provider: "OpenAI", choices: 1,
+				usage: usage{known: true, prompt: 9, completion: 4, cost: new(0.0001)}},
+		},
+		{
+			name: "a stream labelled as JSON, CRLF lines, a multi-line data field",
+			body: ": keep-alive\r\n\r\ndata: {\"choices\":[{\"delta\":\r\ndata: {\"content\":\"B\"},\"finish_reason\":\"stop\"}]}\r\n\r\ndata: [DONE]\r\n",
+			want: answer{content: "B", finish: "stop", choices: 1},
+		},
+		{
+			name:    "a stream cut before its end",
+			body:    "data: {\"choices\":[{\"delta\":{\"content\":\"The bur\"}}]}\n\n",
+			wantErr: "without a finish reason or [DONE]",
+		},
+		{
+			name:    "a stream of comments only",
+			body:    ": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n",
+			wantErr: "held no chunk",
+		},
+		{
+			name:    "a stream with a chunk that is not JSON",
+			body:    "data: {\"choices\":[\n\n",
+			wantErr: "event 1 of the stream is not a JSON chunk",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := decodeAnswer([]byte(tt.body), tt.contentType)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameAnswer(*got, tt.want) {
+				t.Errorf("answer\n got %+v\nwant %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func sameAnswer(a, b answer) bool {
+	if (a.usage.cost == nil) != (b.usage.cost == nil) || (a.usage.cost != nil && *a.usage.cost != *b.usage.cost) {
+		return false
+	}
+	if (a.err == nil) != (b.err == nil) || (a.err != nil && (a.err.Message != b.err.Message || a.err.status() != b.err.status())) {
+		return false
+	}
+	a.usage.cost, b.usage.cost, a.err, b.err = nil, nil, nil, nil
+	return a == b
+}
+
+// FuzzDecodeAnswer: any body is read or refused, never a panic, and what
+// is read is valid UTF-8 wherever the body was.
+func FuzzDecodeAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"choices":[{"message":{"content":"B","refusal":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`,
+		`{"choices":[{"message":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"x"}]},{"type":"text","text":"A"}]}}]}`,
+		`{"choices":[{"message":{"content":null,"refusal":"no"}}],"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_cache_hit_tokens":4}}`,
+		": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+		`{"error":{"message":"x","code":502}}`,
+		`[{"error":{"code":429}}]`,
+	} {
+		f.Add([]byte(s), "")
+		f.Add([]byte(s), "text/event-stream")
+	}
+	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
+		a, err := decodeAnswer(body, contentType)
+		if err != nil {
+			if a != nil {
+				t.Fatal("an answer beside an error")
+			}
+			return
+		}
+		if utf8.Valid(body) && (!utf8.ValidString(a.content) || !utf8.ValidString(a.reasoning)) {
+			t.Errorf("invalid UTF-8 read from a valid body")
+		}
+		if a.usage.known && (a.usage.prompt < 0 || a.usage.completion < 0 || a.usage.cached > a.usage.prompt) {
+			t.Errorf("usage %+v", a.usage)
+		}
+	})
+}
+
+// FuzzReadStream: any event stream is read into one answer or refused,
+// never a panic; an answer read holds one choice.
+func FuzzReadStream(f *testing.F) {
+	f.Add(": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":\r\ndata: {\"content\":\"B\"}}]}\r\n\r\ndata: [DONE]\r\n")
+	f.Add("event: x\nid: 1\nretry: 5\ndata: {\"error\":{\"code\":502}}\n\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		raw, err := readStream([]byte(body))
+		if err != nil {
+			return
+		}
+		if len(raw.Choices) != 1 || raw.Choices[0].Message == nil {
+			t.Errorf("read %+v", raw)
+		}
+	})
+}
