@@ -64,7 +64,24 @@ func setupFailure(status int, e *apiError) bool {
 	case http.StatusNotFound:
 		return true
 	case http.StatusBadRequest:
-		return unknownField(e)
+		return unknownField(e) || refusedSampling(e)
+	}
+	return false
+}
+
+// refusedSampling reports whether a 400 refuses the value of a sampling
+// parameter that every call sends alike, such as GPT-5's "Unsupported
+// value: 'temperature' does not support 0 with this model"
+// (code unsupported_value, param temperature): the contract or the flags
+// must change, not the call. The token limit's field is not among them:
+// the client switches it on its own.
+func refusedSampling(e *apiError) bool {
+	if e == nil {
+		return false
+	}
+	switch e.Param {
+	case "temperature", "top_p", "seed", "reasoning_effort", "service_tier":
+		return e.code() == "unsupported_value" || e.code() == "unsupported_parameter"
 	}
 	return false
 }
@@ -108,7 +125,7 @@ func describeStatus(status int, e *apiError, body []byte) (what, public string) 
 			// (https://learn.microsoft.com/azure/ai-services/openai/concepts/content-filter).
 			public, hint = "the endpoint's content filter refused the prompt (HTTP 400)", ""
 		case e != nil && e.Param == "temperature":
-			hint = "; the model takes no temperature: leave it unset (the registry's judge temperature, or --temperature)"
+			hint = "; the model takes no temperature: set the judge contract's \"temperature\": null in the registry, or give --temperature none"
 		case unknownField(e):
 			public, hint = "the endpoint does not take a field of the request (HTTP 400)", "; leave the field it names out (the judge contract's or the flags' setting that sends it)"
 		}

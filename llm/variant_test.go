@@ -180,7 +180,7 @@ func TestProviderVariants(t *testing.T) {
 		{
 			name: "GPT-5 rejects temperature 0", opts: fakeopenai.Options{Variant: fakeopenai.GPT5Temperature},
 			req:     func(r *Request) { r.Temperature = new(0.0) },
-			wantErr: ErrPermanent, wantInErr: "the model takes no temperature: leave it unset", wantCalls: 1,
+			wantErr: ErrSetup, wantInErr: "the model takes no temperature: set the judge contract's \"temperature\": null", wantCalls: 1,
 		},
 		{
 			name: "GPT-5 without a temperature answers", opts: fakeopenai.Options{Variant: fakeopenai.GPT5Temperature}, reply: reply,
