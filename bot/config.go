@@ -71,9 +71,14 @@ type Config struct {
 	// BENCHGATE_JUDGE_PRICE_OUTPUT): the spend of an endpoint that does
 	// not report its cost, which the daily budget needs.
 	JudgePriceInput, JudgePriceOutput *float64
-	RerunPolicy                       RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
-	RerunSecret                       []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's sample; required with a judge
-	BoardDir                          string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	// JudgePriceCachedInput is the judge's USD per million prompt tokens
+	// read from the provider's prompt cache
+	// (BENCHGATE_JUDGE_PRICE_CACHED_INPUT; without it they cost the input
+	// price).
+	JudgePriceCachedInput *float64
+	RerunPolicy           RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunSecret           []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's sample; required with a judge
+	BoardDir              string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
 	// CacheDir keeps verification results, rankings and judge answers
 	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
 	// cache folder, as for the CLI); empty when there is none.
@@ -183,7 +188,7 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	for _, p := range []struct {
 		name string
 		dst  **float64
-	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}} {
+	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}, {"BENCHGATE_JUDGE_PRICE_CACHED_INPUT", &c.JudgePriceCachedInput}} {
 		name, dst := p.name, p.dst
 		if s := strings.TrimSpace(getenv(name)); s != "" {
 			x, err := strconv.ParseFloat(s, 64)
@@ -201,6 +206,8 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	}
 	if (c.JudgePriceInput == nil) != (c.JudgePriceOutput == nil) {
 		problems = append(problems, "set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT, or neither")
+	} else if c.JudgePriceCachedInput != nil && c.JudgePriceInput == nil {
+		problems = append(problems, "BENCHGATE_JUDGE_PRICE_CACHED_INPUT prices cached prompt tokens beside BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT: set those too, or leave it out")
 	}
 	c.Limits = DefaultLimits()
 	positiveInt := func(name string, dst *int) {

@@ -69,6 +69,8 @@ func TestLoadConfig(t *testing.T) {
 			`BENCHGATE_JUDGE_DEPLOYMENTS: deployment "openai/gpt-5.5" is not written MODEL=DEPLOYMENT`, `BENCHGATE_JUDGE_TOKEN_PARAM "max_output_tokens" is neither`}},
 		{"deployments without Azure", merge(valid, map[string]string{"BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55"}), []string{"BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too"}},
 		{"one price without the other", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_OUTPUT": "10"}), []string{"set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT"}},
+		{"a cached-input price alone", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_CACHED_INPUT": "0.5"}), []string{"BENCHGATE_JUDGE_PRICE_CACHED_INPUT prices cached prompt tokens"}},
+		{"a bad cached-input price", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_INPUT": "2", "BENCHGATE_JUDGE_PRICE_OUTPUT": "8", "BENCHGATE_JUDGE_PRICE_CACHED_INPUT": "cheap"}), []string{`BENCHGATE_JUDGE_PRICE_CACHED_INPUT "cheap" is not a price`}},
 		{"a commit name without an e-mail", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}), []string{"set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"}},
 		{"a commit e-mail that is not one", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot", "BENCHGATE_COMMIT_EMAIL": "board"}), []string{`BENCHGATE_COMMIT_EMAIL "board" is not an e-mail address`}},
 		{"a spot-check above the day's budget", merge(valid, map[string]string{"BENCHGATE_JUDGE_USD_PER_DAY": "5", "BENCHGATE_SPOT_CHECK_USD": "7.5"}), []string{"BENCHGATE_SPOT_CHECK_USD (7.50) is more than BENCHGATE_JUDGE_USD_PER_DAY (5.00)"}},

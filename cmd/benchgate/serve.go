@@ -104,13 +104,13 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 			log.Warn("no judge prices (BENCHGATE_JUDGE_PRICE_INPUT, BENCHGATE_JUDGE_PRICE_OUTPUT): the daily judge budget counts only the cost an endpoint reports")
 		}
 		client, err := llm.New(llm.Config{BaseURL: cfg.JudgeBaseURL, APIKey: cfg.JudgeAPIKey, Timeout: cfg.JudgeTimeout, PriceInput: cfg.JudgePriceInput, PriceOutput: cfg.JudgePriceOutput,
-			AzureAPIVersion: cfg.JudgeAzureAPIVersion, Deployments: cfg.JudgeDeployments, TokenParam: cfg.JudgeTokenParam, Log: log})
+			PriceCachedInput: cfg.JudgePriceCachedInput, AzureAPIVersion: cfg.JudgeAzureAPIVersion, Deployments: cfg.JudgeDeployments, TokenParam: cfg.JudgeTokenParam, Log: log})
 		if err != nil {
 			return setupError(fmt.Errorf("judge: %v", err))
 		}
 		// The model and request parameters are each benchmark's, from
 		// its registry entry (judge.Judge.For), as for the CLI.
-		w.Judge = &judge.Judge{LLM: client, Endpoint: client.Endpoint(), Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput, nil)}
+		w.Judge = &judge.Judge{LLM: client, Endpoint: client.Endpoint(), Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput, cfg.JudgePriceCachedInput)}
 	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {
