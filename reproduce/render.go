@@ -1,0 +1,82 @@
+package reproduce
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Formats are the output formats of Render.
+var Formats = []string{"text", "json"}
+
+// Render writes rep in format ("text" or "json").
+func Render(w io.Writer, format string, rep Report) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case "text":
+		return renderText(w, rep)
+	}
+	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+}
+
+func renderText(w io.Writer, rep Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", rep.Path, rep.Verdict)
+	fmt.Fprintf(&b, "  %s\n", rep.Reason)
+	if rep.Asked != "" {
+		host := ""
+		if rep.Endpoint != "" {
+			host = " at " + rep.Endpoint
+		}
+		fmt.Fprintf(&b, "  model: %s, asked as %s%s\n", rep.Model, rep.Asked, host)
+	}
+	if rep.Seed != "" {
+		fmt.Fprintf(&b, "  seed: %s (%s)\n", rep.Seed, rep.SeedSource)
+	}
+	fmt.Fprintf(&b, "  calls: %d, spend: $%.4f, questions compared: %d\n", rep.Calls, rep.SpendUSD, rep.Checked)
+	if rep.Agreement != nil {
+		fmt.Fprintf(&b, "  letters agreeing: %.1f%%\n", 100**rep.Agreement)
+	}
+	if len(rep.Served) > 0 {
+		fmt.Fprintf(&b, "  served by: %s\n", strings.Join(rep.Served, ", "))
+	}
+	for _, wn := range rep.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", wn)
+	}
+	for _, q := range rep.Questions {
+		fmt.Fprintf(&b, "  %s: claimed %s, reproduced %s%s\n", q.ID, value(q.Claimed, q.ClaimedCorrect), value(q.Reproduced, q.ReproducedCorrect), fault(q.Fault))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// value writes a claimed or reproduced letter or score, with its
+// correctness when known.
+func value(v any, correct *bool) string {
+	s := fmt.Sprint(v)
+	switch v {
+	case nil:
+		s = "-"
+	case "":
+		s = "no letter"
+	}
+	if correct != nil {
+		if *correct {
+			s += " (right)"
+		} else {
+			s += " (wrong)"
+		}
+	}
+	return s
+}
+
+func fault(f string) string {
+	if f == "" {
+		return ""
+	}
+	return " — " + f
+}
