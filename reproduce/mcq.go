@@ -227,7 +227,7 @@ func RunMCQ(ctx context.Context, r Rule, d MCQDesign, a Asker) (MCQOutcome, erro
 			break
 		}
 	}
-	out.LogLR = stats.LogLR(r.Tolerance, out.N, out.B, out.C)
+	out.LogLR = test.LogLR(out.N, out.B, out.C)
 	out.Threshold = h
 	if out.N > 0 {
 		out.Threshold = test.Bound(h, out.N)

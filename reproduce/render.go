@@ -38,6 +38,16 @@ func renderText(w io.Writer, rep Report) error {
 		fmt.Fprintf(&b, "  seed: %s (%s)\n", rep.Seed, rep.SeedSource)
 	}
 	fmt.Fprintf(&b, "  calls: %d, spend: $%.4f, questions compared: %d\n", rep.Calls, rep.SpendUSD, rep.Checked)
+	if t := rep.Test; t != nil {
+		fmt.Fprintf(&b, "  pairs: %d claimed right and reproduced wrong, %d the reverse, of %d (log-likelihood ratio %.2f, boundary %.2f; tolerance %s)\n", t.B, t.C, t.N, t.LogLR, t.Threshold, accuracyPoints(t.Tolerance))
+	}
+	if r := rep.Rubric; r != nil {
+		bound := "none"
+		if r.Bound != nil {
+			bound = fmt.Sprintf("%.2f", *r.Bound)
+		}
+		fmt.Fprintf(&b, "  claimed − reproduced: %+.2f points a question over %d (upper bound %s; shift test p %.4g, jump test p %.4g)\n", r.Mean, r.N, bound, r.Shift.P, r.Jumps.P)
+	}
 	if rep.Agreement != nil {
 		fmt.Fprintf(&b, "  letters agreeing: %.1f%%\n", 100**rep.Agreement)
 	}

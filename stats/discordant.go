@@ -65,8 +65,15 @@ func (d Discordant) Validate() error {
 }
 
 // LogLR returns the generalized log-likelihood ratio of n trials holding
-// b and c against H0: 0 when b − c ≤ Tol·n, where the counts fit H0 best.
-func LogLR(tol float64, n, b, c int) float64 {
+// b and c against H0: 0 when b − c ≤ Tol·n, where the counts show no
+// excess of b, and otherwise the log-likelihood at the counts'
+// frequencies less its maximum on H0's boundary p_b = p_c + Tol. The
+// boundary is taken whole, whatever MaxDiscord: restricted, the
+// statistic would also grow with c, a discordance that says nothing of
+// an excess of b; MaxDiscord bounds only the laws the false-alarm rate is
+// computed for.
+func (d Discordant) LogLR(n, b, c int) float64 {
+	tol := d.Tol
 	if n <= 0 || b < 0 || c < 0 || b+c > n {
 		return 0
 	}
@@ -80,6 +87,15 @@ func LogLR(tol float64, n, b, c int) float64 {
 	p := boundaryMLE(tol, fb, fc, fz)
 	held := xlogy(fb, p+tol) + xlogy(fc, p) + xlogy(fz, 1-2*p-tol)
 	return math.Max(0, free-held)
+}
+
+// maxPC is the largest p_c of H0's boundary.
+func (d Discordant) maxPC() float64 {
+	hi := (1 - d.Tol) / 2
+	if d.MaxDiscord > 0 {
+		hi = min(hi, (d.MaxDiscord-d.Tol)/2)
+	}
+	return hi
 }
 
 // boundaryMLE maximizes b·log(p+t) + c·log p + z·log(1−2p−t) over p in
@@ -129,7 +145,7 @@ func xlogy(x, y float64) float64 {
 // Rejects reports whether the test, with threshold h, rejects H0 after n
 // trials holding b and c.
 func (d Discordant) Rejects(h float64, n, b, c int) bool {
-	return d.Looks(n) && LogLR(d.Tol, n, b, c) >= d.Bound(h, n)
+	return d.Looks(n) && d.LogLR(n, b, c) >= d.Bound(h, n)
 }
 
 // Bound is the threshold after n trials of the test whose threshold at
@@ -219,7 +235,7 @@ func (d Discordant) power(k [][]int, pb, pc float64) (reject, meanN float64) {
 // cut returns, for each n and c, the least b at which the test rejects
 // (n+1 when none): LogLR grows with b once b − c exceeds Tol·n.
 func (d Discordant) cut(h float64) [][]int {
-	table := llrTable(d.Tol, d.MaxN)
+	table := d.llrTable()
 	k := make([][]int, d.MaxN+1)
 	for n := 1; n <= d.MaxN; n++ {
 		k[n] = make([]int, n+1)
@@ -237,10 +253,11 @@ func (d Discordant) cut(h float64) [][]int {
 	return k
 }
 
-// llrTable returns LogLR(tol, n, b, c) as table[n][c][b] for n up to
-// maxN, computed once per (tol, maxN).
-func llrTable(tol float64, maxN int) [][][]float64 {
-	key := [2]float64{tol, float64(maxN)}
+// llrTable returns LogLR(n, b, c) as table[n][c][b] for n up to MaxN,
+// computed once per (Tol, MaxN).
+func (d Discordant) llrTable() [][][]float64 {
+	maxN := d.MaxN
+	key := [2]float64{d.Tol, float64(maxN)}
 	if v, ok := llrTables.Load(key); ok {
 		return v.([][][]float64)
 	}
@@ -250,7 +267,7 @@ func llrTable(tol float64, maxN int) [][][]float64 {
 		for c := 0; c <= n; c++ {
 			t[n][c] = make([]float64, n-c+1)
 			for b := range t[n][c] {
-				t[n][c][b] = LogLR(tol, n, b, c)
+				t[n][c][b] = d.LogLR(n, b, c)
 			}
 		}
 	}
@@ -258,17 +275,14 @@ func llrTable(tol float64, maxN int) [][][]float64 {
 	return t
 }
 
-var llrTables sync.Map // [tol, maxN] → table
+var llrTables sync.Map // [Tol, MaxN] → table
 
 // WorstFalseAlarm returns the largest false-alarm probability of the test
 // with threshold h over the laws of H0's boundary, and the p_c at which it
 // was found: a grid of 64 values of p_c, denser near 0 where discordance
 // is rare, refined around the three largest by golden-section search.
 func (d Discordant) WorstFalseAlarm(h float64) (alpha, atPC float64) {
-	hi := (1 - d.Tol) / 2
-	if d.MaxDiscord > 0 {
-		hi = min(hi, (d.MaxDiscord-d.Tol)/2)
-	}
+	hi := d.maxPC()
 	k := d.cut(h)
 	fa := func(pc float64) float64 { a, _ := d.power(k, pc+d.Tol, pc); return a }
 	const grid = 64
