@@ -197,3 +197,16 @@ func TestFixedLooksOnce(t *testing.T) {
 		t.Errorf("fixed test %+v", d)
 	}
 }
+
+// BenchmarkDiscordantThreshold: calibrating the reproduction's default
+// test, which `benchgate reproduce` does once before its first call (the
+// statistic's table is kept between iterations, as in a process).
+func BenchmarkDiscordantThreshold(b *testing.B) {
+	d := Discordant{Tol: 0.02, Alpha: 0.01, MaxN: 150, MinN: 5, Every: 5, MaxDiscord: 0.52, Spend: 0.5}
+	for b.Loop() {
+		thresholds.Delete(d)
+		if _, _, err := d.Threshold(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
