@@ -203,13 +203,14 @@ type caller struct {
 }
 
 // stop turns a failed call's error into what ends the check, or returns
-// it as a fault of the call.
-func (c *caller) stop(err error, calls int) error {
+// it as a fault of the call; first says whether the call was the check's
+// first.
+func (c *caller) stop(err error, first bool) error {
 	var le *llm.Error
 	switch {
 	case errors.Is(err, judge.ErrBudget):
 		return &rerun.Stop{Reason: fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", c.bud.Calls(), c.bud.Spent(), err), OutOfBudget: true}
-	case errors.As(err, &le) && le.Status == http.StatusNotFound && calls == 0:
+	case errors.As(err, &le) && le.Status == http.StatusNotFound && first:
 		// A model the endpoint does not serve is refused before any
 		// token is billed.
 		c.unreachable = fmt.Sprintf("the endpoint does not serve %q (HTTP 404 on the first call): map the submission's model id to the id the endpoint serves (--model-map), or use an endpoint that serves it; nothing was compared", c.rep.Asked)
@@ -268,7 +269,7 @@ func (a *mcqAsker) Ask(ctx context.Context, qi int) (Reply, error) {
 		if ctx.Err() != nil {
 			return Reply{}, err
 		}
-		err = a.c.stop(err, before)
+		err = a.c.stop(err, before == 0)
 		if s := (*rerun.Stop)(nil); errors.As(err, &s) && s.OutOfBudget {
 			return Reply{}, err // no call was made
 		}
@@ -312,7 +313,10 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, files *verify.Files, 
 	}
 	for _, row := range files.MCQ {
 		qi, ok := b.Index(row.ID)
-		if !ok || row.FinishReason == "error" {
+		// Only answers are compared, on both sides: a reply the
+		// submission records as failed, cut at the token limit or empty
+		// is not asked again, as the model's such replies are no trial.
+		if !ok || row.FinishReason == "error" || row.FinishReason == "length" || row.FinishReason == "empty" {
 			continue
 		}
 		d.Claims[qi] = Claim{Present: true, Letter: row.Answer, Correct: row.Correct}

@@ -84,7 +84,11 @@ func (r Rule) FaultLimit(calls int) int {
 
 // Claim is a question as the submission answers it.
 type Claim struct {
-	Present bool   // a row with an answer, not a failed call
+	// Present says the submission answered: a reply that ended on its
+	// own, not a failed call, a reply cut at the token limit or an empty
+	// one. Only such questions are asked again, so that both sides of a
+	// pair are answers.
+	Present bool
 	Letter  string // "" when no letter was read
 	Correct bool
 }

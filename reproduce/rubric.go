@@ -68,7 +68,7 @@ func (g *rubricGrader) GradeQuestion(ctx context.Context, qi int) (rerun.Grade, 
 		if ctx.Err() != nil {
 			return rerun.Grade{}, err
 		}
-		err = g.c.stop(err, before)
+		err = g.c.stop(err, before == 0)
 		if s := (*rerun.Stop)(nil); errors.As(err, &s) && s.OutOfBudget {
 			return rerun.Grade{}, err
 		}
@@ -106,7 +106,7 @@ func (g *rubricGrader) GradeQuestion(ctx context.Context, qi int) (rerun.Grade, 
 		if ctx.Err() != nil {
 			return rerun.Grade{}, err
 		}
-		err = g.c.stop(err, 1)
+		err = g.c.stop(err, false)
 		if s := (*rerun.Stop)(nil); errors.As(err, &s) && s.OutOfBudget {
 			qc.Fault = "the answer was written again but not graded: " + s.Reason
 			g.c.rep.Questions = append(g.c.rep.Questions, qc)
