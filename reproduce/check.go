@@ -63,6 +63,8 @@ type Report struct {
 	Path      string         `json:"path"`
 	RubricKey string         `json:"rubric_key"`
 	Kind      benchmark.Kind `json:"kind"`
+	// Digest names the version of the submission checked (Digest).
+	Digest string `json:"digest"`
 	// Model is the model the submission names; Asked the id the endpoint
 	// was asked for; Endpoint its host.
 	Model    string  `json:"model"`
@@ -148,6 +150,7 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	if res.Meta != nil {
 		rep.Model = res.Meta.CandidateModelID
 	}
+	rep.Digest = Digest(res.RubricKey, files)
 	if f, ok := submission.ParseFolder(dir); ok && f.Track == submission.HarnessTrack {
 		rep.Verdict = Unreachable
 		rep.Reason = "the submission is on the harness track: its scores come from a harness's scaffolding around the model, which an API call to the model does not reproduce; nothing was asked"

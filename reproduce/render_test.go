@@ -16,6 +16,7 @@ func TestRenderGolden(t *testing.T) {
 	agree := 0.4
 	inconsistent := Report{
 		Path: "submissions/model-benchmark/small-model-formationeval", RubricKey: "formationeval-v0.1", Kind: "mcq",
+		Digest: "5d1c6b0f7e1a4c2b9d8e3f6a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c",
 		Model: "org/small-model", Asked: "org/small-model", Endpoint: "openrouter.ai",
 		Verdict: Inconsistent, Reason: "the claimed answers are better than what org/small-model gives beyond the tolerance of 2 points of accuracy",
 		Seed: "9f3a00c1d2e3f405", SeedSource: "secret", Estimate: Estimate{Calls: 150, Note: "no prices were given"},

@@ -58,6 +58,13 @@ func SampleSeed(given *uint64, secret []byte, rubricKey string, files *verify.Fi
 	return pickSeed(given, secret, scoresDigest(rubricKey, files))
 }
 
+// ScoresDigest identifies a submission's scores as the spot-check's seed
+// is keyed on them (scoresDigest): the benchmark and the rows of
+// scores.json in a canonical form.
+func ScoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
+	return scoresDigest(rubricKey, files)
+}
+
 func pickSeed(given *uint64, secret []byte, digest [sha256.Size]byte) (uint64, string, error) {
 	switch {
 	case given != nil:

@@ -8,6 +8,11 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/benchgate/benchgate/internal/atomicfile"
+	"github.com/benchgate/benchgate/submission"
 
 	"github.com/benchgate/benchgate/reproduce"
 	"github.com/benchgate/benchgate/rerun"
@@ -22,7 +27,7 @@ const (
 )
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("reproduce", "PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--format text|json]", stderr)
+	fl := newFlagSet("reproduce", "PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository")
 	maxCalls := fl.Int("max-calls", reproduce.DefaultMaxCalls, "stop after this many calls (the judge's included, for a rubric); a check stopped early is inconclusive")
 	maxUSD := fl.Float64("max-usd", 0, "stop before a call that could take the spend past this (0: no limit); with --price-input and --price-output each call's worst case is reserved")
@@ -30,6 +35,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	seedFlag := fl.String("seed", "", "replay a check: the seed its report gave (16 hex digits); without it the sample's seed comes from the leaderboard's secret, or is drawn at random and printed")
 	secretFile := fl.String("secret-file", "", "a file holding the leaderboard's rerun secret (instead of BENCHGATE_RERUN_SECRET), which keys the sample as the App does")
 	modelMap := fl.String("model-map", "", "the ids the endpoint serves the submissions' models under, ID=SERVED, comma-separated (e.g. Qwen/Qwen3-32B=qwen/qwen3-32b)")
+	record := fl.Bool("record", false, "write the check's record to reproductions/<track>/<slug>.json in the leaderboard repository, for the board")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	var candEP, judgeEP endpointFlags
 	candEP.register(fl, "", "claimed model")
@@ -148,6 +154,11 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if err := reproduce.Render(stdout, *format, rep); err != nil {
 		return err
 	}
+	if *record {
+		if err := writeReproduction(root, dir, rep); err != nil {
+			return err
+		}
+	}
 	if reproduceNoneAnswered(rep) {
 		return setupError(fmt.Errorf("the endpoint answered no call (see above), so there is no verdict on %s; fix the endpoint or its key and run the check again", dir))
 	}
@@ -171,4 +182,21 @@ func reproduceNoneAnswered(rep reproduce.Report) bool {
 		calls++
 	}
 	return calls > 0 && rep.Verdict == reproduce.Inconclusive
+}
+
+// writeReproduction writes rep's record where the board reads it.
+func writeReproduction(root, dir string, rep reproduce.Report) error {
+	f, ok := submission.ParseFolder(dir)
+	if !ok {
+		return fmt.Errorf("%s is not a submission folder (%s/<track>/<slug>), so its record has no place", dir, submission.Dir)
+	}
+	data, err := reproduce.NewRecord(rep, time.Now()).Encode()
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(root, filepath.FromSlash(reproduce.RecordPath(f)))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(file, data)
 }

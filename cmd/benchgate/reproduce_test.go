@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/reproduce"
 )
 
 // reproduceEndpoint is a candidate that answers each question of the
@@ -156,6 +157,47 @@ func TestReproduceCommand(t *testing.T) {
 		}
 		if code, _, stderr := runCLI(t, args(srv, "--model-map", "qwen/qwen3-32b")...); code != exitUsage || !strings.Contains(stderr, "ID=SERVED") {
 			t.Errorf("bad map: exit %d %s", code, stderr)
+		}
+	})
+
+	t.Run("record", func(t *testing.T) {
+		// --record writes the check where the board reads it; the record
+		// marks this version of the submission, and no later one.
+		srv := reproduceEndpoint(t, root, fakeopenai.Options{}, func(_ *benchmark.Item, s string) string { return s })
+		code, out, stderr := runCLI(t, args(srv, "--record")...)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s%s", code, out, stderr)
+		}
+		file := filepath.Join(root, "reproductions/model-benchmark/qwen3-32b-reservoir.json")
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, fs := reproduce.ParseRecord(file, data)
+		if len(fs) > 0 {
+			t.Fatalf("%v\n%s", fs, data)
+		}
+		digest := decode(t, out)["digest"].(string)
+		if rec.Status(digest) != "reproduced" || rec.Checked == 0 || rec.Endpoint == "" || rec.Submission != "submissions/model-benchmark/qwen3-32b-reservoir" {
+			t.Errorf("record %+v for digest %s", rec, digest)
+		}
+		// A later change to the submission: the record no longer holds.
+		scores := filepath.Join(sub, "scores.json")
+		old, err := os.ReadFile(scores)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.WriteFile(scores, old, 0o644) })
+		changed := strings.Replace(string(old), "NMO, DMO and statics are traveltime corrections.", "NMO, DMO and statics correct traveltimes.", 1)
+		if changed == string(old) {
+			t.Fatal("the response to change is not in scores.json")
+		}
+		if err := os.WriteFile(scores, []byte(changed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, _ = runCLI(t, args(srv, "--max-calls", "1")...)
+		if now := decode(t, out)["digest"].(string); now == digest || rec.Status(now) != "" {
+			t.Errorf("the changed submission's digest %s still marked by the record of %s", now, digest)
 		}
 	})
 
