@@ -114,8 +114,8 @@ func TestDigest(t *testing.T) {
 	scores := `[{"id":"q1","response":"ANSWER: A","answer":"A","correct":true},{"id":"q2","response":"ANSWER: B","answer":"B","correct":false}]`
 	base := Digest("k", parse(scores, meta))
 	same := map[string]*verify.Files{
-		"reformatted": parse("[\n  {\"correct\": true, \"answer\": \"A\", \"id\": \"q1\", \"response\": \"ANSWER: A\"},\n  {\"id\":\"q2\",\"response\":\"ANSWER: B\",\"answer\":\"B\",\"correct\":false}\n]", meta),
-		"rows reordered": parse(`[{"id":"q2","response":"ANSWER: B","answer":"B","correct":false},{"id":"q1","response":"ANSWER: A","answer":"A","correct":true}]`, meta),
+		"reformatted":      parse("[\n  {\"correct\": true, \"answer\": \"A\", \"id\": \"q1\", \"response\": \"ANSWER: A\"},\n  {\"id\":\"q2\",\"response\":\"ANSWER: B\",\"answer\":\"B\",\"correct\":false}\n]", meta),
+		"rows reordered":   parse(`[{"id":"q2","response":"ANSWER: B","answer":"B","correct":false},{"id":"q1","response":"ANSWER: A","answer":"A","correct":true}]`, meta),
 		"meta reformatted": parse(scores, "{\n \"date\": \"2026-01-02\", \"rubric_key\": \"k\", \"model_name\":\"M\",\"candidate_model_id\":\"org/m\",\"submitter\":\"s\",\"contact_or_repo\":\"c\"}"),
 	}
 	for name, f := range same {

@@ -17,7 +17,7 @@ func TestRenderGolden(t *testing.T) {
 	inconsistent := Report{
 		Path: "submissions/model-benchmark/small-model-formationeval", RubricKey: "formationeval-v0.1", Kind: "mcq",
 		Digest: "5d1c6b0f7e1a4c2b9d8e3f6a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c",
-		Model: "org/small-model", Asked: "org/small-model", Endpoint: "openrouter.ai",
+		Model:  "org/small-model", Asked: "org/small-model", Endpoint: "openrouter.ai",
 		Verdict: Inconsistent, Reason: "the claimed answers are better than what org/small-model gives beyond the tolerance of 2 points of accuracy",
 		Seed: "9f3a00c1d2e3f405", SeedSource: "secret", Estimate: Estimate{Calls: 150, Note: "no prices were given"},
 		Calls: 6, SpendUSD: 0.0021, Checked: 5, Served: []string{"org/small-model-2026-01-15"},
