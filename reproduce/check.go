@@ -22,11 +22,12 @@ const DefaultMaxCalls = 150
 
 // Config describes one reproduction.
 type Config struct {
-	// Candidate is the endpoint serving the claimed model; Model the id
-	// it serves it under (meta.json's candidate_model_id when empty, or
-	// the id a model map gives for it).
+	// Candidate is the endpoint serving the claimed model. Models maps
+	// the model ids submissions give to the ids it serves them under, and
+	// adds to the benchmark's reproduce_models; a model in neither is
+	// asked by its own id.
 	Candidate llm.Completer
-	Model     string
+	Models    map[string]string
 	// Judge grades re-generated rubric answers: the benchmark's fixed
 	// judge. Unused for multiple choice.
 	Judge *judge.Judge
@@ -167,10 +168,7 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 	if cfg.Candidate == nil {
 		return rep, errors.New("a reproduction asks the claimed model: configure the candidate endpoint")
 	}
-	rep.Asked = cfg.Model
-	if rep.Asked == "" {
-		rep.Asked = rep.Model
-	}
+	rep.Asked = servedID(rep.Model, cfg.Models, b.Entry.ReproduceModels)
 	seed, source, err := rerun.SampleSeed(cfg.Seed, cfg.Secret, res.RubricKey, files)
 	if err != nil {
 		return rep, err
@@ -194,6 +192,18 @@ func Check(ctx context.Context, v *verify.Verifier, dir string, cfg Config) (Rep
 		rep.Verdict, rep.Reason = Unreachable, c.unreachable
 	}
 	return rep, err
+}
+
+// servedID is the id the endpoint serves model under: the given map's,
+// else the registry's, else its own.
+func servedID(model string, given, registry map[string]string) string {
+	if id, ok := given[model]; ok {
+		return id
+	}
+	if id, ok := registry[model]; ok {
+		return id
+	}
+	return model
 }
 
 // caller makes a check's calls within its budget and records them.
@@ -308,6 +318,9 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, files *verify.Files, 
 	rule := c.cfg.Rule
 	if rule == (Rule{}) {
 		rule = DefaultRule()
+	}
+	if t := b.Entry.ReproduceTolerance; t != nil {
+		rule.Tolerance = *t
 	}
 	d := MCQDesign{Claims: make([]Claim, len(b.Items)), Key: make([]string, len(b.Items)), Model: rep.Asked, Seed: seed}
 	present := 0

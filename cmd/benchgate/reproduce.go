@@ -34,7 +34,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	format := fl.String("format", "text", "output format: text or json")
 	seedFlag := fl.String("seed", "", "replay a check: the seed its report gave (16 hex digits); without it the sample's seed comes from the leaderboard's secret, or is drawn at random and printed")
 	secretFile := fl.String("secret-file", "", "a file holding the leaderboard's rerun secret (instead of BENCHGATE_RERUN_SECRET), which keys the sample as the App does")
-	modelMap := fl.String("model-map", "", "the ids the endpoint serves the submissions' models under, ID=SERVED, comma-separated (e.g. Qwen/Qwen3-32B=qwen/qwen3-32b)")
+	modelMap := fl.String("model-map", "", "the ids the endpoint serves the submissions' models under, ID=SERVED, comma-separated (e.g. Qwen/Qwen3-32B=qwen/qwen3-32b); adds to the benchmark's reproduce_models")
 	record := fl.Bool("record", false, "write the check's record to reproductions/<track>/<slug>.json in the leaderboard repository, for the board")
 	fl.String("ledger", "", ledgerHelp(cacheLedgerHelp))
 	var candEP, judgeEP endpointFlags
@@ -99,9 +99,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	case env != "":
 		cfg.Secret = []byte(env)
 	}
-	if res.Meta != nil {
-		cfg.Model = models[res.Meta.CandidateModelID]
-	}
+	cfg.Models = models
 	if u, err := url.Parse(candEP.baseURL); err == nil {
 		cfg.Endpoint = u.Host
 	}

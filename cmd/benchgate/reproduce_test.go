@@ -288,3 +288,43 @@ func TestReproduceRubric(t *testing.T) {
 		t.Errorf("no judge key: exit %d %s", code, stderr)
 	}
 }
+
+// TestReproduceRegistryModels: the benchmark's reproduce_models names the
+// id the endpoint serves a model under; --model-map overrides it.
+func TestReproduceRegistryModels(t *testing.T) {
+	root := copyBoard(t)
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	t.Setenv("BENCHGATE_CACHE_DIR", t.TempDir())
+	reg := filepath.Join(root, "rubrics/rubrics.json")
+	data, err := os.ReadFile(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"reference_model_id": "qwen/qwen3-32b"`, `"reference_model_id": "qwen/qwen3-32b", "reproduce_models": {"qwen/qwen3-32b": "qwen3-32b-served"}`, 1)
+	if edited == string(data) {
+		t.Fatal("the registry's mcq entry is not where the test expects it")
+	}
+	if err := os.WriteFile(reg, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := reproduceEndpoint(t, root, fakeopenai.Options{}, func(_ *benchmark.Item, s string) string { return s })
+	base := []string{"reproduce", root + "/submissions/model-benchmark/qwen3-32b-reservoir", "--root", root, "--base-url", srv.URL,
+		"--api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--format", "json", "--max-calls", "2", "--seed", "0000000000000001"}
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{{nil, "qwen3-32b-served"}, {[]string{"--model-map", "qwen/qwen3-32b=qwen3:32b"}, "qwen3:32b"}} {
+		_, out, stderr := runCLI(t, append(base, tc.extra...)...)
+		var rep struct {
+			Asked string `json:"asked_model"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Asked != tc.want {
+			t.Errorf("%v: asked %q, want %q (%v)\n%s", tc.extra, rep.Asked, tc.want, err, stderr)
+		}
+	}
+	for _, r := range srv.Requests() {
+		if r.Model != "qwen3-32b-served" && r.Model != "qwen3:32b" {
+			t.Errorf("the endpoint was asked for %q", r.Model)
+		}
+	}
+}
