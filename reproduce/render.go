@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/benchgate/benchgate/internal/mdtext"
 )
 
 // Formats are the output formats of Render.
-var Formats = []string{"text", "json"}
+var Formats = []string{"text", "json", "markdown"}
 
-// Render writes rep in format ("text" or "json").
+// Render writes rep in one of Formats; markdown is for a pull request's
+// comment, every text from the submission or the endpoint escaped.
 func Render(w io.Writer, format string, rep Report) error {
 	switch format {
 	case "json":
@@ -19,6 +22,9 @@ func Render(w io.Writer, format string, rep Report) error {
 		return enc.Encode(rep)
 	case "text":
 		return renderText(w, rep)
+	case "markdown":
+		_, err := io.WriteString(w, renderMarkdown(rep))
+		return err
 	}
 	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }
@@ -89,4 +95,46 @@ func fault(f string) string {
 		return ""
 	}
 	return " — " + f
+}
+
+var verdictIcon = map[Verdict]string{Consistent: "✅", Inconsistent: "❌", Inconclusive: "⚠️", Unreachable: "➖"}
+
+func renderMarkdown(rep Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## benchgate reproduce: %s %s\n\n", verdictIcon[rep.Verdict], rep.Verdict)
+	fmt.Fprintf(&b, "`%s` (`%s`, %s). %s\n\n", mdtext.Code(rep.Path), mdtext.Code(rep.RubricKey), rep.Kind, mdtext.Escape(rep.Reason))
+	if rep.Asked != "" {
+		host := ""
+		if rep.Endpoint != "" {
+			host = " at `" + mdtext.Code(rep.Endpoint) + "`"
+		}
+		fmt.Fprintf(&b, "Model `%s`, asked as `%s`%s. ", mdtext.Code(rep.Model), mdtext.Code(rep.Asked), host)
+	}
+	if rep.Seed != "" {
+		fmt.Fprintf(&b, "Seed `%s` (%s). ", rep.Seed, rep.SeedSource)
+	}
+	fmt.Fprintf(&b, "%d calls, $%.4f; %d questions compared.\n\n", rep.Calls, rep.SpendUSD, rep.Checked)
+	if t := rep.Test; t != nil {
+		fmt.Fprintf(&b, "Claimed right and reproduced wrong: %d; the reverse: %d (log-likelihood ratio %.2f, boundary %.2f; tolerance %s).\n\n", t.B, t.C, t.LogLR, t.Threshold, accuracyPoints(t.Tolerance))
+	}
+	if r := rep.Rubric; r != nil {
+		fmt.Fprintf(&b, "Claimed − reproduced: %+.2f points a question over %d (shift test p %.4g, jump test p %.4g).\n\n", r.Mean, r.N, r.Shift.P, r.Jumps.P)
+	}
+	if len(rep.Served) > 0 {
+		served := make([]string, len(rep.Served))
+		for i, s := range rep.Served {
+			served[i] = "`" + mdtext.Code(s) + "`"
+		}
+		fmt.Fprintf(&b, "Served by %s.\n\n", strings.Join(served, ", "))
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(&b, "> %s\n\n", mdtext.Escape(w))
+	}
+	if len(rep.Questions) > 0 {
+		b.WriteString("| Question | Claimed | Reproduced | Note |\n|---|---|---|---|\n")
+		for _, q := range rep.Questions {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", mdtext.Code(q.ID), mdtext.Escape(value(q.Claimed, q.ClaimedCorrect)), mdtext.Escape(value(q.Reproduced, q.ReproducedCorrect)), mdtext.Escape(q.Fault))
+		}
+	}
+	return b.String()
 }

@@ -32,6 +32,9 @@ func TestRenderGolden(t *testing.T) {
 			{ID: "q-451", Claimed: "B", Reproduced: "D", ClaimedCorrect: boolp(false), ReproducedCorrect: boolp(false), ServedModel: "org/small-model-2026-01-15", Finish: "answered"},
 		},
 	}
+	hostile := inconsistent
+	hostile.Reason = "the model <img src=x onerror=alert(1)> said | ANSWER: C"
+	hostile.Questions = []Question{{ID: "q`1 | **x**", Claimed: "A", Reproduced: "<b>B</b>", ClaimedCorrect: boolp(true), ReproducedCorrect: boolp(false), Fault: "[link](javascript:alert(1))"}}
 	unreachable := Report{
 		Path: "submissions/harness-benchmark/geoagent-reservoir", RubricKey: "reservoir-mcq", Kind: "mcq", Model: "qwen/qwen3-32b",
 		Verdict: Unreachable, Reason: "the submission is on the harness track: nothing was asked", Questions: []Question{}, Served: []string{},
@@ -39,7 +42,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		rep  Report
-	}{{"inconsistent", inconsistent}, {"unreachable", unreachable}} {
+	}{{"inconsistent", inconsistent}, {"unreachable", unreachable}, {"hostile", hostile}} {
 		for _, format := range Formats {
 			var b bytes.Buffer
 			if err := Render(&b, format, tc.rep); err != nil {

@@ -15,7 +15,7 @@
 //		check the judge against the rubric's calibration fixtures, and record its grades for the spot-check
 //	benchgate rerun PATH [--root DIR] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--format text|json|markdown]
 //		spot-check a submission's reported scores against the benchmark's fixed judge
-//	benchgate reproduce PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json]
+//	benchgate reproduce PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json|markdown]
 //		ask the claimed model a sample of a submission's questions again, and compare
 //	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes

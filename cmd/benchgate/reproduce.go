@@ -27,11 +27,11 @@ const (
 )
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("reproduce", "PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json]", stderr)
+	fl := newFlagSet("reproduce", "PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json|markdown]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository")
 	maxCalls := fl.Int("max-calls", reproduce.DefaultMaxCalls, "stop after this many calls (the judge's included, for a rubric); a check stopped early is inconclusive")
 	maxUSD := fl.Float64("max-usd", 0, "stop before a call that could take the spend past this (0: no limit); with --price-input and --price-output each call's worst case is reserved")
-	format := fl.String("format", "text", "output format: text or json")
+	format := fl.String("format", "text", "output format: text, json or markdown (for a pull request's comment)")
 	seedFlag := fl.String("seed", "", "replay a check: the seed its report gave (16 hex digits); without it the sample's seed comes from the leaderboard's secret, or is drawn at random and printed")
 	secretFile := fl.String("secret-file", "", "a file holding the leaderboard's rerun secret (instead of BENCHGATE_RERUN_SECRET), which keys the sample as the App does")
 	modelMap := fl.String("model-map", "", "the ids the endpoint serves the submissions' models under, ID=SERVED, comma-separated (e.g. Qwen/Qwen3-32B=qwen/qwen3-32b); adds to the benchmark's reproduce_models")
