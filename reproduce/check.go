@@ -242,8 +242,8 @@ func (c *caller) served(resp llm.Response) string {
 	return s
 }
 
-// preflight estimates the check's cost from its first request, tells it,
-// and returns it.
+// preflight estimates the cost of calls calls like req, records it in the
+// report and tells it to Config.Preflight.
 func (c *caller) preflight(calls int, req llm.Request) {
 	est := Estimate{Calls: min(calls, c.cfg.MaxCalls)}
 	switch w, ok := 0.0, false; {

@@ -139,8 +139,9 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, files *verify.File
 	if t := b.Entry.SpotCheckTolerance; t != nil {
 		rule.Tolerance = *t
 	}
-	// Two calls a question: the sample is as large as the budget allows.
-	rule.MaxN = min(rule.MaxN, c.cfg.MaxCalls/2)
+	// Two calls a question: the sample is as large as the budget allows
+	// (at least one question: a MaxN of 0 would mean every one).
+	rule.MaxN = max(1, min(rule.MaxN, c.cfg.MaxCalls/2))
 	if err := rule.Validate(); err != nil {
 		return fmt.Errorf("the rubric reproduction's rule for %s cannot run: %w", b.Entry.Key, err)
 	}

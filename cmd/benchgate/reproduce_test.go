@@ -281,6 +281,13 @@ func TestReproduceRubric(t *testing.T) {
 			t.Errorf("question reproduced %v, want the judge's 10", q.Reproduced)
 		}
 	}
+	// A budget of one call writes one answer and cannot grade it: the
+	// sample is cut short, inconclusive.
+	code, out, stderr = runCLI(t, "reproduce", root+"/submissions/model-benchmark/qwen3-32b-basin", "--root", root, "--format", "json", "--ledger", "",
+		"--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--judge-base-url", srv.URL, "--judge-api-key-env", "BENCHGATE_TEST_KEY", "--max-calls", "1")
+	if code != exitInconclusive || !strings.Contains(out, `"verdict": "inconclusive"`) || !strings.Contains(out, "budget") {
+		t.Errorf("one call: exit %d\n%s%s", code, out, stderr)
+	}
 	// Without the judge's endpoint the check cannot grade what it gets.
 	code, _, stderr = runCLI(t, "reproduce", root+"/submissions/model-benchmark/qwen3-32b-basin", "--root", root, "--ledger", "",
 		"--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--judge-api-key-env", "BENCHGATE_NO_SUCH_KEY")
