@@ -248,6 +248,17 @@ func TestRegistry(t *testing.T) {
 		{"spot-check tolerance negative", `[{"key": "a", "file": "a.json", "judge_model": "j", "spot_check_tolerance": -0.1}]`, []string{"error schema: /0/spot_check_tolerance"}, nil},
 		{"spot-check tolerance of a point", `[{"key": "a", "file": "a.json", "judge_model": "j", "spot_check_tolerance": 1}]`, []string{"error schema: /0/spot_check_tolerance"}, nil},
 		{"spot-check tolerance on mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "spot_check_tolerance": 0.1}]`, []string{"warning registry.spot-check-tolerance: benchmark \"a\": spot_check_tolerance applies to rubric benchmarks only"}, nil},
+		{"reproduction's tolerance and models", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "reproduce_tolerance": 0.03, "reproduce_models": {"Qwen/Qwen3-32B": "qwen/qwen3-32b"}}, {"key": "b", "file": "b.jsonl", "kind": "mcq"}]`, nil,
+			func(t *testing.T, r *Registry) {
+				a, _ := r.Lookup("a")
+				b, _ := r.Lookup("b")
+				if a.ReproduceTolerance == nil || *a.ReproduceTolerance != 0.03 || a.ReproduceModels["Qwen/Qwen3-32B"] != "qwen/qwen3-32b" || b.ReproduceTolerance != nil || b.ReproduceModels != nil {
+					t.Errorf("a %v %v, b %v %v", a.ReproduceTolerance, a.ReproduceModels, b.ReproduceTolerance, b.ReproduceModels)
+				}
+			}},
+		{"reproduction's tolerance of half the accuracy", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "reproduce_tolerance": 0.5}]`, []string{"error schema: /0/reproduce_tolerance"}, nil},
+		{"reproduction's model served as nothing", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "reproduce_models": {"m": ""}}]`, []string{"error schema: /0/reproduce_models/m"}, nil},
+		{"reproduction's tolerance on a rubric", `[{"key": "a", "file": "a.json", "judge_model": "j", "reproduce_tolerance": 0.02}]`, []string{"warning registry.reproduce-tolerance: benchmark \"a\": reproduce_tolerance is a share of accuracy, for mcq benchmarks only"}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}
 	for _, tt := range tests {

@@ -83,6 +83,14 @@ type Entry struct {
 	// that a spot-check accepts as the judge's drift (rerun.Rule's
 	// Tolerance).
 	SpotCheckTolerance *float64
+	// ReproduceTolerance is the registry's reproduce_tolerance (mcq
+	// kind), nil when it sets none: how much less accurate, as a share,
+	// the model a reproduction asks may be than the submitter's
+	// (reproduce.Rule's Tolerance). ReproduceModels is reproduce_models:
+	// the ids the reproduction's endpoint serves models under, by the
+	// candidate_model_id submissions give.
+	ReproduceTolerance *float64
+	ReproduceModels    map[string]string
 	Line               int // line of the entry in the registry file
 
 	// Problem, when set, says why submissions to this benchmark cannot be
@@ -263,6 +271,15 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		if f, ok := n.Get("spot_check_tolerance").Float(); ok {
 			e.SpotCheckTolerance = &f
 		}
+		if f, ok := n.Get("reproduce_tolerance").Float(); ok {
+			e.ReproduceTolerance = &f
+		}
+		if m := n.Get("reproduce_models"); m != nil {
+			e.ReproduceModels = map[string]string{}
+			for _, mb := range m.Members { // the schema made each a string
+				e.ReproduceModels[mb.Key] = mb.Value.Str
+			}
+		}
 		if e.Label == "" {
 			e.Label = e.Key
 		}
@@ -295,6 +312,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			}
 			if e.Extraction != "" {
 				out.Warnf("registry.extraction", RegistryFile, e.Line, "", "benchmark %q: extraction applies to mcq benchmarks only and is ignored for a rubric benchmark", e.Key)
+			}
+			if e.ReproduceTolerance != nil {
+				out.Warnf("registry.reproduce-tolerance", RegistryFile, e.Line, "", "benchmark %q: reproduce_tolerance is a share of accuracy, for mcq benchmarks only, and is ignored for a rubric benchmark, whose reproduction tolerates spot_check_tolerance points per question", e.Key)
+				e.ReproduceTolerance = nil
 			}
 		case KindMCQ:
 			if e.Extraction == "" {

@@ -164,6 +164,19 @@ type Entry struct {
 	// the submission to the leaderboard's branch; absent where the
 	// history is not available.
 	Added *Provenance `json:"added,omitempty"`
+	// Reproduction is what the record of `benchgate reproduce` says of
+	// this version of the submission; absent without a record, or when
+	// the record is of another version.
+	Reproduction *Reproduction `json:"reproduction,omitempty"`
+}
+
+// Reproduction is an entry's mark from its reproduction record
+// (reproduce.Record.Status): "reproduced" for a consistent verdict, else
+// the verdict, with how many questions were compared and the UTC day.
+type Reproduction struct {
+	Status  string `json:"status"`
+	Checked int    `json:"checked"`
+	Date    string `json:"date"`
 }
 
 // Provenance is where an entry came from in the leaderboard's history.

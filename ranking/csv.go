@@ -14,7 +14,7 @@ var CSVColumns = []string{
 	"benchmark", "benchmark_label", "track", "rank", "rank_ub", "rank_worst", "could_be_best", "group", "model", "harness",
 	"score", "ci_low", "ci_high", "max_score", "rank_low", "rank_high", "n",
 	"submitter", "open_weights", "price_blended_per_mtok", "price_input_per_mtok", "price_output_per_mtok",
-	"date", "path", "commit", "pull_request", "added_url",
+	"date", "path", "commit", "pull_request", "added_url", "reproduction", "reproduction_checked", "reproduction_date",
 }
 
 // RenderCSV writes leaderboard.csv: one row per ranked entry, in the
@@ -56,11 +56,15 @@ func RenderCSV(w io.Writer, b *Board) error {
 					pr = strconv.Itoa(a.PR)
 				}
 			}
+			var repro, reproN, reproDate string
+			if r := e.Reproduction; r != nil {
+				repro, reproN, reproDate = r.Status, strconv.Itoa(r.Checked), r.Date
+			}
 			row := []string{
 				bm.Key, benchLabel(bm), string(e.Track), strconv.Itoa(e.Rank), strconv.Itoa(e.RankUB), strconv.Itoa(e.RankWorst), strconv.FormatBool(e.CouldBeBest), group, e.ModelName, e.HarnessName,
 				num(e.Score), num(e.CILow), num(e.CIHigh), num(bm.MaxScore), strconv.Itoa(e.RankLow), strconv.Itoa(e.RankHigh), strconv.Itoa(e.N),
 				e.Submitter, open, blended, opt(e.PriceInput), opt(e.PriceOutput),
-				e.Date, e.Path, commit, pr, link,
+				e.Date, e.Path, commit, pr, link, repro, reproN, reproDate,
 			}
 			for k, c := range row {
 				row[k] = noFormula(c)

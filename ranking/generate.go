@@ -72,6 +72,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 	if o.History != nil {
 		addHistory(g.Board, o.History)
 	}
+	addReproductions(fsys, v, g.Board)
 	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err
 	}

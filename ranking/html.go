@@ -392,6 +392,9 @@ func newEntryView(id string, bm *Benchmark, ts *TrackStats, n int, e Entry) entr
 		}
 		ev.Facts = append(ev.Facts, f)
 	}
+	if r := e.Reproduction; r != nil {
+		add("Reproduction", reproductionText(r))
+	}
 	if d := e.MCQ; d != nil {
 		ev.Tables, ev.Remarks = mcqTables(bm, d)
 	}

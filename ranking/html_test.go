@@ -75,7 +75,8 @@ func htmlFixtureBoard() *Board {
 					LongestPicked: new(0.36), ParseFailures: 1, EmptyResponses: 0, LengthFinishes: 2, Errors: 0,
 					MeanLatencyMS: new(812.4),
 				},
-				Added: &Provenance{Commit: "0123456789abcdef0123456789abcdef01234567", PR: 12, URL: "https://github.com/example/board/pull/12"},
+				Added:        &Provenance{Commit: "0123456789abcdef0123456789abcdef01234567", PR: 12, URL: "https://github.com/example/board/pull/12"},
+				Reproduction: &Reproduction{Status: "reproduced", Checked: 150, Date: "2026-10-20"},
 			},
 			{
 				Slug: "hostile", Track: "model-benchmark", Path: "submissions/model-benchmark/hostile",

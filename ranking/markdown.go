@@ -87,6 +87,11 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 			}
 		}
 		s.WriteString("\n" + familyNoteFor(bm, es, alpha, mdtext.Escape) + "\n")
+		for _, e := range es {
+			if r := e.Reproduction; r != nil {
+				fmt.Fprintf(s, "\n%s: %s.\n", mdtext.Escape(displayName(e)), mdtext.Escape(reproductionText(r)))
+			}
+		}
 	}
 	if len(bm.Entries) == 0 {
 		s.WriteString("\nNo submission has passed verification yet.\n")

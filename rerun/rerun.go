@@ -22,8 +22,6 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
-	"github.com/benchgate/benchgate/extract"
-	"github.com/benchgate/benchgate/generate"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/submission"
@@ -740,6 +738,12 @@ const maxNamed = 20
 // submission says it was repeats itself as often as it did; temperature 0
 // when meta.json records none. The text says which, for the report.
 func reaskSampling(meta *submission.Meta) (temp *float64, maxTokens int, text string) {
+	return ReaskSampling(meta)
+}
+
+// ReaskSampling is reaskSampling, for the checks of other packages that
+// ask the candidate again (`benchgate reproduce`).
+func ReaskSampling(meta *submission.Meta) (temp *float64, maxTokens int, text string) {
 	if meta != nil && meta.MaxTokens != nil {
 		maxTokens = *meta.MaxTokens
 	}
@@ -771,12 +775,11 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, me
 	// recorded sampling: a model asked again as it was should mostly
 	// repeat itself; a low agreement means the responses may not be this
 	// model's.
-	temp, maxTokens, sampling := reaskSampling(meta)
-	prompt := generate.PromptFor(b.Entry)
-	policy, err := extract.Lookup(b.Entry.Extraction)
+	ra, err := NewReasker(cfg.Candidate, cfg.CandidateModel, b, meta)
 	if err != nil {
 		return rep, err
 	}
+	sampling := ra.Sampling
 	byID := map[string]*submission.MCQRow{}
 	for i := range rows {
 		byID[rows[i].ID] = &rows[i]
@@ -792,8 +795,8 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, me
 			continue // no answer was submitted to check
 		}
 		rep.Sample = append(rep.Sample, it.ID)
-		resp, err := cfg.Candidate.Complete(ctx, llm.Request{Model: cfg.CandidateModel, Messages: generate.MCQMessages(prompt, it),
-			Temperature: temp, MaxTokens: maxTokens, Kind: llm.CallCandidate, QuestionID: it.ID})
+		got, err := ra.Ask(ctx, it)
+		resp := got.Response
 		rep.Calls += llm.Attempts(resp, err)
 		if resp.CostUSD != nil {
 			rep.SpendUSD += *resp.CostUSD
@@ -821,7 +824,7 @@ func checkMCQ(ctx context.Context, b *benchmark.Benchmark, res verify.Result, me
 			qc.Fault = "the candidate's reply held no answer (" + why + ")"
 		} else {
 			asked++
-			qc.ReAsked = policy.Extract(resp.Content).Letter
+			qc.ReAsked = got.Letter
 			if qc.ReAsked == row.Answer {
 				agree++
 			}

@@ -40,21 +40,43 @@ func sampleSeed(secret []byte, content [sha256.Size]byte) uint64 {
 // chooseSeed returns the check's seed, from cfg.Seed, from the secret and
 // the scores' digest, or at random, and records it in rep.
 func chooseSeed(cfg Config, digest [sha256.Size]byte, rep *Report) (uint64, error) {
-	var seed uint64
-	switch {
-	case cfg.Seed != nil:
-		seed, rep.SeedSource = *cfg.Seed, SeedGiven
-	case len(cfg.Secret) > 0:
-		seed, rep.SeedSource = sampleSeed(cfg.Secret, digest), SeedSecret
-	default:
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return 0, fmt.Errorf("no random seed for the sample: %w", err)
-		}
-		seed, rep.SeedSource = binary.BigEndian.Uint64(b[:]), SeedRandom
+	seed, source, err := pickSeed(cfg.Seed, cfg.Secret, digest)
+	if err != nil {
+		return 0, err
 	}
-	rep.Seed = FormatSeed(seed)
+	rep.Seed, rep.SeedSource = FormatSeed(seed), source
 	return seed, nil
+}
+
+// SampleSeed returns the seed of a check of the submission whose files
+// verification parsed, and where it came from: given (to replay a
+// check), keyed by the secret on the submission's scores as the
+// spot-check's is (SeedSecret), or else drawn at random. Every check that
+// samples a submission's questions (the spot-check, `benchgate
+// reproduce`) draws its seed here.
+func SampleSeed(given *uint64, secret []byte, rubricKey string, files *verify.Files) (seed uint64, source string, err error) {
+	return pickSeed(given, secret, scoresDigest(rubricKey, files))
+}
+
+// ScoresDigest identifies a submission's scores as the spot-check's seed
+// is keyed on them (scoresDigest): the benchmark and the rows of
+// scores.json in a canonical form.
+func ScoresDigest(rubricKey string, files *verify.Files) [sha256.Size]byte {
+	return scoresDigest(rubricKey, files)
+}
+
+func pickSeed(given *uint64, secret []byte, digest [sha256.Size]byte) (uint64, string, error) {
+	switch {
+	case given != nil:
+		return *given, SeedGiven, nil
+	case len(secret) > 0:
+		return sampleSeed(secret, digest), SeedSecret, nil
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, "", fmt.Errorf("no random seed for the sample: %w", err)
+	}
+	return binary.BigEndian.Uint64(b[:]), SeedRandom, nil
 }
 
 // FormatSeed writes a seed as a report gives it: 16 hex digits.

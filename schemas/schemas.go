@@ -33,10 +33,13 @@ const (
 	// CalibrationRecord is a rubric benchmark's calibration record
 	// (benchmark.RecordPath).
 	CalibrationRecord Name = "calibration-record"
+	// Reproduction is what `benchgate reproduce --record` writes
+	// (reproduce.RecordPath).
+	Reproduction Name = "reproduction"
 )
 
 // All lists every schema name.
-var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard, CalibrationRecord}
+var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard, CalibrationRecord, Reproduction}
 
 //go:embed *.schema.json
 var files embed.FS

@@ -62,6 +62,7 @@ func TestCheckPR(t *testing.T) {
 		{"an invalid one", author, add("submissions/model-benchmark/new-run", meta, badScores), Failure, "mcq.correct", true},
 		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), Failure, "touches 2", false},
 		{"a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), Neutral, "not a submission", false},
+		{"a reproduction record", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "reproductions/model-benchmark/a.json", Status: "added", Content: []byte(`{"verdict": "consistent"}`)}), Neutral, "not a submission", false},
 		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral, "verify/verify.go", false},
 		// A new submission is bound to the pull request's author.
 		{"a new submission naming another submitter", author, add("submissions/model-benchmark/new-run", labMeta, scores), Failure, `submitter is "example-lab", but this submission comes from the GitHub account "newcomer": set "submitter" to your GitHub login, "newcomer" (logins compare case-insensitively`, true},

@@ -56,7 +56,7 @@ func TestLeaderboardTitleAndHistory(t *testing.T) {
 		if !strings.Contains(page, "<h1>"+tt.title+"</h1>") || !strings.Contains(page, "Kept by the example lab.") {
 			t.Errorf("the page does not show the title %q and the introduction", tt.title)
 		}
-		if !strings.Contains(page, `href="https://github.com/geo/board/pull/3"`) || !strings.Contains(board, `"pull_request": 3`) || !strings.Contains(table, ",3,https://github.com/geo/board/pull/3\r\n") {
+		if !strings.Contains(page, `href="https://github.com/geo/board/pull/3"`) || !strings.Contains(board, `"pull_request": 3`) || !strings.Contains(table, ",3,https://github.com/geo/board/pull/3,,,\r\n") {
 			t.Error("the entries do not link to the pull request that added them")
 		}
 	}
