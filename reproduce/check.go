@@ -138,10 +138,8 @@ type Question struct {
 }
 
 // servedModel returns the model an endpoint says served a call, "" when
-// it says none. llm.Response does not carry it yet: the integrator wires
-// the response's served-model field here, and the served-model check of
-// RunMCQ takes effect.
-func servedModel(llm.Response) string { return "" }
+// it says none.
+func servedModel(resp llm.Response) string { return resp.Model }
 
 // Check reproduces the submission in folder dir of the leaderboard that
 // v verifies.

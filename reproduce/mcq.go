@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/rerun"
 	"github.com/benchgate/benchgate/stats"
 )
@@ -201,7 +202,7 @@ func RunMCQ(ctx context.Context, r Rule, d MCQDesign, a Asker) (MCQOutcome, erro
 			break
 		}
 		got := Asked{Index: qi, Reply: rep, Err: err}
-		if err == nil && rep.Served != "" && !SameModel(d.Model, rep.Served) {
+		if err == nil && rep.Served != "" && !llm.SameModel(d.Model, rep.Served) {
 			out.Asked = append(out.Asked, got)
 			out.Cause, out.Served = CauseServed, rep.Served
 			out.Stop = fmt.Sprintf("the endpoint served %q when asked for %q: what it answers says nothing of the claimed model", rep.Served, d.Model)
@@ -249,38 +250,4 @@ func RunMCQ(ctx context.Context, r Rule, d MCQDesign, a Asker) (MCQOutcome, erro
 		out.Verdict, out.Cause = Consistent, CauseComplete
 	}
 	return out, nil
-}
-
-// SameModel reports whether served names the model asked: the same id,
-// or a dated or tagged snapshot of it ("gpt-4o" served as
-// "gpt-4o-2024-08-06"), compared without the provider's prefix that
-// OpenRouter ids carry ("openai/gpt-4o"), and without case.
-func SameModel(asked, served string) bool {
-	a, s := bare(asked), bare(served)
-	if a == s {
-		return true
-	}
-	if len(s) > len(a) && s[:len(a)] == a {
-		switch s[len(a)] {
-		case '-', ':', '@':
-			return true
-		}
-	}
-	return false
-}
-
-func bare(id string) string {
-	for i := len(id) - 1; i >= 0; i-- {
-		if id[i] == '/' {
-			id = id[i+1:]
-			break
-		}
-	}
-	b := []byte(id)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

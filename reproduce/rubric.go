@@ -77,7 +77,7 @@ func (g *rubricGrader) GradeQuestion(ctx context.Context, qi int) (rerun.Grade, 
 		return rerun.Grade{}, err
 	}
 	qc.ServedModel = g.c.served(resp)
-	if qc.ServedModel != "" && !SameModel(g.c.rep.Asked, qc.ServedModel) {
+	if qc.ServedModel != "" && !llm.SameModel(g.c.rep.Asked, qc.ServedModel) {
 		stop := &rerun.Stop{Reason: fmt.Sprintf("the endpoint served %q when asked for %q: what it writes says nothing of the claimed model", qc.ServedModel, g.c.rep.Asked)}
 		qc.Fault = stop.Reason
 		g.c.rep.Questions = append(g.c.rep.Questions, qc)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -80,24 +79,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	dir := dirs[0]
 	res := v.Verify(dir)
-	cfg := reproduce.Config{MaxCalls: *maxCalls, MaxUSD: *maxUSD, Prices: judgePrices(candEP.priceInput.v, candEP.priceOutput.v)}
-	switch env := os.Getenv("BENCHGATE_RERUN_SECRET"); {
-	case *seedFlag != "":
-		seed, err := rerun.ParseSeed(*seedFlag)
-		if err != nil {
-			return usageError(fl, fmt.Errorf("--seed: %w", err))
-		}
-		cfg.Seed = &seed
-	case *secretFile != "":
-		data, err := os.ReadFile(*secretFile)
-		if err != nil {
-			return fmt.Errorf("--secret-file: %w", err)
-		}
-		if cfg.Secret = bytes.TrimRight(data, "\r\n"); len(cfg.Secret) == 0 {
-			return fmt.Errorf("--secret-file: %s is empty; it should hold the leaderboard's rerun secret", *secretFile)
-		}
-	case env != "":
-		cfg.Secret = []byte(env)
+	cfg := reproduce.Config{MaxCalls: *maxCalls, MaxUSD: *maxUSD, Prices: judgePrices(candEP.priceInput.v, candEP.priceOutput.v, candEP.priceCachedInput.v)}
+	if cfg.Seed, cfg.Secret, err = sampleSeed(fl, *seedFlag, *secretFile); err != nil {
+		return err
 	}
 	cfg.Models = models
 	if u, err := url.Parse(candEP.baseURL); err == nil {

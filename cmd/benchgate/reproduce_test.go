@@ -15,7 +15,9 @@ import (
 // reproduceEndpoint is a candidate that answers each question of the
 // example board's multiple-choice benchmark with letter(it, submitted),
 // submitted being the letter the qwen3-32b-reservoir submission gives.
-func reproduceEndpoint(t *testing.T, root string, opts fakeopenai.Options, letter func(it *benchmark.Item, submitted string) string) *fakeopenai.Server {
+// reproduceEndpoint serves the candidate: each question answered with the
+// letter letter gives, by the model served (the one asked when empty).
+func reproduceEndpoint(t *testing.T, root string, opts fakeopenai.Options, letter func(it *benchmark.Item, submitted string) string, served ...string) *fakeopenai.Server {
 	t.Helper()
 	b := boardBenchmark(t, root, "reservoir-mcq")
 	data, err := os.ReadFile(filepath.Join(root, "submissions/model-benchmark/qwen3-32b-reservoir/scores.json"))
@@ -41,7 +43,11 @@ func reproduceEndpoint(t *testing.T, root string, opts fakeopenai.Options, lette
 		for i := range b.Items {
 			it := &b.Items[i]
 			if strings.Contains(user, it.Question) {
-				return fakeopenai.Reply{Content: "Reasoning from the evidence.\nANSWER: " + letter(it, submitted[it.ID]), PromptTokens: 150, CompletionTokens: 20}
+				r := fakeopenai.Reply{Content: "Reasoning from the evidence.\nANSWER: " + letter(it, submitted[it.ID]), PromptTokens: 150, CompletionTokens: 20}
+				if len(served) > 0 {
+					r.Model = served[0]
+				}
+				return r
 			}
 		}
 		return fakeopenai.Reply{Content: "?"}
@@ -140,6 +146,27 @@ func TestReproduceCommand(t *testing.T) {
 		}
 		if !strings.Contains(rep["reason"].(string), "--model-map") {
 			t.Errorf("reason: %s", rep["reason"])
+		}
+	})
+
+	t.Run("another model served", func(t *testing.T) {
+		// The endpoint answers with the submitted letters, but says a
+		// smaller model served them: no evidence about the model named.
+		srv := reproduceEndpoint(t, root, fakeopenai.Options{}, func(_ *benchmark.Item, s string) string { return s }, "qwen/qwen3-8b")
+		code, out, stderr := runCLI(t, args(srv)...)
+		rep := decode(t, out)
+		if code != exitInconclusive || rep["verdict"] != "inconclusive" {
+			t.Fatalf("exit %d\n%s%s", code, out, stderr)
+		}
+		if !strings.Contains(rep["reason"].(string), "qwen/qwen3-8b") || !strings.Contains(out, `"served_model": "qwen/qwen3-8b"`) {
+			t.Errorf("the report does not name the model served: %s", out)
+		}
+	})
+
+	t.Run("a dated snapshot of the model is the model", func(t *testing.T) {
+		srv := reproduceEndpoint(t, root, fakeopenai.Options{}, func(_ *benchmark.Item, s string) string { return s }, "qwen/qwen3-32b-20250429")
+		if code, out, stderr := runCLI(t, args(srv)...); code != exitOK {
+			t.Fatalf("exit %d\n%s%s", code, out, stderr)
 		}
 	})
 

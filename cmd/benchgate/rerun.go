@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -52,23 +53,8 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 	dir := dirs[0]
 	res := v.Verify(dir)
 	cfg := rerun.Config{MaxCalls: *maxCalls, MaxUSD: *maxUSD, Sample: *sample}
-	switch env := os.Getenv("BENCHGATE_RERUN_SECRET"); {
-	case *seedFlag != "":
-		seed, err := rerun.ParseSeed(*seedFlag)
-		if err != nil {
-			return usageError(fl, fmt.Errorf("--seed: %w", err))
-		}
-		cfg.Seed = &seed
-	case *secretFile != "":
-		data, err := os.ReadFile(*secretFile)
-		if err != nil {
-			return fmt.Errorf("--secret-file: %w", err)
-		}
-		if cfg.Secret = bytes.TrimRight(data, "\r\n"); len(cfg.Secret) == 0 {
-			return fmt.Errorf("--secret-file: %s is empty; it should hold the leaderboard's rerun secret", *secretFile)
-		}
-	case env != "":
-		cfg.Secret = []byte(env)
+	if cfg.Seed, cfg.Secret, err = sampleSeed(fl, *seedFlag, *secretFile); err != nil {
+		return err
 	}
 	ledger, closeLedger, err := openLedger(ledgerPath(fl, cacheLedger()))
 	if err != nil {
@@ -149,4 +135,32 @@ func noneAnswered(rep rerun.Report) bool {
 		calls++
 	}
 	return calls > 0 && rep.Verdict == rerun.VerdictInconclusive
+}
+
+// sampleSeed reads what keys a check's sample, for rerun and reproduce
+// alike: --seed replays a check; else the leaderboard's secret, from
+// --secret-file or BENCHGATE_RERUN_SECRET, keys it as the App does; else
+// both are nil and the check draws a seed at random and prints it.
+func sampleSeed(fl *flag.FlagSet, seedFlag, secretFile string) (*uint64, []byte, error) {
+	switch env := os.Getenv("BENCHGATE_RERUN_SECRET"); {
+	case seedFlag != "":
+		seed, err := rerun.ParseSeed(seedFlag)
+		if err != nil {
+			return nil, nil, usageError(fl, fmt.Errorf("--seed: %w", err))
+		}
+		return &seed, nil, nil
+	case secretFile != "":
+		data, err := os.ReadFile(secretFile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--secret-file: %w", err)
+		}
+		secret := bytes.TrimRight(data, "\r\n")
+		if len(secret) == 0 {
+			return nil, nil, fmt.Errorf("--secret-file: %s is empty; it should hold the leaderboard's rerun secret", secretFile)
+		}
+		return nil, secret, nil
+	case env != "":
+		return nil, []byte(env), nil
+	}
+	return nil, nil, nil
 }
