@@ -210,7 +210,9 @@ func (c *Client) post(ctx context.Context, model string, body []byte) (status in
 // "error", which OpenRouter sends when the provider failed after it began
 // to answer, beside whatever partial text it had
 // (https://openrouter.ai/docs/api/reference/errors-and-debugging). The
-// partial text is not an answer. An answer without choices fails too.
+// partial text is not an answer. An answer without choices fails too, and
+// is worth one more attempt only: it is paid for and holds nothing to
+// read, and a server that sends one may well send it again.
 func (c *Client) inAnswerError(a *attempt, ans *answer, hasRetryAfter bool) {
 	e := ans.err
 	switch {
@@ -227,6 +229,7 @@ func (c *Client) inAnswerError(a *attempt, ans *answer, hasRetryAfter bool) {
 		}
 	case ans.choices == 0:
 		a.what, a.public = "the endpoint answered without any choices", "the endpoint answered without any choices"
+		a.once = true
 	case ans.finish == "error":
 		a.what, a.public = "the answer ended with finish_reason \"error\": the provider failed while answering", "the answer ended with finish_reason \"error\""
 	default:

@@ -527,7 +527,7 @@ func (c *Client) bill(req Request, a *attempt, note string) {
 		Note:       note,
 	}
 	if ans := a.answer; ans != nil {
-		e.FinishReason, e.Provider, e.ServedModel, e.Refusal = ans.finish, ans.provider, ans.model, ans.refusal
+		e.FinishReason, e.NativeFinishReason, e.Provider, e.ServedModel, e.Refusal = ans.finish, ans.native, ans.provider, ans.model, ans.refusal
 		if u := ans.usage; u.known {
 			e.PromptTokens, e.CompletionTokens = &u.prompt, &u.completion
 			e.CachedTokens, e.ReasoningTokens = &u.cached, &u.reasoning

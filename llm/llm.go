@@ -75,7 +75,7 @@ type Response struct {
 	// Model is the model that served the call, as the answer names it
 	// (often a dated id such as gpt-4o-2024-08-06); "" when it did not.
 	Model            string
-	FinishReason     string // as the endpoint reports it: "stop", "length", ...
+	FinishReason     string // in OpenAI's words: "stop", "length", ...; Mistral's "model_length" is "length"
 	PromptTokens     int
 	CompletionTokens int
 	CostUSD          *float64 // when the endpoint reports it, or prices were given

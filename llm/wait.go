@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,9 +38,7 @@ type asked struct {
 // askedWait reads the wait a failing answer asks for: Azure's
 // retry-after-ms, then Retry-After (seconds or an HTTP date), then
 // Gemini's RetryInfo.retryDelay in the error's details, then, on a 429,
-// x-ratelimit-reset-requests or x-ratelimit-reset-tokens (OpenAI and
-// Groq, durations such as "1s", "6m0s", "20ms"): that of the limit whose
-// x-ratelimit-remaining is 0, else the longer.
+// the x-ratelimit-reset-* headers (see resetWait).
 func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 	var a asked
 	if v := h.Get("retry-after-ms"); v != "" {
@@ -60,27 +59,69 @@ func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 		}
 	}
 	if !a.ok && status == http.StatusTooManyRequests {
-		// https://platform.openai.com/docs/guides/rate-limits,
-		// https://console.groq.com/docs/rate-limits: the limit whose
-		// remaining count is 0 is the one hit; when neither says, the
-		// longer reset.
-		spent := false
-		for _, limit := range []string{"requests", "tokens"} {
-			spent = spent || strings.TrimSpace(h.Get("x-ratelimit-remaining-"+limit)) == "0"
-		}
-		for _, limit := range []string{"requests", "tokens"} {
-			name := "x-ratelimit-reset-" + limit
-			if spent && strings.TrimSpace(h.Get("x-ratelimit-remaining-"+limit)) != "0" {
-				continue
-			}
-			if d, err := time.ParseDuration(strings.TrimSpace(h.Get(name))); err == nil && d >= 0 && (!a.ok || d > a.d) {
-				a = asked{d: min(d, maxWait), ok: true, from: name}
-			}
-		}
+		a = resetWait(h)
 	}
 	a.quota = info.dailyQuota
 	a.daily = a.quota != "" || (a.ok && a.d >= dailyWait)
 	return a
+}
+
+// resetWait reads when the limits a 429 names are back, from the
+// x-ratelimit-reset-LIMIT headers beside x-ratelimit-remaining-LIMIT:
+// OpenAI's and Groq's LIMIT is requests or tokens, their value a duration
+// such as "1s", "6m0s" or "20ms"
+// (https://platform.openai.com/docs/guides/rate-limits,
+// https://console.groq.com/docs/rate-limits); Cerebras names the window
+// too, as in requests-day and tokens-minute, and gives seconds with a
+// fraction, such as "11.38"
+// (https://inference-docs.cerebras.ai/support/rate-limits). The limit
+// whose remaining count is 0 is the one hit: the wait is the longest of
+// theirs. When none says so, it is the longest reset under dailyWait: a
+// limit not spent that resets tomorrow is not the one to wait for, and
+// is no reason to stop the run.
+func resetWait(h http.Header) asked {
+	const prefix = "X-Ratelimit-Reset-"
+	var names []string
+	for k := range h {
+		if strings.HasPrefix(k, prefix) && len(k) > len(prefix) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	var spent, other asked
+	for _, name := range names {
+		d, ok := parseReset(h.Get(name))
+		if !ok {
+			continue
+		}
+		w := asked{d: d, ok: true, from: strings.ToLower(name)}
+		remaining := strings.TrimSpace(h.Get("X-Ratelimit-Remaining-" + name[len(prefix):]))
+		switch {
+		case remaining == "0":
+			if !spent.ok || d > spent.d {
+				spent = w
+			}
+		case d < dailyWait && (!other.ok || d > other.d):
+			other = w
+		}
+	}
+	if spent.ok {
+		return spent
+	}
+	return other
+}
+
+// parseReset reads a reset header's value: a duration ("1s", "6m0s") or
+// seconds ("11.38"), at most maxWait.
+func parseReset(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return min(d, maxWait), true
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 && !math.IsNaN(secs) {
+		return clampWait(secs), true
+	}
+	return 0, false
 }
 
 // clampWait is secs seconds, at most maxWait.

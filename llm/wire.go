@@ -61,6 +61,25 @@ type rawAnswer struct {
 	Choices  []rawChoice `json:"choices"`
 	Usage    *rawUsage   `json:"usage"`
 	Error    *apiError   `json:"error"`
+
+	// An error object that is the whole body, as vLLM sent it before it
+	// wrapped it in "error": object "error" beside message, type and
+	// code (see topLevelError).
+	Object  string          `json:"object"`
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
+}
+
+// topLevelError is the error object that is the whole body, or nil: vLLM
+// before 0.9 answered a failure, and a stream that failed midway, with
+// {"object": "error", "message": ..., "type": ..., "code": 400} and no
+// "error" member (https://github.com/vllm-project/vllm/issues/4667).
+func (r *rawAnswer) topLevelError() *apiError {
+	if r.Object != "error" || r.Message == "" {
+		return nil
+	}
+	return &apiError{Message: r.Message, Type: r.Type, Code: r.Code}
 }
 
 type rawChoice struct {
@@ -182,6 +201,10 @@ type rawUsage struct {
 // OpenRouter, inside a 200 one. Its code is a string (OpenAI's
 // "insufficient_quota") or a number (OpenRouter's HTTP status). Gemini's
 // OpenAI compatibility adds status and details (see geminiDetails).
+// Hugging Face's text-generation-inference sends the error as a string,
+// its message, with error_type beside it
+// (https://huggingface.co/docs/text-generation-inference/messages_api):
+// see UnmarshalJSON.
 type apiError struct {
 	Message string          `json:"message"`
 	Type    string          `json:"type"`
@@ -191,6 +214,23 @@ type apiError struct {
 	// or Azure's HTTP status as a number.
 	Status  json.RawMessage `json:"status"`
 	Details json.RawMessage `json:"details"` // Gemini's google.rpc details
+}
+
+// UnmarshalJSON reads an error object, or a string that is its message.
+func (e *apiError) UnmarshalJSON(data []byte) error {
+	var msg string
+	if json.Unmarshal(data, &msg) == nil {
+		*e = apiError{Message: msg}
+		return nil
+	}
+	type object apiError // without this method
+	return json.Unmarshal(data, (*object)(e))
+}
+
+// blank reports whether an error says nothing at all, as an "error": ""
+// or {} beside a good answer does.
+func (e *apiError) blank() bool {
+	return e.Message == "" && e.Type == "" && e.Param == "" && len(e.Code) == 0 && len(e.Status) == 0 && len(e.Details) == 0
 }
 
 // code is the error's code as a string.
@@ -211,19 +251,32 @@ func (e *apiError) status() int {
 	return 0
 }
 
-// parseAPIError reads the error object of a failing answer, or nil. Gemini
-// wraps it in a one-element array.
+// parseAPIError reads the error object of a failing answer, or nil: in
+// the body's "error" member (a string there is its message, with
+// text-generation-inference's error_type beside it), in a one-element
+// array of such bodies (Gemini), or as the whole body (older vLLM).
 func parseAPIError(body []byte) *apiError {
 	type wrapped struct {
-		Error *apiError `json:"error"`
+		rawAnswer
+		ErrorType string `json:"error_type"`
+	}
+	pick := func(b wrapped) *apiError {
+		e := b.Error
+		if e == nil || e.blank() {
+			return b.topLevelError()
+		}
+		if e.Type == "" {
+			e.Type = b.ErrorType
+		}
+		return e
 	}
 	var b wrapped
 	if json.Unmarshal(body, &b) == nil {
-		return b.Error
+		return pick(b)
 	}
 	var list []wrapped
 	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
-		return list[0].Error
+		return pick(list[0])
 	}
 	return nil
 }
@@ -233,7 +286,8 @@ type answer struct {
 	content   string
 	reasoning string
 	refusal   string
-	finish    string
+	finish    string // in OpenAI's words (see finishReasons)
+	native    string // the finish reason as sent, when it is not OpenAI's
 	model     string // as served; "" when the answer did not say
 	provider  string
 	usage     usage
@@ -268,16 +322,35 @@ func decodeAnswer(body []byte, contentType string) (*answer, error) {
 	return raw.convert()
 }
 
+// finishReasons are the finish reasons other servers send for what
+// OpenAI calls by another name, in OpenAI's words, which the rest of
+// benchgate reads: "length" is an answer cut short, to be failed or
+// flagged, never graded as complete. A reason not listed is kept as sent.
+var finishReasons = map[string]string{
+	// Mistral: the model's context window, not max_tokens, ran out
+	// (https://docs.mistral.ai/api/, ChatCompletionChoice.finish_reason).
+	"model_length": "length",
+}
+
 // convert checks a raw answer and converts it.
 func (r *rawAnswer) convert() (*answer, error) {
+	if r.Error != nil && r.Error.blank() {
+		r.Error = nil
+	}
+	if r.Error == nil {
+		r.Error = r.topLevelError()
+	}
 	a := &answer{model: r.Model, provider: r.Provider, err: r.Error, choices: len(r.Choices)}
 	if len(r.Choices) > 0 {
 		ch := r.Choices[0]
-		if a.err == nil {
+		if a.err == nil && ch.Error != nil && !ch.Error.blank() {
 			a.err = ch.Error
 		}
 		if ch.FinishReason != nil {
 			a.finish = *ch.FinishReason
+			if std, ok := finishReasons[a.finish]; ok {
+				a.finish, a.native = std, a.finish
+			}
 		}
 		if m := ch.Message; m != nil {
 			a.content = m.Content.Text
