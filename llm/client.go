@@ -470,7 +470,7 @@ func (c *Client) stopped(model string, attempts int, last *attempt, cause error)
 func (c *Client) answered(a *attempt) Response {
 	ans := a.answer
 	r := Response{
-		Content: ans.content, Reasoning: ans.reasoning, Refusal: ans.refusal, FinishReason: ans.finish, Provider: ans.provider, Model: ans.model,
+		Content: ans.content, Reasoning: ans.reasoning, Refusal: ans.refusal, FinishReason: ans.finish, NativeFinishReason: ans.native, Provider: ans.provider, Model: ans.model,
 		CostUSD: c.cost(ans), Latency: a.latency, Attempts: a.n,
 	}
 	if ans.usage.known {
