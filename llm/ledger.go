@@ -38,6 +38,10 @@ type LedgerEntry struct {
 	CostUSD   *float64 `json:"cost_usd"`
 	LatencyMS int64    `json:"latency_ms"`
 	Note      string   `json:"note,omitempty"` // what the client changed, such as a switched token field
+	// RequestID is the endpoint's id of the request, from a header such
+	// as x-request-id, which its support asks for about a charge or a
+	// failure.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // The outcomes of a ledger line.

@@ -157,11 +157,23 @@ func describeStatus(status int, e *apiError, body []byte) (what, public string) 
 	return public + hint + suffix(msg), public
 }
 
+// asciiLower is s with the ASCII letters in lower case and every other
+// byte as it was.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 // isHTML reports whether a body is an HTML page, such as the error page
 // Cloudflare, nginx or a load balancer sends for a 502 or 504
 // (https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/).
 func isHTML(body []byte) bool {
-	b := strings.ToLower(strings.TrimSpace(safetext.Cut(string(body), 512)))
+	b := asciiLower(strings.TrimSpace(safetext.Cut(string(body), 512)))
 	return strings.HasPrefix(b, "<!doctype html") || strings.HasPrefix(b, "<html") || strings.HasPrefix(b, "<head") ||
 		strings.HasPrefix(b, "<title") || (strings.HasPrefix(b, "<") && strings.Contains(b, "<title"))
 }
@@ -170,7 +182,7 @@ func isHTML(body []byte) bool {
 // collapsed; "" when it has none.
 func htmlTitle(body []byte) string {
 	s := string(body)
-	lower := strings.ToLower(s)
+	lower := asciiLower(s) // the same length as s, so that an index holds in both
 	i := strings.Index(lower, "<title")
 	if i < 0 {
 		return ""

@@ -324,12 +324,18 @@ func TestProviderVariants(t *testing.T) {
 		},
 		{
 			name: "a gateway's HTML 502: retried, the page's title in the message, not its markup", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML}, attempts: 2,
-			wantErr: ErrExhausted, wantInErr: `HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "api.example.com | 502: Bad gateway"`, wantCalls: 2,
+			wantErr: ErrExhausted, wantInErr: `HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "api.example.com | 502: Bad gateway" (attempt 2; the endpoint's request id: req_fake000002)`, wantCalls: 2,
 		},
 		{
 			name: "a 200 without choices: paid for, retried once only", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(9, fakeopenai.Failure{Status: 200,
 				Body: `{"id":"x","object":"chat.completion","model":"test/model-1","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0}}`})},
-			wantErr: ErrPermanent, wantInErr: "answered without any choices (attempt 2, the second such answer", wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+			wantErr: ErrPermanent, wantInErr: "answered without any choices (attempt 2, the second such answer; not retried again; the endpoint's request id: req_fake000002)",
+			wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+			check: func(t *testing.T, _ Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if lines[0].RequestID != "req_fake000001" || lines[1].RequestID != "req_fake000002" {
+					t.Errorf("ledger request ids %q %q", lines[0].RequestID, lines[1].RequestID)
+				}
+			},
 		},
 		{
 			name: "a timed-out attempt is written: it may have been billed",

@@ -181,19 +181,36 @@ func (p rawPart) thinking() (string, error) {
 
 // rawUsage is usage as OpenAI, OpenRouter and DeepSeek report it.
 type rawUsage struct {
-	PromptTokens        *int            `json:"prompt_tokens"`
-	CompletionTokens    *int            `json:"completion_tokens"`
+	PromptTokens        *tokenCount     `json:"prompt_tokens"`
+	CompletionTokens    *tokenCount     `json:"completion_tokens"`
 	Cost                json.RawMessage `json:"cost"` // OpenRouter's, in USD
 	PromptTokensDetails *struct {
-		CachedTokens *int `json:"cached_tokens"`
+		CachedTokens *tokenCount `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
 	CompletionTokensDetails *struct {
-		ReasoningTokens *int `json:"reasoning_tokens"`
+		ReasoningTokens *tokenCount `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 	// DeepSeek's context cache: prompt_tokens is their sum
 	// (https://api-docs.deepseek.com/guides/kv_cache).
-	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens"`
-	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens"`
+	PromptCacheHitTokens  *tokenCount `json:"prompt_cache_hit_tokens"`
+	PromptCacheMissTokens *tokenCount `json:"prompt_cache_miss_tokens"`
+}
+
+// tokenCount is a token count: a JSON number that is whole, written as an
+// integer or with a zero fraction (12.0), as servers whose usage passes
+// through a float type send it. A fraction proper is an error.
+type tokenCount int
+
+func (n *tokenCount) UnmarshalJSON(data []byte) error {
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("a token count is not a number: %s", clip(string(data)))
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return fmt.Errorf("a token count is not a whole number: %s", clip(string(data)))
+	}
+	*n = tokenCount(f)
+	return nil
 }
 
 // apiError is an OpenAI-style error object, as OpenAI, Azure, vLLM,
@@ -254,16 +271,21 @@ func (e *apiError) status() int {
 // parseAPIError reads the error object of a failing answer, or nil: in
 // the body's "error" member (a string there is its message, with
 // text-generation-inference's error_type beside it), in a one-element
-// array of such bodies (Gemini), or as the whole body (older vLLM).
+// array of such bodies (Gemini), as the whole body (older vLLM), or from
+// FastAPI's "detail" (see detailError).
 func parseAPIError(body []byte) *apiError {
 	type wrapped struct {
 		rawAnswer
-		ErrorType string `json:"error_type"`
+		ErrorType string          `json:"error_type"`
+		Detail    json.RawMessage `json:"detail"`
 	}
 	pick := func(b wrapped) *apiError {
 		e := b.Error
 		if e == nil || e.blank() {
-			return b.topLevelError()
+			if top := b.topLevelError(); top != nil {
+				return top
+			}
+			return detailError(b.Detail)
 		}
 		if e.Type == "" {
 			e.Type = b.ErrorType
@@ -279,6 +301,52 @@ func parseAPIError(body []byte) *apiError {
 		return pick(list[0])
 	}
 	return nil
+}
+
+// detailError reads FastAPI's error body's detail, or returns nil: a
+// string, such as the "Not Found" of a path the server does not serve
+// (a base URL without /v1, say), or a list of validation errors, each
+// with its loc and msg
+// (https://fastapi.tiangolo.com/tutorial/handling-errors/). Servers built
+// on FastAPI, vLLM and SGLang among them, answer so for what their own
+// handlers never see.
+func detailError(raw json.RawMessage) *apiError {
+	if len(raw) == 0 {
+		return nil
+	}
+	var msg string
+	if json.Unmarshal(raw, &msg) == nil {
+		if msg == "" {
+			return nil
+		}
+		return &apiError{Message: msg}
+	}
+	var list []struct {
+		Loc []any  `json:"loc"`
+		Msg string `json:"msg"`
+	}
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var parts []string
+	for _, d := range list {
+		if d.Msg == "" {
+			continue
+		}
+		loc := make([]string, len(d.Loc))
+		for i, l := range d.Loc {
+			loc[i] = fmt.Sprint(l)
+		}
+		if len(loc) == 0 {
+			parts = append(parts, d.Msg)
+			continue
+		}
+		parts = append(parts, strings.Join(loc, ".")+": "+d.Msg)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return &apiError{Message: strings.Join(parts, "; ")}
 }
 
 // answer is a 200 answer, checked and converted: what benchgate reads.
@@ -381,23 +449,23 @@ func (r *rawAnswer) convert() (*answer, error) {
 
 func (u *rawUsage) convert() (usage, error) {
 	var out usage
-	for name, n := range map[string]*int{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
+	for name, n := range map[string]*tokenCount{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
 		"prompt_cache_hit_tokens": u.PromptCacheHitTokens, "prompt_cache_miss_tokens": u.PromptCacheMissTokens} {
 		if n != nil && *n < 0 {
 			return usage{}, fmt.Errorf("usage.%s is negative (%d)", name, *n)
 		}
 	}
 	if u.PromptTokens != nil && u.CompletionTokens != nil {
-		out.known, out.prompt, out.completion = true, *u.PromptTokens, *u.CompletionTokens
+		out.known, out.prompt, out.completion = true, int(*u.PromptTokens), int(*u.CompletionTokens)
 	}
 	switch {
 	case u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil:
-		out.cached = *u.PromptTokensDetails.CachedTokens
+		out.cached = int(*u.PromptTokensDetails.CachedTokens)
 	case u.PromptCacheHitTokens != nil:
-		out.cached = *u.PromptCacheHitTokens
+		out.cached = int(*u.PromptCacheHitTokens)
 	}
 	if u.CompletionTokensDetails != nil && u.CompletionTokensDetails.ReasoningTokens != nil {
-		out.reasoning = *u.CompletionTokensDetails.ReasoningTokens
+		out.reasoning = int(*u.CompletionTokensDetails.ReasoningTokens)
 	}
 	if out.cached < 0 || out.reasoning < 0 {
 		return usage{}, errors.New("usage has a negative token count in its details")

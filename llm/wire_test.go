@@ -60,6 +60,16 @@ func TestDecodeAnswer(t *testing.T) {
 			wantErr: "64 cached prompt tokens of 10",
 		},
 		{
+			name: "token counts written with a zero fraction",
+			body: `{"choices":[{"message":{"content":"D"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12.0,"completion_tokens":3e0,"prompt_tokens_details":{"cached_tokens":0.0}}}`,
+			want: answer{content: "D", finish: "stop", choices: 1, usage: usage{known: true, prompt: 12, completion: 3}},
+		},
+		{
+			name:    "a token count with a fraction",
+			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":12.5,"completion_tokens":3}}`,
+			wantErr: "a token count is not a whole number: 12.5",
+		},
+		{
 			name:    "a negative count",
 			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":-1,"completion_tokens":5}}`,
 			wantErr: "negative",
@@ -182,6 +192,8 @@ func FuzzDecodeAnswer(f *testing.F) {
 		`{"error":"Model is overloaded","error_type":"overloaded"}`,
 		`{"object":"error","message":"Extra inputs are not permitted","type":"BadRequestError","param":null,"code":400}`,
 		`{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":0}}`,
+		`{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":12.0,"completion_tokens":1e300}}`,
+		`{"detail":[{"loc":["body","provider"],"msg":"Extra inputs are not permitted"}]}`,
 		"event: error\r\ndata: upstream timed out\r\n\r\n",
 		"event: message\rdata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\r\r",
 		"<!DOCTYPE html><html><head><title>502: Bad gateway</title></head></html>",
@@ -240,7 +252,10 @@ func TestParseAPIError(t *testing.T) {
 		{"older vLLM: the whole body", `{"object":"error","message":"The model does not exist.","type":"NotFoundError","param":null,"code":404}`,
 			&apiError{Message: "The model does not exist.", Type: "NotFoundError", Code: []byte("404")}},
 		{"an empty error object", `{"error":{}}`, nil},
-		{"FastAPI's detail is no error object", `{"detail":"Not Found"}`, nil},
+		{"FastAPI: a path not served", `{"detail":"Not Found"}`, &apiError{Message: "Not Found"}},
+		{"FastAPI: validation errors", `{"detail":[{"type":"extra_forbidden","loc":["body","provider"],"msg":"Extra inputs are not permitted","input":{}},{"loc":[],"msg":"x"}]}`,
+			&apiError{Message: "body.provider: Extra inputs are not permitted; x"}},
+		{"FastAPI: a detail of another kind", `{"detail":{"a":1}}`, nil},
 		{"an HTML page", `<html><title>502</title></html>`, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,6 +292,7 @@ func FuzzDescribeStatus(f *testing.F) {
 	f.Add(400, []byte(`{"object":"error","message":"Extra inputs are not permitted","code":400}`))
 	f.Add(429, []byte(`[{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}]`))
 	f.Add(503, []byte("<title>"))
+	f.Add(422, []byte(`{"detail":[{"loc":["body",0,"provider"],"msg":"Extra inputs are not permitted"}]}`))
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
 		what, public := describeStatus(status, parseAPIError(body), body)
 		if len(what) > 2000 {
@@ -289,4 +305,38 @@ func FuzzDescribeStatus(f *testing.F) {
 			t.Errorf("the public wording %q holds the body", public)
 		}
 	})
+}
+
+// TestRequestID reads the endpoint's id of a request from the header each
+// provider names it in, and keeps only what cannot break a message.
+func TestRequestID(t *testing.T) {
+	for _, tt := range []struct {
+		header, value, want string
+	}{
+		{"x-request-id", "req_0123abc", "req_0123abc"},                                                      // OpenAI, Groq
+		{"request-id", "req_018EeWyXxfu5pfWkrYcMdjWG", "req_018EeWyXxfu5pfWkrYcMdjWG"},                      // Anthropic
+		{"apim-request-id", "6a1b2c3d-0000-4e5f-9a8b-7c6d5e4f3a2b", "6a1b2c3d-0000-4e5f-9a8b-7c6d5e4f3a2b"}, // Azure
+		{"x-request-id", "id) (attempt 9\n", "idattempt9"},
+		{"x-other", "x", ""},
+	} {
+		h := http.Header{}
+		h.Set(tt.header, tt.value)
+		if got := requestID(h); got != tt.want {
+			t.Errorf("%s: %q gives %q, want %q", tt.header, tt.value, got, tt.want)
+		}
+	}
+	if got := requestID(http.Header{"X-Request-Id": {strings.Repeat("a", 500)}}); len(got) != 100 {
+		t.Errorf("a long id kept %d bytes", len(got))
+	}
+	// The id is told for a failure at the endpoint's side, not for a
+	// request it refused.
+	for _, tt := range []struct {
+		status int
+		want   bool
+	}{{502, true}, {498, true}, {408, true}, {200, true}, {400, false}, {401, false}, {429, false}} {
+		a := &attempt{status: tt.status, requestID: "req_1"}
+		if got := a.idNote() != ""; got != tt.want {
+			t.Errorf("HTTP %d: note %q", tt.status, a.idNote())
+		}
+	}
 }
