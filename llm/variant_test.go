@@ -323,6 +323,14 @@ func TestProviderVariants(t *testing.T) {
 			wantErr: ErrAccount, wantInErr: "a per-day limit is reached: the endpoint asks to wait 9h10m11s (x-ratelimit-reset-requests-day)", wantCalls: 1,
 		},
 		{
+			name: "OpenRouter's free models per day: the reset in the error's metadata, 12 hours ahead, stops the run", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			wantErr: ErrAccount, wantInErr: "free-models-per-day. Add 10 credits to unlock 1000 free model requests per day; a per-day limit is reached: the endpoint asks to wait 1", wantCalls: 1,
+		},
+		{
+			name: "OpenRouter's free models per minute: the reset in the error's metadata is waited", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeMinute, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 20 * time.Second,
+		},
+		{
 			name: "a gateway's HTML 502: retried, the page's title in the message, not its markup", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML}, attempts: 2,
 			wantErr: ErrExhausted, wantInErr: `HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "api.example.com | 502: Bad gateway" (attempt 2; the endpoint's request id: req_fake000002)`, wantCalls: 2,
 		},

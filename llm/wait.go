@@ -38,7 +38,8 @@ type asked struct {
 // askedWait reads the wait a failing answer asks for: Azure's
 // retry-after-ms, then Retry-After (seconds or an HTTP date), then
 // Gemini's RetryInfo.retryDelay in the error's details, then, on a 429,
-// the x-ratelimit-reset-* headers (see resetWait).
+// the x-ratelimit-reset-* headers (see resetWait), in the answer or, from
+// OpenRouter, in the error's metadata.
 func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 	var a asked
 	if v := h.Get("retry-after-ms"); v != "" {
@@ -59,10 +60,18 @@ func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 		}
 	}
 	if !a.ok && status == http.StatusTooManyRequests {
-		a = resetWait(h)
+		a = resetWait(h, now)
+		if !a.ok {
+			a = resetWait(e.headers(), now)
+		}
 	}
 	a.quota = info.dailyQuota
 	a.daily = a.quota != "" || (a.ok && a.d >= dailyWait)
+	if status == http.StatusTooManyRequests && e != nil && perDay(e.Message) && !a.daily {
+		// OpenRouter's "Rate limit exceeded: free-models-per-day": the
+		// message names the limit, when no reset says how far it is.
+		a.daily = !a.ok
+	}
 	return a
 }
 
@@ -78,12 +87,13 @@ func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 // whose remaining count is 0 is the one hit: the wait is the longest of
 // theirs. When none says so, it is the longest reset under dailyWait: a
 // limit not spent that resets tomorrow is not the one to wait for, and
-// is no reason to stop the run.
-func resetWait(h http.Header) asked {
-	const prefix = "X-Ratelimit-Reset-"
+// is no reason to stop the run. A single x-ratelimit-reset, as OpenRouter
+// sends it, is a time: epoch milliseconds or seconds.
+func resetWait(h http.Header, now time.Time) asked {
+	const prefix = "X-Ratelimit-Reset"
 	var names []string
 	for k := range h {
-		if strings.HasPrefix(k, prefix) && len(k) > len(prefix) {
+		if k == prefix || strings.HasPrefix(k, prefix+"-") && len(k) > len(prefix)+1 {
 			names = append(names, k)
 		}
 	}
@@ -91,11 +101,14 @@ func resetWait(h http.Header) asked {
 	var spent, other asked
 	for _, name := range names {
 		d, ok := parseReset(h.Get(name))
+		if name == prefix {
+			d, ok = parseResetTime(h.Get(name), now)
+		}
 		if !ok {
 			continue
 		}
 		w := asked{d: d, ok: true, from: strings.ToLower(name)}
-		remaining := strings.TrimSpace(h.Get("X-Ratelimit-Remaining-" + name[len(prefix):]))
+		remaining := strings.TrimSpace(h.Get("X-Ratelimit-Remaining" + name[len(prefix):]))
 		switch {
 		case remaining == "0":
 			if !spent.ok || d > spent.d {
@@ -122,6 +135,26 @@ func parseReset(v string) (time.Duration, bool) {
 		return clampWait(secs), true
 	}
 	return 0, false
+}
+
+// parseResetTime reads a reset time as epoch milliseconds or seconds,
+// told apart by size, and returns how long until then, at most maxWait.
+// A smaller number is seconds to wait.
+func parseResetTime(v string, now time.Time) (time.Duration, bool) {
+	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || n < 0 || math.IsNaN(n) || math.IsInf(n, 0) {
+		return 0, false
+	}
+	var at time.Time
+	switch {
+	case n >= 1e12:
+		at = time.UnixMilli(int64(min(n, 1e15)))
+	case n >= 1e9:
+		at = time.Unix(int64(n), 0)
+	default:
+		return clampWait(n), true
+	}
+	return min(max(at.Sub(now), 0), maxWait), true
 }
 
 // clampWait is secs seconds, at most maxWait.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -231,6 +233,36 @@ type apiError struct {
 	// or Azure's HTTP status as a number.
 	Status  json.RawMessage `json:"status"`
 	Details json.RawMessage `json:"details"` // Gemini's google.rpc details
+	// Metadata is OpenRouter's: for a rate limit, the limit's headers,
+	// such as X-RateLimit-Reset (see headers).
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// headers are the rate-limit headers OpenRouter puts in an error's
+// metadata instead of the answer's, as its 429 for the free models' daily
+// limit does: {"headers": {"X-RateLimit-Limit": "50",
+// "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1741305600000"}}
+// (https://openrouter.ai/docs/api/reference/limits). Nil when none.
+func (e *apiError) headers() http.Header {
+	if e == nil || len(e.Metadata) == 0 {
+		return nil
+	}
+	var m struct {
+		Headers map[string]any `json:"headers"`
+	}
+	if json.Unmarshal(e.Metadata, &m) != nil || len(m.Headers) == 0 {
+		return nil
+	}
+	h := http.Header{}
+	for k, v := range m.Headers {
+		switch v := v.(type) {
+		case string:
+			h.Set(k, v)
+		case float64:
+			h.Set(k, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+	}
+	return h
 }
 
 // UnmarshalJSON reads an error object, or a string that is its message.
@@ -247,7 +279,7 @@ func (e *apiError) UnmarshalJSON(data []byte) error {
 // blank reports whether an error says nothing at all, as an "error": ""
 // or {} beside a good answer does.
 func (e *apiError) blank() bool {
-	return e.Message == "" && e.Type == "" && e.Param == "" && len(e.Code) == 0 && len(e.Status) == 0 && len(e.Details) == 0
+	return e.Message == "" && e.Type == "" && e.Param == "" && len(e.Code) == 0 && len(e.Status) == 0 && len(e.Details) == 0 && len(e.Metadata) == 0
 }
 
 // code is the error's code as a string.

@@ -122,6 +122,8 @@ func TestCalibrateVariants(t *testing.T) {
 			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"a per-day limit is reached: the endpoint asks to wait 9h10m11s (x-ratelimit-reset-requests-day)"}},
 		{name: "a gateway's HTML 502 is transient", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML, VariantCalls: 1},
 			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
+		{name: "OpenRouter's free models per day stop the run, saying when the limit resets", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"free-models-per-day", "a per-day limit is reached: the endpoint asks to wait", "(x-ratelimit-reset)"}},
 		{name: "TGI's 422 with a string error leaves each fixture unscored, not retried", opts: fakeopenai.Options{Variant: fakeopenai.TGIValidation},
 			code: exitFail, ledger: -1, out: []string{"within ±1 point 0%", "unscored"}},
 	}
@@ -245,6 +247,8 @@ func TestRerunVariants(t *testing.T) {
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 		{name: "a gateway's HTML 502 is retried, not a fault", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML, VariantCalls: 1},
 			code: exitOK, calls: fx + 2*5 + 1, reason: "is ruled out"},
+		{name: "OpenRouter's free models per day stop the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -367,6 +371,8 @@ func TestGenerateVariants(t *testing.T) {
 			code: exitSetup, calls: 4, maxCalls: true, out: "a per-day limit is reached: the endpoint asks to wait 9h10m11s", ledger: -1},
 		{name: "a gateway's HTML 502 is transient", variant: fakeopenai.GatewayHTML, failFirst: true,
 			calls: questions + 1, answered: questions, reasoning: "", ledger: questions},
+		{name: "OpenRouter's free models per day stop the run, saying when the limit resets", variant: fakeopenai.OpenRouterFreeDaily,
+			code: exitSetup, calls: 4, maxCalls: true, out: "a per-day limit is reached: the endpoint asks to wait", ledger: -1},
 		{name: "TGI's string error: each question failed with its message", variant: fakeopenai.TGIValidation,
 			code: exitFail, calls: questions, answered: 0, out: "HTTP 422 Unprocessable Entity: Input validation error", ledger: -1},
 	}
@@ -516,6 +522,8 @@ func TestScoreVariants(t *testing.T) {
 		{name: "Cerebras's per-day request limit stops the run, writing nothing", variant: fakeopenai.CerebrasRequestsDay,
 			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit is reached: the endpoint asks to wait 9h10m11s"},
 		{name: "a gateway's HTML 502 is transient", variant: fakeopenai.GatewayHTML, failFirst: true, calls: n + 1, scored: n},
+		{name: "OpenRouter's free models per day stop the run, writing nothing", variant: fakeopenai.OpenRouterFreeDaily,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit is reached: the endpoint asks to wait"},
 		{name: "TGI's string error: each row unscored with its message", variant: fakeopenai.TGIValidation,
 			code: exitFail, calls: n, scored: 0, out: "Input validation error"},
 	}

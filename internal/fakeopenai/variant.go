@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -224,6 +225,19 @@ const (
 	// failed
 	// (https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/).
 	GatewayHTML Variant = "gateway-html-502"
+
+	// OpenRouterFreeDaily is OpenRouter's 429 for the free models'
+	// requests per day: no Retry-After, the limit named in the message
+	// ("free-models-per-day"), and its headers in the error's
+	// metadata.headers, X-RateLimit-Remaining "0" and X-RateLimit-Reset
+	// in epoch milliseconds, here 12 hours ahead
+	// (https://openrouter.ai/docs/api/reference/limits).
+	OpenRouterFreeDaily Variant = "openrouter-free-daily"
+
+	// OpenRouterFreeMinute is the same 429 for the free models' requests
+	// per minute: "free-models-per-min", X-RateLimit-Reset 30 s ahead
+	// (https://openrouter.ai/docs/api/reference/limits).
+	OpenRouterFreeMinute Variant = "openrouter-free-minute"
 )
 
 // variantFailure answers req with the variant's failure and returns the
@@ -330,6 +344,14 @@ func (s *Server) variantFailure(w http.ResponseWriter, req Request) (status int,
 		h.Set("x-ratelimit-reset-requests-day", "33011.382867097855")
 		h.Set("x-ratelimit-reset-tokens-minute", "11.382867097854614")
 		return writeError(w, http.StatusTooManyRequests, "too_many_requests_error", "rate_limit_exceeded", "Rate limit exceeded."), true
+	case OpenRouterFreeDaily, OpenRouterFreeMinute:
+		limit, window, msg := "50", 12*time.Hour, "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day"
+		if s.opts.Variant == OpenRouterFreeMinute {
+			limit, window, msg = "20", 30*time.Second, "Rate limit exceeded: free-models-per-min."
+		}
+		return writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": map[string]any{"code": 429, "message": msg,
+			"metadata": map[string]any{"headers": map[string]any{"X-RateLimit-Limit": limit, "X-RateLimit-Remaining": "0",
+				"X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(window).UnixMilli(), 10)}}}}), true
 	case GatewayHTML:
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		w.WriteHeader(http.StatusBadGateway)
@@ -481,7 +503,7 @@ var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoni
 	AzureContentFilterCompletion, MistralThinking, OpenRouterStream, OpenAIRefusal, DeepSeek, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
 	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature,
 	AzureRetryAfterMS, OpenAIRateLimitReset, GroqFlexCapacity, GeminiRetryInfo, GeminiDailyQuota, OpenRouterNoEndpoints, OpenAIUnknownField,
-	MistralModelLength, TGIValidation, VLLMTopLevelError, CerebrasTokensMinute, CerebrasRequestsDay, GatewayHTML}
+	MistralModelLength, TGIValidation, VLLMTopLevelError, CerebrasTokensMinute, CerebrasRequestsDay, GatewayHTML, OpenRouterFreeDaily, OpenRouterFreeMinute}
 
 // valid reports whether v is one of Variants.
 func (v Variant) valid() bool {

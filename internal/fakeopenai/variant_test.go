@@ -59,6 +59,8 @@ func TestVariants(t *testing.T) {
 			"x-ratelimit-remaining-requests-day": "14000", "x-ratelimit-reset-requests-day": "33011.382867097855"}},
 		{v: CerebrasRequestsDay, status: 429, header: map[string]string{"x-ratelimit-remaining-requests-day": "0", "x-ratelimit-remaining-tokens-minute": "59000"}},
 		{v: GatewayHTML, status: 502, html: true, has: []string{"<title>api.example.com | 502: Bad gateway</title>"}},
+		{v: OpenRouterFreeDaily, status: 429, has: []string{`free-models-per-day`, `"X-RateLimit-Remaining":"0"`, `"X-RateLimit-Reset":"1`}},
+		{v: OpenRouterFreeMinute, status: 429, has: []string{`free-models-per-min`, `"X-RateLimit-Limit":"20"`}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.v)+" "+tt.body, func(t *testing.T) {
