@@ -80,6 +80,14 @@ func TestRubricReasoningReplies(t *testing.T) {
 			errLine: "the reply was cut at the token limit (finish_reason length, 512 completion tokens) mid-answer, and a rubric answer cut short is not graded; raise --max-tokens and run again",
 		},
 		{
+			// Mistral's model_length, read as length: the context window,
+			// not max_tokens, cut the answer, and more tokens would not help.
+			name:    "cut by the model's context window after some answer",
+			resp:    llm.Response{Content: "Vitrinite reflectance", FinishReason: "length", NativeFinishReason: "model_length", CompletionTokens: 512},
+			summary: "0 answered now, 5 failed (5 cut at the token limit mid-answer)",
+			errLine: "the reply was cut short (finish_reason model_length, read as length, 512 completion tokens) mid-answer, and a rubric answer cut short is not graded; the prompt and --max-tokens may exceed the model's context window: lower --max-tokens or use a model with a larger one, and run again",
+		},
+		{
 			name:    "a refusal is no answer",
 			resp:    llm.Response{Refusal: "I can't help with that.", FinishReason: "stop"},
 			summary: "0 answered now, 5 failed (5 refused, filtered or empty)",

@@ -439,11 +439,11 @@ func (r *runner) ask(ctx context.Context, i int) {
 		// The budget ran out before the answer: a failure to retry with
 		// more tokens, not the model's answer. Reasoning text cut off
 		// mid-thought is no answer either, whatever the rule.
-		err = fmt.Errorf("question %s: the reply was cut at the token limit (finish_reason length, %d completion tokens) before any answer%s; raise --max-tokens and run again", req.QuestionID, resp.CompletionTokens, reasoningNote(resp.Reasoning))
+		err = fmt.Errorf("question %s: %s before any answer%s; %s", req.QuestionID, cutAt(resp), reasoningNote(resp.Reasoning), cutFix(resp))
 	case err == nil && r.ans != nil && resp.FinishReason == "length":
 		// A rubric answer cut short would be graded as if complete.
 		cut = true
-		err = fmt.Errorf("question %s: the reply was cut at the token limit (finish_reason length, %d completion tokens) mid-answer, and a rubric answer cut short is not graded; raise --max-tokens and run again", req.QuestionID, resp.CompletionTokens)
+		err = fmt.Errorf("question %s: %s mid-answer, and a rubric answer cut short is not graded; %s", req.QuestionID, cutAt(resp), cutFix(resp))
 	case err == nil:
 		if u := r.unanswered(resp); u != nil {
 			unanswered, err = true, fmt.Errorf("question %s: %w", req.QuestionID, u)
@@ -538,6 +538,25 @@ func (r *runner) unanswered(resp llm.Response) *unansweredError {
 		return &unansweredError{finish: "empty", cause: "the reply's content was empty (a multiple-choice letter is read from the content only)" + reasoningNote(resp.Reasoning)}
 	}
 	return nil
+}
+
+// cutAt says where a reply cut short stopped: at the token limit, or where
+// the endpoint's own finish reason says, such as Mistral's model_length
+// (the model's context window ran out), which benchgate reads as length.
+func cutAt(resp llm.Response) string {
+	if resp.NativeFinishReason != "" {
+		return fmt.Sprintf("the reply was cut short (finish_reason %s, read as length, %d completion tokens)", resp.NativeFinishReason, resp.CompletionTokens)
+	}
+	return fmt.Sprintf("the reply was cut at the token limit (finish_reason length, %d completion tokens)", resp.CompletionTokens)
+}
+
+// cutFix says how to get a reply whole: more tokens for one cut at the
+// limit; for one the model's context window cut, fewer, or another model.
+func cutFix(resp llm.Response) string {
+	if resp.NativeFinishReason != "" {
+		return "the prompt and --max-tokens may exceed the model's context window: lower --max-tokens or use a model with a larger one, and run again"
+	}
+	return "raise --max-tokens and run again"
 }
 
 // reasoningNote says how much reasoning text a reply cut at the token

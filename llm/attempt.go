@@ -76,6 +76,54 @@ type attempt struct {
 	cancelled  bool          // the caller's ctx is done
 	timedOut   bool          // sent, and no complete answer within the timeout
 	cause      error         // the transport or context error, for errors.Is
+	requestID  string        // the endpoint's id of the request, for its support; "" when it gave none
+}
+
+// requestIDHeaders are the response headers that carry the endpoint's id
+// of a request, which its support asks for: OpenAI's and Groq's
+// x-request-id (https://platform.openai.com/docs/api-reference/debugging-requests),
+// Anthropic's request-id (https://docs.anthropic.com/en/api/errors), and
+// Azure's apim-request-id and x-ms-request-id
+// (https://learn.microsoft.com/azure/ai-foundry/openai/reference).
+var requestIDHeaders = []string{"x-request-id", "request-id", "apim-request-id", "x-ms-request-id"}
+
+// requestID is the endpoint's id of the request, or "": letters, digits
+// and . _ : - only, at most 100 of them, so that it cannot break the
+// message it goes into.
+func requestID(h http.Header) string {
+	for _, name := range requestIDHeaders {
+		v := strings.TrimSpace(h.Get(name))
+		if v == "" {
+			continue
+		}
+		clean := strings.Map(func(r rune) rune {
+			if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
+				return r
+			}
+			return -1
+		}, v)
+		if len(clean) > 100 {
+			clean = clean[:100]
+		}
+		return clean
+	}
+	return ""
+}
+
+// idNote is the request id's note for the message of a failure the
+// endpoint's side is at fault for (a 5xx, a 408, Groq's 498, or a 200
+// that reports an error or cannot be read), which its support may look
+// up; "" for another failure, or when the endpoint gave no id. It goes
+// inside the message's "(attempt N…)" note, which tells one call from
+// another, not one cause from another.
+func (a *attempt) idNote() string {
+	if a.requestID == "" {
+		return ""
+	}
+	if s := a.status; s >= 500 || s == http.StatusRequestTimeout || s == statusFlexCapacity || a.answer != nil || s == http.StatusOK {
+		return "; the endpoint's request id: " + a.requestID
+	}
+	return ""
 }
 
 func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
@@ -85,7 +133,7 @@ func (c *Client) try(ctx context.Context, req Request, body []byte) *attempt {
 	status, header, data, sent, err := c.post(actx, req.Model, body)
 	end := time.Now()
 
-	a := &attempt{latency: end.Sub(start), end: end, status: status}
+	a := &attempt{latency: end.Sub(start), end: end, status: status, requestID: requestID(header)}
 	hasRetryAfter := false
 	if status != 0 {
 		if d, ok := parseRetryAfter(header.Get("Retry-After"), end); ok {
@@ -210,7 +258,9 @@ func (c *Client) post(ctx context.Context, model string, body []byte) (status in
 // "error", which OpenRouter sends when the provider failed after it began
 // to answer, beside whatever partial text it had
 // (https://openrouter.ai/docs/api/reference/errors-and-debugging). The
-// partial text is not an answer. An answer without choices fails too.
+// partial text is not an answer. An answer without choices fails too, and
+// is worth one more attempt only: it is paid for and holds nothing to
+// read, and a server that sends one may well send it again.
 func (c *Client) inAnswerError(a *attempt, ans *answer, hasRetryAfter bool) {
 	e := ans.err
 	switch {
@@ -227,6 +277,7 @@ func (c *Client) inAnswerError(a *attempt, ans *answer, hasRetryAfter bool) {
 		}
 	case ans.choices == 0:
 		a.what, a.public = "the endpoint answered without any choices", "the endpoint answered without any choices"
+		a.once = true
 	case ans.finish == "error":
 		a.what, a.public = "the answer ended with finish_reason \"error\": the provider failed while answering", "the answer ended with finish_reason \"error\""
 	default:

@@ -379,17 +379,17 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		if a.account {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrAccount,
-				msg:    fmt.Sprintf("%s (attempt %d; an account error: the run stops, and resumes once it is fixed)", a.what, n),
+				msg:    fmt.Sprintf("%s (attempt %d; an account error: the run stops, and resumes once it is fixed%s)", a.what, n, a.idNote()),
 				public: fmt.Sprintf("%s (attempt %d, an account error)", a.public, n), cause: a.cause}
 		}
 		if a.setup {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrSetup,
-				msg:    fmt.Sprintf("%s (attempt %d; a setup error: every call would fail so, and the run stops)", a.what, n),
+				msg:    fmt.Sprintf("%s (attempt %d; a setup error: every call would fail so, and the run stops%s)", a.what, n, a.idNote()),
 				public: fmt.Sprintf("%s (attempt %d, a setup error)", a.public, n), cause: a.cause}
 		}
 		if a.permanent {
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrPermanent,
-				msg:    fmt.Sprintf("%s (attempt %d, not retried)", a.what, n),
+				msg:    fmt.Sprintf("%s (attempt %d, not retried%s)", a.what, n, a.idNote()),
 				public: fmt.Sprintf("%s (attempt %d, not retried)", a.public, n), cause: a.cause}
 		}
 		if a.once && retriedOnce {
@@ -400,14 +400,18 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 				kind, note = ErrSetup, "a setup error: every call would fail so, and the run stops"
 			}
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: kind,
-				msg:    fmt.Sprintf("%s (attempt %d, the second such answer; %s)", a.what, n, note),
+				msg:    fmt.Sprintf("%s (attempt %d, the second such answer; %s%s)", a.what, n, note, a.idNote()),
 				public: fmt.Sprintf("%s (attempt %d, the second such answer)", a.public, n), cause: a.cause}
 		}
 		retriedOnce = retriedOnce || a.once
 		last = a
 		if n >= c.maxAttempts {
+			msg := fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.what)
+			if id := a.idNote(); id != "" {
+				msg += fmt.Sprintf(" (attempt %d%s)", n, id)
+			}
 			return Response{}, &Error{Model: req.Model, Attempts: n, Status: a.status, kind: ErrExhausted,
-				msg:    fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.what),
+				msg:    msg,
 				public: fmt.Sprintf("gave up after %d attempts; the last: %s", n, a.public), cause: a.cause}
 		}
 		if err := c.sleep(ctx, backoff(n, a.retryAfter)); err != nil {
@@ -470,7 +474,7 @@ func (c *Client) stopped(model string, attempts int, last *attempt, cause error)
 func (c *Client) answered(a *attempt) Response {
 	ans := a.answer
 	r := Response{
-		Content: ans.content, Reasoning: ans.reasoning, Refusal: ans.refusal, FinishReason: ans.finish, Provider: ans.provider, Model: ans.model,
+		Content: ans.content, Reasoning: ans.reasoning, Refusal: ans.refusal, FinishReason: ans.finish, NativeFinishReason: ans.native, Provider: ans.provider, Model: ans.model,
 		CostUSD: c.cost(ans), Latency: a.latency, Attempts: a.n,
 	}
 	if ans.usage.known {
@@ -525,9 +529,10 @@ func (c *Client) bill(req Request, a *attempt, note string) {
 		Outcome:    outcome,
 		LatencyMS:  a.latency.Milliseconds(),
 		Note:       note,
+		RequestID:  a.requestID,
 	}
 	if ans := a.answer; ans != nil {
-		e.FinishReason, e.Provider, e.ServedModel, e.Refusal = ans.finish, ans.provider, ans.model, ans.refusal
+		e.FinishReason, e.NativeFinishReason, e.Provider, e.ServedModel, e.Refusal = ans.finish, ans.native, ans.provider, ans.model, ans.refusal
 		if u := ans.usage; u.known {
 			e.PromptTokens, e.CompletionTokens = &u.prompt, &u.completion
 			e.CachedTokens, e.ReasoningTokens = &u.cached, &u.reasoning

@@ -639,7 +639,7 @@ func TestLedger(t *testing.T) {
 	if len(lines) != 6 {
 		t.Fatalf("%d ledger lines, want 6 (one per answered call; a 503 or a 400 is not billed):\n%s", len(lines), ledger.String())
 	}
-	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens run_id served_model time"
+	wantKeys := "attempt cached_tokens completion_tokens cost_usd finish_reason kind latency_ms model outcome prompt_tokens question_id reasoning_tokens request_id run_id served_model time"
 	seen := map[string]LedgerEntry{}
 	for _, line := range lines {
 		var raw map[string]any

@@ -18,12 +18,16 @@ type LedgerEntry struct {
 	Kind         CallKind `json:"kind"` // from Request.Kind
 	QuestionID   string   `json:"question_id"`
 	Model        string   `json:"model"`
-	Attempt      int      `json:"attempt"` // 1 for a call's first try
-	Outcome      string   `json:"outcome"` // OutcomeAnswered, OutcomeFailed or OutcomeTimeout
-	FinishReason string   `json:"finish_reason,omitempty"`
-	Provider     string   `json:"provider,omitempty"`     // who served it, as OpenRouter reports
-	ServedModel  string   `json:"served_model,omitempty"` // the model that served it, as the answer names it
-	Refusal      string   `json:"refusal,omitempty"`      // the model's refusal, when it declined
+	Attempt      int      `json:"attempt"`                 // 1 for a call's first try
+	Outcome      string   `json:"outcome"`                 // OutcomeAnswered, OutcomeFailed or OutcomeTimeout
+	FinishReason string   `json:"finish_reason,omitempty"` // in OpenAI's words
+	// NativeFinishReason is the finish reason as the endpoint sent it,
+	// when benchgate reads it as one of OpenAI's, such as Mistral's
+	// "model_length", read as "length".
+	NativeFinishReason string `json:"native_finish_reason,omitempty"`
+	Provider           string `json:"provider,omitempty"`     // who served it, as OpenRouter reports
+	ServedModel        string `json:"served_model,omitempty"` // the model that served it, as the answer names it
+	Refusal            string `json:"refusal,omitempty"`      // the model's refusal, when it declined
 	// Token counts: null when the answer carried no usage, or none came.
 	PromptTokens     *int `json:"prompt_tokens"`
 	CompletionTokens *int `json:"completion_tokens"`
@@ -34,6 +38,10 @@ type LedgerEntry struct {
 	CostUSD   *float64 `json:"cost_usd"`
 	LatencyMS int64    `json:"latency_ms"`
 	Note      string   `json:"note,omitempty"` // what the client changed, such as a switched token field
+	// RequestID is the endpoint's id of the request, from a header such
+	// as x-request-id, which its support asks for about a charge or a
+	// failure.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // The outcomes of a ledger line.

@@ -74,13 +74,16 @@ type Response struct {
 	Refusal string
 	// Model is the model that served the call, as the answer names it
 	// (often a dated id such as gpt-4o-2024-08-06); "" when it did not.
-	Model            string
-	FinishReason     string // as the endpoint reports it: "stop", "length", ...
-	PromptTokens     int
-	CompletionTokens int
-	CostUSD          *float64 // when the endpoint reports it, or prices were given
-	Latency          time.Duration
-	Attempts         int // 1 when the first try succeeded
+	Model        string
+	FinishReason string // in OpenAI's words: "stop", "length", ...; Mistral's "model_length" is "length"
+	// NativeFinishReason is the finish reason as the endpoint sent it,
+	// when FinishReason translates it; "" otherwise.
+	NativeFinishReason string
+	PromptTokens       int
+	CompletionTokens   int
+	CostUSD            *float64 // when the endpoint reports it, or prices were given
+	Latency            time.Duration
+	Attempts           int // 1 when the first try succeeded
 
 	// The token breakdown, as OpenAI and OpenRouter report it in
 	// usage.prompt_tokens_details and usage.completion_tokens_details.

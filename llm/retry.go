@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -140,12 +141,62 @@ func describeStatus(status int, e *apiError, body []byte) (what, public string) 
 		public = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
 	}
 	msg := ""
-	if e != nil {
+	switch {
+	case e != nil:
 		msg = clip(e.Message)
-	} else {
+	case isHTML(body):
+		// A gateway's or proxy's error page, not the endpoint's answer:
+		// its title says what failed, its markup nothing.
+		msg = "an HTML page from a gateway or proxy in front of the endpoint"
+		if t := htmlTitle(body); t != "" {
+			msg += fmt.Sprintf(", titled %q", clip(t))
+		}
+	default:
 		msg = clip(strings.TrimSpace(string(body)))
 	}
 	return public + hint + suffix(msg), public
+}
+
+// asciiLower is s with the ASCII letters in lower case and every other
+// byte as it was.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// isHTML reports whether a body is an HTML page, such as the error page
+// Cloudflare, nginx or a load balancer sends for a 502 or 504
+// (https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/).
+func isHTML(body []byte) bool {
+	b := asciiLower(strings.TrimSpace(safetext.Cut(string(body), 512)))
+	return strings.HasPrefix(b, "<!doctype html") || strings.HasPrefix(b, "<html") || strings.HasPrefix(b, "<head") ||
+		strings.HasPrefix(b, "<title") || (strings.HasPrefix(b, "<") && strings.Contains(b, "<title"))
+}
+
+// htmlTitle is the text of an HTML page's title element, its white space
+// collapsed; "" when it has none.
+func htmlTitle(body []byte) string {
+	s := string(body)
+	lower := asciiLower(s) // the same length as s, so that an index holds in both
+	i := strings.Index(lower, "<title")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(lower[i:], ">")
+	if j < 0 {
+		return ""
+	}
+	start := i + j + 1
+	end := strings.Index(lower[start:], "</title")
+	if end < 0 {
+		return ""
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(s[start:start+end])), " ")
 }
 
 // connectionFailure words a failed connection for anyone: which kind of

@@ -17,27 +17,33 @@ import (
 
 // isStream reports whether a 200's body is a server-sent event stream:
 // by its content type, or, when a server labels it wrongly, by its first
-// line being a comment or a data field.
+// line being a comment, a data field or an event field.
 func isStream(body []byte, contentType string) bool {
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "text/event-stream" {
 		return true
 	}
 	b := bytes.TrimLeft(body, " \t\r\n")
-	return bytes.HasPrefix(b, []byte(":")) || bytes.HasPrefix(b, []byte("data:"))
+	return bytes.HasPrefix(b, []byte(":")) || bytes.HasPrefix(b, []byte("data:")) || bytes.HasPrefix(b, []byte("event:"))
 }
 
 // readStream reads a whole event stream of chat completion chunks into one
 // answer: the deltas' content, reasoning and refusal joined, the last
-// finish reason, the last usage, and any error a chunk reports. Comment
-// lines and fields other than data are passed over, as the SSE format
-// says (https://html.spec.whatwg.org/multipage/server-sent-events.html).
+// finish reason, the last usage, and any error a chunk reports: an error
+// object, vLLM's top-level one, or an event of type error whose data is
+// plain text (Anthropic names its error events so,
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming). Comment
+// lines and fields other than data and event are passed over, as the SSE
+// format says (https://html.spec.whatwg.org/multipage/server-sent-events.html).
 func readStream(body []byte) (*rawAnswer, error) {
 	out := &rawAnswer{}
 	var content, thinking, reasoning, refusal strings.Builder
 	var finish *string
 	var data []string
+	event := "" // the event's type, from an event field
 	events, done := 0, false
 	dispatch := func() error {
+		typ := event
+		event = ""
 		if len(data) == 0 {
 			return nil
 		}
@@ -49,7 +55,18 @@ func readStream(body []byte) (*rawAnswer, error) {
 		}
 		var chunk rawAnswer
 		if err := json.Unmarshal([]byte(payload), &chunk); err != nil {
-			return fmt.Errorf("event %d of the stream is not a JSON chunk: %w", events+1, err)
+			if typ != "error" {
+				return fmt.Errorf("event %d of the stream is not a JSON chunk: %w", events+1, err)
+			}
+			// An error event whose data is plain text: the failure is
+			// the text, and the stream is over.
+			chunk = rawAnswer{Error: &apiError{Message: strings.TrimSpace(payload)}}
+		}
+		if chunk.Error != nil && chunk.Error.blank() {
+			chunk.Error = nil
+		}
+		if chunk.Error == nil {
+			chunk.Error = chunk.topLevelError()
 		}
 		events++
 		if out.Model == "" {
@@ -65,7 +82,7 @@ func readStream(body []byte) (*rawAnswer, error) {
 			out.Error = chunk.Error
 		}
 		for _, ch := range chunk.Choices {
-			if ch.Error != nil && out.Error == nil {
+			if ch.Error != nil && !ch.Error.blank() && out.Error == nil {
 				out.Error = ch.Error
 			}
 			if ch.FinishReason != nil {
@@ -91,11 +108,13 @@ func readStream(body []byte) (*rawAnswer, error) {
 		}
 		return nil
 	}
-	for line := range strings.Lines(string(body)) {
+	// Lines end in CRLF, LF or a lone CR, as the format allows.
+	text := strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n")
+	for line := range strings.Lines(text) {
 		if done {
 			break
 		}
-		line = strings.TrimRight(line, "\r\n")
+		line = strings.TrimSuffix(line, "\n")
 		switch {
 		case line == "":
 			if err := dispatch(); err != nil {
@@ -106,8 +125,11 @@ func readStream(body []byte) (*rawAnswer, error) {
 		default:
 			field, value, _ := strings.Cut(line, ":")
 			value = strings.TrimPrefix(value, " ")
-			if field == "data" {
+			switch field {
+			case "data":
 				data = append(data, value)
+			case "event":
+				event = value
 			}
 		}
 	}

@@ -294,6 +294,58 @@ func TestProviderVariants(t *testing.T) {
 			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
 		},
 		{
+			name: "Mistral model_length: read as length, an answer cut short, the native reason in the ledger", opts: fakeopenai.Options{Variant: fakeopenai.MistralModelLength}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "length", wantCalls: 1, wantOutcomes: []string{OutcomeAnswered},
+			check: func(t *testing.T, resp Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if resp.Unanswered() != "length" {
+					t.Errorf("unanswered %q, want length", resp.Unanswered())
+				}
+				if l := lines[0]; l.FinishReason != "length" || l.NativeFinishReason != "model_length" {
+					t.Errorf("ledger finish %q native %q", l.FinishReason, l.NativeFinishReason)
+				}
+			},
+		},
+		{
+			name: "TGI 422: a string error is the message, not retried", opts: fakeopenai.Options{Variant: fakeopenai.TGIValidation},
+			wantErr: ErrPermanent, wantInErr: "HTTP 422 Unprocessable Entity: Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096", wantCalls: 1,
+		},
+		{
+			name: "older vLLM's top-level error naming a field it does not take: a setup error", opts: fakeopenai.Options{Variant: fakeopenai.VLLMTopLevelError},
+			cfg: func(c *Config) { c.OpenRouter = true }, req: func(r *Request) { r.Provider = "openai" },
+			wantErr: ErrSetup, wantInErr: "does not take a field of the request (HTTP 400); leave the field it names out (the judge contract's or the flags' setting that sends it): [{'type': 'extra_forbidden', 'loc': ('body', 'provider')", wantCalls: 1,
+		},
+		{
+			name: "Cerebras 429 without Retry-After: the spent per-minute limit's reset, in seconds, is waited", opts: fakeopenai.Options{Variant: fakeopenai.CerebrasTokensMinute, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 11382 * time.Millisecond,
+		},
+		{
+			name: "Cerebras per-day request limit spent: the run stops, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.CerebrasRequestsDay},
+			wantErr: ErrAccount, wantInErr: "a per-day limit is reached: the endpoint asks to wait 9h10m11s (x-ratelimit-reset-requests-day)", wantCalls: 1,
+		},
+		{
+			name: "OpenRouter's free models per day: the reset in the error's metadata, 12 hours ahead, stops the run", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			wantErr: ErrAccount, wantInErr: "free-models-per-day. Add 10 credits to unlock 1000 free model requests per day; a per-day limit is reached: the endpoint asks to wait 1", wantCalls: 1,
+		},
+		{
+			name: "OpenRouter's free models per minute: the reset in the error's metadata is waited", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeMinute, VariantCalls: 1}, reply: reply,
+			wantContent: "ANSWER: C", wantFinish: "stop", wantCalls: 2, wantOutcomes: []string{OutcomeAnswered}, wantWait: 20 * time.Second,
+		},
+		{
+			name: "a gateway's HTML 502: retried, the page's title in the message, not its markup", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML}, attempts: 2,
+			wantErr: ErrExhausted, wantInErr: `HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "api.example.com | 502: Bad gateway" (attempt 2; the endpoint's request id: req_fake000002)`, wantCalls: 2,
+		},
+		{
+			name: "a 200 without choices: paid for, retried once only", opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(9, fakeopenai.Failure{Status: 200,
+				Body: `{"id":"x","object":"chat.completion","model":"test/model-1","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0}}`})},
+			wantErr: ErrPermanent, wantInErr: "answered without any choices (attempt 2, the second such answer; not retried again; the endpoint's request id: req_fake000002)",
+			wantCalls: 2, wantOutcomes: []string{OutcomeFailed, OutcomeFailed},
+			check: func(t *testing.T, _ Response, lines []LedgerEntry, _ []fakeopenai.Request) {
+				if lines[0].RequestID != "req_fake000001" || lines[1].RequestID != "req_fake000002" {
+					t.Errorf("ledger request ids %q %q", lines[0].RequestID, lines[1].RequestID)
+				}
+			},
+		},
+		{
 			name: "a timed-out attempt is written: it may have been billed",
 			opts: fakeopenai.Options{Fail: fakeopenai.FailFirst(1, fakeopenai.Failure{Hang: true})}, reply: reply,
 			cfg:         func(c *Config) { c.Timeout = 150 * time.Millisecond },

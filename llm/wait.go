@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,9 +38,8 @@ type asked struct {
 // askedWait reads the wait a failing answer asks for: Azure's
 // retry-after-ms, then Retry-After (seconds or an HTTP date), then
 // Gemini's RetryInfo.retryDelay in the error's details, then, on a 429,
-// x-ratelimit-reset-requests or x-ratelimit-reset-tokens (OpenAI and
-// Groq, durations such as "1s", "6m0s", "20ms"): that of the limit whose
-// x-ratelimit-remaining is 0, else the longer.
+// the x-ratelimit-reset-* headers (see resetWait), in the answer or, from
+// OpenRouter, in the error's metadata.
 func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 	var a asked
 	if v := h.Get("retry-after-ms"); v != "" {
@@ -60,27 +60,101 @@ func askedWait(status int, h http.Header, e *apiError, now time.Time) asked {
 		}
 	}
 	if !a.ok && status == http.StatusTooManyRequests {
-		// https://platform.openai.com/docs/guides/rate-limits,
-		// https://console.groq.com/docs/rate-limits: the limit whose
-		// remaining count is 0 is the one hit; when neither says, the
-		// longer reset.
-		spent := false
-		for _, limit := range []string{"requests", "tokens"} {
-			spent = spent || strings.TrimSpace(h.Get("x-ratelimit-remaining-"+limit)) == "0"
-		}
-		for _, limit := range []string{"requests", "tokens"} {
-			name := "x-ratelimit-reset-" + limit
-			if spent && strings.TrimSpace(h.Get("x-ratelimit-remaining-"+limit)) != "0" {
-				continue
-			}
-			if d, err := time.ParseDuration(strings.TrimSpace(h.Get(name))); err == nil && d >= 0 && (!a.ok || d > a.d) {
-				a = asked{d: min(d, maxWait), ok: true, from: name}
-			}
+		a = resetWait(h, now)
+		if !a.ok {
+			a = resetWait(e.headers(), now)
 		}
 	}
 	a.quota = info.dailyQuota
 	a.daily = a.quota != "" || (a.ok && a.d >= dailyWait)
+	if status == http.StatusTooManyRequests && e != nil && perDay(e.Message) && !a.daily {
+		// OpenRouter's "Rate limit exceeded: free-models-per-day": the
+		// message names the limit, when no reset says how far it is.
+		a.daily = !a.ok
+	}
 	return a
+}
+
+// resetWait reads when the limits a 429 names are back, from the
+// x-ratelimit-reset-LIMIT headers beside x-ratelimit-remaining-LIMIT:
+// OpenAI's and Groq's LIMIT is requests or tokens, their value a duration
+// such as "1s", "6m0s" or "20ms"
+// (https://platform.openai.com/docs/guides/rate-limits,
+// https://console.groq.com/docs/rate-limits); Cerebras names the window
+// too, as in requests-day and tokens-minute, and gives seconds with a
+// fraction, such as "11.38"
+// (https://inference-docs.cerebras.ai/support/rate-limits). The limit
+// whose remaining count is 0 is the one hit: the wait is the longest of
+// theirs. When none says so, it is the longest reset under dailyWait: a
+// limit not spent that resets tomorrow is not the one to wait for, and
+// is no reason to stop the run. A single x-ratelimit-reset, as OpenRouter
+// sends it, is a time: epoch milliseconds or seconds.
+func resetWait(h http.Header, now time.Time) asked {
+	const prefix = "X-Ratelimit-Reset"
+	var names []string
+	for k := range h {
+		if k == prefix || strings.HasPrefix(k, prefix+"-") && len(k) > len(prefix)+1 {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	var spent, other asked
+	for _, name := range names {
+		d, ok := parseReset(h.Get(name))
+		if name == prefix {
+			d, ok = parseResetTime(h.Get(name), now)
+		}
+		if !ok {
+			continue
+		}
+		w := asked{d: d, ok: true, from: strings.ToLower(name)}
+		remaining := strings.TrimSpace(h.Get("X-Ratelimit-Remaining" + name[len(prefix):]))
+		switch {
+		case remaining == "0":
+			if !spent.ok || d > spent.d {
+				spent = w
+			}
+		case d < dailyWait && (!other.ok || d > other.d):
+			other = w
+		}
+	}
+	if spent.ok {
+		return spent
+	}
+	return other
+}
+
+// parseReset reads a reset header's value: a duration ("1s", "6m0s") or
+// seconds ("11.38"), at most maxWait.
+func parseReset(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return min(d, maxWait), true
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 && !math.IsNaN(secs) {
+		return clampWait(secs), true
+	}
+	return 0, false
+}
+
+// parseResetTime reads a reset time as epoch milliseconds or seconds,
+// told apart by size, and returns how long until then, at most maxWait.
+// A smaller number is seconds to wait.
+func parseResetTime(v string, now time.Time) (time.Duration, bool) {
+	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || n < 0 || math.IsNaN(n) || math.IsInf(n, 0) {
+		return 0, false
+	}
+	var at time.Time
+	switch {
+	case n >= 1e12:
+		at = time.UnixMilli(int64(min(n, 1e15)))
+	case n >= 1e9:
+		at = time.Unix(int64(n), 0)
+	default:
+		return clampWait(n), true
+	}
+	return min(max(at.Sub(now), 0), maxWait), true
 }
 
 // clampWait is secs seconds, at most maxWait.

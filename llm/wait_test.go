@@ -38,6 +38,27 @@ func TestAskedWait(t *testing.T) {
 		{name: "Gemini: RetryInfo", status: 429, body: gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "37s"), want: 37 * time.Second, from: "RetryInfo.retryDelay"},
 		{name: "Gemini: a per-day quota", status: 429, body: gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "29s"), want: 29 * time.Second, from: "RetryInfo.retryDelay",
 			daily: true, quota: "GenerateRequestsPerDayPerProjectPerModel-FreeTier"},
+		{name: "Cerebras: the spent per-minute limit's reset in seconds", status: 429, header: map[string]string{
+			"x-ratelimit-remaining-tokens-minute": "0", "x-ratelimit-reset-tokens-minute": "11.5",
+			"x-ratelimit-remaining-requests-day": "14000", "x-ratelimit-reset-requests-day": "33011.5"}, want: 11500 * time.Millisecond, from: "x-ratelimit-reset-tokens-minute"},
+		{name: "Cerebras: the per-day request limit spent", status: 429, header: map[string]string{
+			"x-ratelimit-remaining-tokens-minute": "59000", "x-ratelimit-reset-tokens-minute": "11.5",
+			"x-ratelimit-remaining-requests-day": "0", "x-ratelimit-reset-requests-day": "33011.5"}, want: 33011500 * time.Millisecond, from: "x-ratelimit-reset-requests-day", daily: true},
+		{name: "Cerebras: none said spent, a limit resetting tomorrow is not waited for", status: 429, header: map[string]string{
+			"x-ratelimit-remaining-tokens-minute": "800", "x-ratelimit-reset-tokens-minute": "11.5",
+			"x-ratelimit-remaining-requests-day": "14000", "x-ratelimit-reset-requests-day": "33011.5"}, want: 11500 * time.Millisecond, from: "x-ratelimit-reset-tokens-minute"},
+		{name: "OpenRouter: X-RateLimit-Reset in epoch milliseconds", status: 429, header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1796119230000"},
+			want: 30 * time.Second, from: "x-ratelimit-reset"},
+		{name: "X-RateLimit-Reset in epoch seconds, a day ahead, spent", status: 429, header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1796205600"},
+			want: 24 * time.Hour, from: "x-ratelimit-reset", daily: true},
+		{name: "a day ahead, not said spent: not waited for", status: 429, header: map[string]string{"X-RateLimit-Reset": "1796205600"}},
+		{name: "X-RateLimit-Reset passed: no wait beyond the backoff", status: 429, header: map[string]string{"X-RateLimit-Reset": "1796119100000"}, from: "x-ratelimit-reset"},
+		{name: "OpenRouter: the reset in the error's metadata", status: 429,
+			body: `{"error":{"code":429,"message":"Rate limit exceeded: free-models-per-min.","metadata":{"headers":{"X-RateLimit-Limit":"20","X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1796119230000"}}}}`,
+			want: 30 * time.Second, from: "x-ratelimit-reset"},
+		{name: "OpenRouter: a per-day limit named in the message, no reset", status: 429,
+			body: `{"error":{"code":429,"message":"Rate limit exceeded: free-models-per-day-high-balance."}}`, daily: true},
+		{name: "a reset that is neither a duration nor seconds is passed over", status: 429, header: map[string]string{"x-ratelimit-reset-tokens": "soon"}},
 		{name: "an hour is a day's limit", status: 429, header: map[string]string{"Retry-After": "3600"}, want: time.Hour, from: "Retry-After", daily: true},
 		{name: "a minute is not", status: 429, header: map[string]string{"Retry-After": "60"}, want: time.Minute, from: "Retry-After"},
 	}
@@ -71,6 +92,10 @@ func FuzzAskedWait(f *testing.F) {
 	f.Add(429, "2", "1500", "1s", "6m0s", `[{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"37s"}]}}]`)
 	f.Add(503, "Tue, 01 Dec 2026 10:00:30 GMT", "", "", "", `{"error":{"message":"x"}}`)
 	f.Add(429, "", "", "", "", `[{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"PerDay"}]}]}}]`)
+	f.Add(429, "", "", "11.382867097854614", "33011.382867097855", `{"error":"Model is overloaded","error_type":"overloaded"}`)
+	f.Add(429, "", "", "1e400", "-3", `{"object":"error","message":"x","code":429}`)
+	f.Add(429, "", "", "", "", `{"error":{"code":429,"message":"free-models-per-day","metadata":{"headers":{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1796205600000"}}}}`)
+	f.Add(429, "", "", "", "", `{"error":{"metadata":{"headers":{"X-RateLimit-Reset":1e308,"X-RateLimit-Remaining":0}}}}`)
 	f.Fuzz(func(t *testing.T, status int, retryAfter, retryAfterMS, resetRequests, resetTokens, body string) {
 		h := http.Header{}
 		h.Set("Retry-After", retryAfter)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -61,6 +63,25 @@ type rawAnswer struct {
 	Choices  []rawChoice `json:"choices"`
 	Usage    *rawUsage   `json:"usage"`
 	Error    *apiError   `json:"error"`
+
+	// An error object that is the whole body, as vLLM sent it before it
+	// wrapped it in "error": object "error" beside message, type and
+	// code (see topLevelError).
+	Object  string          `json:"object"`
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
+}
+
+// topLevelError is the error object that is the whole body, or nil: vLLM
+// before 0.9 answered a failure, and a stream that failed midway, with
+// {"object": "error", "message": ..., "type": ..., "code": 400} and no
+// "error" member (https://github.com/vllm-project/vllm/issues/4667).
+func (r *rawAnswer) topLevelError() *apiError {
+	if r.Object != "error" || r.Message == "" {
+		return nil
+	}
+	return &apiError{Message: r.Message, Type: r.Type, Code: r.Code}
 }
 
 type rawChoice struct {
@@ -162,19 +183,36 @@ func (p rawPart) thinking() (string, error) {
 
 // rawUsage is usage as OpenAI, OpenRouter and DeepSeek report it.
 type rawUsage struct {
-	PromptTokens        *int            `json:"prompt_tokens"`
-	CompletionTokens    *int            `json:"completion_tokens"`
+	PromptTokens        *tokenCount     `json:"prompt_tokens"`
+	CompletionTokens    *tokenCount     `json:"completion_tokens"`
 	Cost                json.RawMessage `json:"cost"` // OpenRouter's, in USD
 	PromptTokensDetails *struct {
-		CachedTokens *int `json:"cached_tokens"`
+		CachedTokens *tokenCount `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
 	CompletionTokensDetails *struct {
-		ReasoningTokens *int `json:"reasoning_tokens"`
+		ReasoningTokens *tokenCount `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 	// DeepSeek's context cache: prompt_tokens is their sum
 	// (https://api-docs.deepseek.com/guides/kv_cache).
-	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens"`
-	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens"`
+	PromptCacheHitTokens  *tokenCount `json:"prompt_cache_hit_tokens"`
+	PromptCacheMissTokens *tokenCount `json:"prompt_cache_miss_tokens"`
+}
+
+// tokenCount is a token count: a JSON number that is whole, written as an
+// integer or with a zero fraction (12.0), as servers whose usage passes
+// through a float type send it. A fraction proper is an error.
+type tokenCount int
+
+func (n *tokenCount) UnmarshalJSON(data []byte) error {
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("a token count is not a number: %s", clip(string(data)))
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return fmt.Errorf("a token count is not a whole number: %s", clip(string(data)))
+	}
+	*n = tokenCount(f)
+	return nil
 }
 
 // apiError is an OpenAI-style error object, as OpenAI, Azure, vLLM,
@@ -182,6 +220,10 @@ type rawUsage struct {
 // OpenRouter, inside a 200 one. Its code is a string (OpenAI's
 // "insufficient_quota") or a number (OpenRouter's HTTP status). Gemini's
 // OpenAI compatibility adds status and details (see geminiDetails).
+// Hugging Face's text-generation-inference sends the error as a string,
+// its message, with error_type beside it
+// (https://huggingface.co/docs/text-generation-inference/messages_api):
+// see UnmarshalJSON.
 type apiError struct {
 	Message string          `json:"message"`
 	Type    string          `json:"type"`
@@ -191,6 +233,53 @@ type apiError struct {
 	// or Azure's HTTP status as a number.
 	Status  json.RawMessage `json:"status"`
 	Details json.RawMessage `json:"details"` // Gemini's google.rpc details
+	// Metadata is OpenRouter's: for a rate limit, the limit's headers,
+	// such as X-RateLimit-Reset (see headers).
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// headers are the rate-limit headers OpenRouter puts in an error's
+// metadata instead of the answer's, as its 429 for the free models' daily
+// limit does: {"headers": {"X-RateLimit-Limit": "50",
+// "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1741305600000"}}
+// (https://openrouter.ai/docs/api/reference/limits). Nil when none.
+func (e *apiError) headers() http.Header {
+	if e == nil || len(e.Metadata) == 0 {
+		return nil
+	}
+	var m struct {
+		Headers map[string]any `json:"headers"`
+	}
+	if json.Unmarshal(e.Metadata, &m) != nil || len(m.Headers) == 0 {
+		return nil
+	}
+	h := http.Header{}
+	for k, v := range m.Headers {
+		switch v := v.(type) {
+		case string:
+			h.Set(k, v)
+		case float64:
+			h.Set(k, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+	}
+	return h
+}
+
+// UnmarshalJSON reads an error object, or a string that is its message.
+func (e *apiError) UnmarshalJSON(data []byte) error {
+	var msg string
+	if json.Unmarshal(data, &msg) == nil {
+		*e = apiError{Message: msg}
+		return nil
+	}
+	type object apiError // without this method
+	return json.Unmarshal(data, (*object)(e))
+}
+
+// blank reports whether an error says nothing at all, as an "error": ""
+// or {} beside a good answer does.
+func (e *apiError) blank() bool {
+	return e.Message == "" && e.Type == "" && e.Param == "" && len(e.Code) == 0 && len(e.Status) == 0 && len(e.Details) == 0 && len(e.Metadata) == 0
 }
 
 // code is the error's code as a string.
@@ -211,21 +300,85 @@ func (e *apiError) status() int {
 	return 0
 }
 
-// parseAPIError reads the error object of a failing answer, or nil. Gemini
-// wraps it in a one-element array.
+// parseAPIError reads the error object of a failing answer, or nil: in
+// the body's "error" member (a string there is its message, with
+// text-generation-inference's error_type beside it), in a one-element
+// array of such bodies (Gemini), as the whole body (older vLLM), or from
+// FastAPI's "detail" (see detailError).
 func parseAPIError(body []byte) *apiError {
 	type wrapped struct {
-		Error *apiError `json:"error"`
+		rawAnswer
+		ErrorType string          `json:"error_type"`
+		Detail    json.RawMessage `json:"detail"`
+	}
+	pick := func(b wrapped) *apiError {
+		e := b.Error
+		if e == nil || e.blank() {
+			if top := b.topLevelError(); top != nil {
+				return top
+			}
+			return detailError(b.Detail)
+		}
+		if e.Type == "" {
+			e.Type = b.ErrorType
+		}
+		return e
 	}
 	var b wrapped
 	if json.Unmarshal(body, &b) == nil {
-		return b.Error
+		return pick(b)
 	}
 	var list []wrapped
 	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
-		return list[0].Error
+		return pick(list[0])
 	}
 	return nil
+}
+
+// detailError reads FastAPI's error body's detail, or returns nil: a
+// string, such as the "Not Found" of a path the server does not serve
+// (a base URL without /v1, say), or a list of validation errors, each
+// with its loc and msg
+// (https://fastapi.tiangolo.com/tutorial/handling-errors/). Servers built
+// on FastAPI, vLLM and SGLang among them, answer so for what their own
+// handlers never see.
+func detailError(raw json.RawMessage) *apiError {
+	if len(raw) == 0 {
+		return nil
+	}
+	var msg string
+	if json.Unmarshal(raw, &msg) == nil {
+		if msg == "" {
+			return nil
+		}
+		return &apiError{Message: msg}
+	}
+	var list []struct {
+		Loc []any  `json:"loc"`
+		Msg string `json:"msg"`
+	}
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var parts []string
+	for _, d := range list {
+		if d.Msg == "" {
+			continue
+		}
+		loc := make([]string, len(d.Loc))
+		for i, l := range d.Loc {
+			loc[i] = fmt.Sprint(l)
+		}
+		if len(loc) == 0 {
+			parts = append(parts, d.Msg)
+			continue
+		}
+		parts = append(parts, strings.Join(loc, ".")+": "+d.Msg)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return &apiError{Message: strings.Join(parts, "; ")}
 }
 
 // answer is a 200 answer, checked and converted: what benchgate reads.
@@ -233,7 +386,8 @@ type answer struct {
 	content   string
 	reasoning string
 	refusal   string
-	finish    string
+	finish    string // in OpenAI's words (see finishReasons)
+	native    string // the finish reason as sent, when it is not OpenAI's
 	model     string // as served; "" when the answer did not say
 	provider  string
 	usage     usage
@@ -268,16 +422,35 @@ func decodeAnswer(body []byte, contentType string) (*answer, error) {
 	return raw.convert()
 }
 
+// finishReasons are the finish reasons other servers send for what
+// OpenAI calls by another name, in OpenAI's words, which the rest of
+// benchgate reads: "length" is an answer cut short, to be failed or
+// flagged, never graded as complete. A reason not listed is kept as sent.
+var finishReasons = map[string]string{
+	// Mistral: the model's context window, not max_tokens, ran out
+	// (https://docs.mistral.ai/api/, ChatCompletionChoice.finish_reason).
+	"model_length": "length",
+}
+
 // convert checks a raw answer and converts it.
 func (r *rawAnswer) convert() (*answer, error) {
+	if r.Error != nil && r.Error.blank() {
+		r.Error = nil
+	}
+	if r.Error == nil {
+		r.Error = r.topLevelError()
+	}
 	a := &answer{model: r.Model, provider: r.Provider, err: r.Error, choices: len(r.Choices)}
 	if len(r.Choices) > 0 {
 		ch := r.Choices[0]
-		if a.err == nil {
+		if a.err == nil && ch.Error != nil && !ch.Error.blank() {
 			a.err = ch.Error
 		}
 		if ch.FinishReason != nil {
 			a.finish = *ch.FinishReason
+			if std, ok := finishReasons[a.finish]; ok {
+				a.finish, a.native = std, a.finish
+			}
 		}
 		if m := ch.Message; m != nil {
 			a.content = m.Content.Text
@@ -308,23 +481,23 @@ func (r *rawAnswer) convert() (*answer, error) {
 
 func (u *rawUsage) convert() (usage, error) {
 	var out usage
-	for name, n := range map[string]*int{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
+	for name, n := range map[string]*tokenCount{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
 		"prompt_cache_hit_tokens": u.PromptCacheHitTokens, "prompt_cache_miss_tokens": u.PromptCacheMissTokens} {
 		if n != nil && *n < 0 {
 			return usage{}, fmt.Errorf("usage.%s is negative (%d)", name, *n)
 		}
 	}
 	if u.PromptTokens != nil && u.CompletionTokens != nil {
-		out.known, out.prompt, out.completion = true, *u.PromptTokens, *u.CompletionTokens
+		out.known, out.prompt, out.completion = true, int(*u.PromptTokens), int(*u.CompletionTokens)
 	}
 	switch {
 	case u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil:
-		out.cached = *u.PromptTokensDetails.CachedTokens
+		out.cached = int(*u.PromptTokensDetails.CachedTokens)
 	case u.PromptCacheHitTokens != nil:
-		out.cached = *u.PromptCacheHitTokens
+		out.cached = int(*u.PromptCacheHitTokens)
 	}
 	if u.CompletionTokensDetails != nil && u.CompletionTokensDetails.ReasoningTokens != nil {
-		out.reasoning = *u.CompletionTokensDetails.ReasoningTokens
+		out.reasoning = int(*u.CompletionTokensDetails.ReasoningTokens)
 	}
 	if out.cached < 0 || out.reasoning < 0 {
 		return usage{}, errors.New("usage has a negative token count in its details")

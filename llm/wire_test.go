@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -59,6 +60,16 @@ func TestDecodeAnswer(t *testing.T) {
 			wantErr: "64 cached prompt tokens of 10",
 		},
 		{
+			name: "token counts written with a zero fraction",
+			body: `{"choices":[{"message":{"content":"D"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12.0,"completion_tokens":3e0,"prompt_tokens_details":{"cached_tokens":0.0}}}`,
+			want: answer{content: "D", finish: "stop", choices: 1, usage: usage{known: true, prompt: 12, completion: 3}},
+		},
+		{
+			name:    "a token count with a fraction",
+			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":12.5,"completion_tokens":3}}`,
+			wantErr: "a token count is not a whole number: 12.5",
+		},
+		{
 			name:    "a negative count",
 			body:    `{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":-1,"completion_tokens":5}}`,
 			wantErr: "negative",
@@ -98,6 +109,38 @@ func TestDecodeAnswer(t *testing.T) {
 			name:    "a stream of comments only",
 			body:    ": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n",
 			wantErr: "held no chunk",
+		},
+		{
+			name: "Mistral: model_length is read as length, the native reason kept",
+			body: `{"model":"mistral-small-2506","choices":[{"message":{"content":"The burial hist"},"finish_reason":"model_length"}],"usage":{"prompt_tokens":9,"completion_tokens":4}}`,
+			want: answer{content: "The burial hist", finish: "length", native: "model_length", model: "mistral-small-2506", choices: 1, usage: usage{known: true, prompt: 9, completion: 4}},
+		},
+		{
+			name: "a finish reason not listed is kept as sent",
+			body: `{"choices":[{"message":{"content":"B"},"finish_reason":"eos"}]}`,
+			want: answer{content: "B", finish: "eos", choices: 1},
+		},
+		{
+			name: "text-generation-inference: an error that is a string, inside a 200",
+			body: `{"error":"Request failed during generation: Server error: CUDA out of memory","error_type":"generation"}`,
+			want: answer{err: &apiError{Message: "Request failed during generation: Server error: CUDA out of memory"}},
+		},
+		{
+			name: "an empty error beside a good answer is no error",
+			body: `{"choices":[{"message":{"content":"B"},"finish_reason":"stop","error":{}}],"error":""}`,
+			want: answer{content: "B", finish: "stop", choices: 1},
+		},
+		{
+			name:        "older vLLM: a stream that failed midway with a top-level error object",
+			contentType: "text/event-stream",
+			body: `data: {"choices":[{"delta":{"content":"The bur"}}]}` + "\n\n" +
+				`data: {"object":"error","message":"The engine died unexpectedly.","type":"InternalServerError","param":null,"code":500}` + "\n\n",
+			want: answer{content: "The bur", choices: 1, err: &apiError{Message: "The engine died unexpectedly.", Code: []byte("500")}},
+		},
+		{
+			name: "an error event whose data is plain text, lone CR line endings, labelled as JSON",
+			body: "event: message\rdata: {\"choices\":[{\"delta\":{\"content\":\"A\"}}]}\r\revent: error\rdata: upstream timed out\r\r",
+			want: answer{content: "A", choices: 1, err: &apiError{Message: "upstream timed out"}},
 		},
 		{
 			name:    "a stream with a chunk that is not JSON",
@@ -145,6 +188,15 @@ func FuzzDecodeAnswer(f *testing.F) {
 		": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
 		`{"error":{"message":"x","code":502}}`,
 		`[{"error":{"code":429}}]`,
+		`{"choices":[{"message":{"content":"B"},"finish_reason":"model_length"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`,
+		`{"error":"Model is overloaded","error_type":"overloaded"}`,
+		`{"object":"error","message":"Extra inputs are not permitted","type":"BadRequestError","param":null,"code":400}`,
+		`{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":0}}`,
+		`{"choices":[{"message":{"content":"D"}}],"usage":{"prompt_tokens":12.0,"completion_tokens":1e300}}`,
+		`{"detail":[{"loc":["body","provider"],"msg":"Extra inputs are not permitted"}]}`,
+		"event: error\r\ndata: upstream timed out\r\n\r\n",
+		"event: message\rdata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\r\r",
+		"<!DOCTYPE html><html><head><title>502: Bad gateway</title></head></html>",
 	} {
 		f.Add([]byte(s), "")
 		f.Add([]byte(s), "text/event-stream")
@@ -172,6 +224,10 @@ func FuzzReadStream(f *testing.F) {
 	f.Add(": OPENROUTER PROCESSING\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"A\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	f.Add("data: {\"choices\":[{\"delta\":\r\ndata: {\"content\":\"B\"}}]}\r\n\r\ndata: [DONE]\r\n")
 	f.Add("event: x\nid: 1\nretry: 5\ndata: {\"error\":{\"code\":502}}\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"B\"}}]}\n\ndata: {\"object\":\"error\",\"message\":\"died\",\"code\":500}\n\n")
+	f.Add("event: error\rdata: upstream timed out\r\r")
+	f.Add("data: {\"error\":\"Model is overloaded\",\"error_type\":\"overloaded\"}\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"B\"},\"finish_reason\":\"model_length\"}]}\r\n\r\ndata: [DONE]\r\n")
 	f.Fuzz(func(t *testing.T, body string) {
 		raw, err := readStream([]byte(body))
 		if err != nil {
@@ -181,4 +237,106 @@ func FuzzReadStream(f *testing.F) {
 			t.Errorf("read %+v", raw)
 		}
 	})
+}
+
+// TestParseAPIError reads the error bodies providers send into one error
+// object, or none.
+func TestParseAPIError(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		want       *apiError // its message, type and status are compared
+	}{
+		{"OpenAI", `{"error":{"message":"Bad key","type":"invalid_request_error","code":"invalid_api_key"}}`, &apiError{Message: "Bad key", Type: "invalid_request_error"}},
+		{"Gemini: an array of one", `[{"error":{"code":429,"message":"Quota","status":"RESOURCE_EXHAUSTED"}}]`, &apiError{Message: "Quota", Code: []byte("429")}},
+		{"text-generation-inference: a string and error_type", `{"error":"Model is overloaded","error_type":"overloaded"}`, &apiError{Message: "Model is overloaded", Type: "overloaded"}},
+		{"older vLLM: the whole body", `{"object":"error","message":"The model does not exist.","type":"NotFoundError","param":null,"code":404}`,
+			&apiError{Message: "The model does not exist.", Type: "NotFoundError", Code: []byte("404")}},
+		{"an empty error object", `{"error":{}}`, nil},
+		{"FastAPI: a path not served", `{"detail":"Not Found"}`, &apiError{Message: "Not Found"}},
+		{"FastAPI: validation errors", `{"detail":[{"type":"extra_forbidden","loc":["body","provider"],"msg":"Extra inputs are not permitted","input":{}},{"loc":[],"msg":"x"}]}`,
+			&apiError{Message: "body.provider: Extra inputs are not permitted; x"}},
+		{"FastAPI: a detail of another kind", `{"detail":{"a":1}}`, nil},
+		{"an HTML page", `<html><title>502</title></html>`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseAPIError([]byte(tt.body))
+			if (got == nil) != (tt.want == nil) || got != nil && (got.Message != tt.want.Message || got.Type != tt.want.Type || got.status() != tt.want.status()) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDescribeHTML words a gateway's HTML error page by its title, never
+// its markup.
+func TestDescribeHTML(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{"<!DOCTYPE html>\n<html><head><title>api.example.com | 502: Bad gateway</title></head><body>x</body></html>",
+			`HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "api.example.com | 502: Bad gateway"`},
+		{"<html>\n<head><TITLE>\n 504 Gateway\n Time-out &amp; more </TITLE></head></html>",
+			`HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint, titled "504 Gateway Time-out & more"`},
+		{"<html><body><h1>Bad gateway</h1></body></html>", "HTTP 502 Bad Gateway: an HTML page from a gateway or proxy in front of the endpoint"},
+		{"upstream connect error", "HTTP 502 Bad Gateway: upstream connect error"},
+	} {
+		if what, _ := describeStatus(http.StatusBadGateway, parseAPIError([]byte(tt.body)), []byte(tt.body)); what != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.body, what, tt.want)
+		}
+	}
+}
+
+// FuzzDescribeStatus: any failing body is worded, never a panic; the
+// public wording holds nothing of the body, and the other is bounded.
+func FuzzDescribeStatus(f *testing.F) {
+	f.Add(502, []byte("<!DOCTYPE html><html><head><title>502: Bad gateway</title></head></html>"))
+	f.Add(422, []byte(`{"error":"Input validation error","error_type":"validation"}`))
+	f.Add(400, []byte(`{"object":"error","message":"Extra inputs are not permitted","code":400}`))
+	f.Add(429, []byte(`[{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}]`))
+	f.Add(503, []byte("<title>"))
+	f.Add(422, []byte(`{"detail":[{"loc":["body",0,"provider"],"msg":"Extra inputs are not permitted"}]}`))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		what, public := describeStatus(status, parseAPIError(body), body)
+		if len(what) > 2000 {
+			t.Errorf("wording of %d bytes", len(what))
+		}
+		if utf8.Valid(body) && !utf8.ValidString(what) {
+			t.Errorf("invalid UTF-8 from a valid body: %q", what)
+		}
+		if len(body) > 8 && strings.Contains(public, string(body)) {
+			t.Errorf("the public wording %q holds the body", public)
+		}
+	})
+}
+
+// TestRequestID reads the endpoint's id of a request from the header each
+// provider names it in, and keeps only what cannot break a message.
+func TestRequestID(t *testing.T) {
+	for _, tt := range []struct {
+		header, value, want string
+	}{
+		{"x-request-id", "req_0123abc", "req_0123abc"},                                                      // OpenAI, Groq
+		{"request-id", "req_018EeWyXxfu5pfWkrYcMdjWG", "req_018EeWyXxfu5pfWkrYcMdjWG"},                      // Anthropic
+		{"apim-request-id", "6a1b2c3d-0000-4e5f-9a8b-7c6d5e4f3a2b", "6a1b2c3d-0000-4e5f-9a8b-7c6d5e4f3a2b"}, // Azure
+		{"x-request-id", "id) (attempt 9\n", "idattempt9"},
+		{"x-other", "x", ""},
+	} {
+		h := http.Header{}
+		h.Set(tt.header, tt.value)
+		if got := requestID(h); got != tt.want {
+			t.Errorf("%s: %q gives %q, want %q", tt.header, tt.value, got, tt.want)
+		}
+	}
+	if got := requestID(http.Header{"X-Request-Id": {strings.Repeat("a", 500)}}); len(got) != 100 {
+		t.Errorf("a long id kept %d bytes", len(got))
+	}
+	// The id is told for a failure at the endpoint's side, not for a
+	// request it refused.
+	for _, tt := range []struct {
+		status int
+		want   bool
+	}{{502, true}, {498, true}, {408, true}, {200, true}, {400, false}, {401, false}, {429, false}} {
+		a := &attempt{status: tt.status, requestID: "req_1"}
+		if got := a.idNote() != ""; got != tt.want {
+			t.Errorf("HTTP %d: note %q", tt.status, a.idNote())
+		}
+	}
 }

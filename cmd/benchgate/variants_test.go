@@ -118,6 +118,14 @@ func TestCalibrateVariants(t *testing.T) {
 			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached: it resets at midnight Pacific time"}},
 		{name: "Groq's 498 is transient", opts: fakeopenai.Options{Variant: fakeopenai.GroqFlexCapacity, VariantCalls: 1},
 			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
+		{name: "Cerebras's per-day request limit stops the run, saying when it resets", opts: fakeopenai.Options{Variant: fakeopenai.CerebrasRequestsDay},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"a per-day limit is reached: the endpoint asks to wait 9h10m11s (x-ratelimit-reset-requests-day)"}},
+		{name: "a gateway's HTML 502 is transient", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML, VariantCalls: 1},
+			code: exitFail, calls: n + 1, ledger: n, out: []string{"within ±1 point 33%"}},
+		{name: "OpenRouter's free models per day stop the run, saying when the limit resets", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			code: exitSetup, calls: 1, ledger: -1, stderr: []string{"free-models-per-day", "a per-day limit is reached: the endpoint asks to wait", "(x-ratelimit-reset)"}},
+		{name: "TGI's 422 with a string error leaves each fixture unscored, not retried", opts: fakeopenai.Options{Variant: fakeopenai.TGIValidation},
+			code: exitFail, ledger: -1, out: []string{"within ±1 point 0%", "unscored"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,6 +243,12 @@ func TestRerunVariants(t *testing.T) {
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's endpoint refused the setup"},
 		{name: "Gemini's per-day quota stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.GeminiDailyQuota},
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
+		{name: "Cerebras's per-day request limit stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.CerebrasRequestsDay},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
+		{name: "a gateway's HTML 502 is retried, not a fault", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML, VariantCalls: 1},
+			code: exitOK, calls: fx + 2*5 + 1, reason: "is ruled out"},
+		{name: "OpenRouter's free models per day stop the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
+			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -351,6 +365,16 @@ func TestGenerateVariants(t *testing.T) {
 			code: exitSetup, calls: 4, maxCalls: true, out: "is reached: it resets at midnight Pacific time", ledger: -1},
 		{name: "a completion Azure's filter cut fails the question, keeping its finish", variant: fakeopenai.AzureContentFilterCompletion,
 			code: exitFail, calls: questions, answered: questions, finish: "content_filter", out: "a content filter cut the reply", ledger: questions},
+		{name: "Mistral's model_length: the row's finish is length, not stop", variant: fakeopenai.MistralModelLength,
+			calls: questions, answered: questions, finish: "length", ledger: questions},
+		{name: "Cerebras's per-day request limit stops the run, saying when it resets", variant: fakeopenai.CerebrasRequestsDay,
+			code: exitSetup, calls: 4, maxCalls: true, out: "a per-day limit is reached: the endpoint asks to wait 9h10m11s", ledger: -1},
+		{name: "a gateway's HTML 502 is transient", variant: fakeopenai.GatewayHTML, failFirst: true,
+			calls: questions + 1, answered: questions, reasoning: "", ledger: questions},
+		{name: "OpenRouter's free models per day stop the run, saying when the limit resets", variant: fakeopenai.OpenRouterFreeDaily,
+			code: exitSetup, calls: 4, maxCalls: true, out: "a per-day limit is reached: the endpoint asks to wait", ledger: -1},
+		{name: "TGI's string error: each question failed with its message", variant: fakeopenai.TGIValidation,
+			code: exitFail, calls: questions, answered: 0, out: "HTTP 422 Unprocessable Entity: Input validation error", ledger: -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -495,6 +519,13 @@ func TestScoreVariants(t *testing.T) {
 			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit (GenerateRequestsPerDayPerProjectPerModel-FreeTier) is reached"},
 		{name: "a judge served by another model: retried once, then unscored with that reason", served: "openai/gpt-4o-mini",
 			code: exitFail, calls: 2 * n, scored: 0, out: `the answer was served by the model "openai/gpt-4o-mini", not by "openai/gpt-5.5"`},
+		{name: "Cerebras's per-day request limit stops the run, writing nothing", variant: fakeopenai.CerebrasRequestsDay,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit is reached: the endpoint asks to wait 9h10m11s"},
+		{name: "a gateway's HTML 502 is transient", variant: fakeopenai.GatewayHTML, failFirst: true, calls: n + 1, scored: n},
+		{name: "OpenRouter's free models per day stop the run, writing nothing", variant: fakeopenai.OpenRouterFreeDaily,
+			code: exitSetup, calls: 2, stopped: true, scored: -1, out: "a per-day limit is reached: the endpoint asks to wait"},
+		{name: "TGI's string error: each row unscored with its message", variant: fakeopenai.TGIValidation,
+			code: exitFail, calls: n, scored: 0, out: "Input validation error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -597,5 +628,53 @@ func TestGenerateTemperatureFlag(t *testing.T) {
 		if err != nil || (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
 			t.Errorf("parseTemperature(%q) = %v, %v", tt.in, got, err)
 		}
+	}
+}
+
+// TestGenerateRubricModelLength runs `benchgate generate` on the rubric
+// board against Mistral answering with finish_reason model_length, which
+// its API reference lists for an answer the model's context window cut:
+// no row is written for an answer cut short, the ledger keeps the native
+// reason, the message says what to change, and resume asks again.
+func TestGenerateRubricModelLength(t *testing.T) {
+	root := copyBoard(t)
+	n := len(boardBenchmark(t, root, "basin-analysis").Rubric.Questions)
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Variant: fakeopenai.MistralModelLength, Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		return fakeopenai.Reply{Content: "Vitrinite reflectance rises with", PromptTokens: 10, CompletionTokens: 256}
+	}})
+	out := filepath.Join(t.TempDir(), "answers.json")
+	args := []string{"generate", "--root", root, "--rubric", "basin-analysis", "--model", "m", "--base-url", srv.URL,
+		"--api-key-env", "BENCHGATE_TEST_KEY", "--output", out, "--max-tokens", "256"}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitFail {
+		t.Errorf("exit %d, want %d\n%s%s", code, exitFail, stdout, stderr)
+	}
+	errs, _ := os.ReadFile(out + ".errors.jsonl")
+	if want := "(finish_reason model_length, read as length, 256 completion tokens) mid-answer, and a rubric answer cut short is not graded; the prompt and --max-tokens may exceed the model's context window"; strings.Count(string(errs), want) != n {
+		t.Errorf("errors file lacks %d × %q:\n%s", n, want, errs)
+	}
+	var rows []submission.AnswerRow
+	if data, err := os.ReadFile(out); err == nil {
+		if err := json.Unmarshal(data, &rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rows) != 0 {
+		t.Errorf("%d rows written for answers cut short: %+v", len(rows), rows)
+	}
+	lines := readLedger(t, out+".ledger.jsonl")
+	if len(lines) != n {
+		t.Errorf("%d ledger lines, want %d: each answer was paid for", len(lines), n)
+	}
+	for _, l := range lines {
+		if l.FinishReason != "length" || l.NativeFinishReason != "model_length" {
+			t.Errorf("ledger line finish %q native %q", l.FinishReason, l.NativeFinishReason)
+		}
+	}
+	before, _ := srv.Stats()
+	runCLI(t, args...)
+	if after, _ := srv.Stats(); after-before != n {
+		t.Errorf("resume asked %d questions again, want %d", after-before, n)
 	}
 }

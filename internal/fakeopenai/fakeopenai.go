@@ -301,6 +301,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	req.Call = len(s.requests)
 	snapshot := *req
 	s.mu.Unlock()
+	// OpenAI names every request in x-request-id
+	// (https://platform.openai.com/docs/api-reference/debugging-requests).
+	w.Header().Set("x-request-id", fmt.Sprintf("req_fake%06d", snapshot.Call))
 
 	status := s.respond(w, r, snapshot, invalid)
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -94,6 +95,13 @@ const (
 	// (https://api-docs.deepseek.com/guides/kv_cache,
 	// https://api-docs.deepseek.com/guides/reasoning_model).
 	DeepSeek Variant = "deepseek"
+
+	// MistralModelLength is Mistral's answer cut short because the
+	// model's context window, not max_tokens, ran out: finish_reason
+	// "model_length", one of the values its API reference lists beside
+	// OpenAI's "stop" and "length" (https://docs.mistral.ai/api/,
+	// ChatCompletionChoice). Usage without a breakdown.
+	MistralModelLength Variant = "mistral-model-length"
 )
 
 // Failure variants:
@@ -183,6 +191,53 @@ const (
 	// (https://platform.openai.com/docs/guides/error-codes). Requests
 	// with only documented fields are answered.
 	OpenAIUnknownField Variant = "openai-unknown-field"
+
+	// TGIValidation is Hugging Face text-generation-inference's 422 for a
+	// request it cannot serve, such as a prompt longer than the model
+	// takes: the error is a string, its message, with error_type
+	// "validation" beside it, not an error object
+	// (https://huggingface.co/docs/text-generation-inference/messages_api).
+	TGIValidation Variant = "tgi-validation"
+
+	// VLLMTopLevelError is vLLM's 400, before it wrapped errors in an
+	// "error" member, for a body field it does not take: the error object
+	// is the whole body, object "error", the pydantic complaint in
+	// message, code 400 as a number
+	// (https://github.com/vllm-project/vllm/issues/4667 shows the shape).
+	// Requests with only OpenAI's documented fields are answered.
+	VLLMTopLevelError Variant = "vllm-top-level-error"
+
+	// CerebrasTokensMinute is Cerebras's 429 for its per-minute token
+	// limit, without Retry-After: its rate-limit headers name the window,
+	// x-ratelimit-remaining-tokens-minute 0 and
+	// x-ratelimit-reset-tokens-minute "11.38", in seconds with a
+	// fraction, beside a per-day request limit far from spent that resets
+	// in 33011.38 s (https://inference-docs.cerebras.ai/support/rate-limits).
+	CerebrasTokensMinute Variant = "cerebras-tokens-minute"
+
+	// CerebrasRequestsDay is the same 429 for the per-day request limit:
+	// x-ratelimit-remaining-requests-day 0, reset in 33011.38 s
+	// (https://inference-docs.cerebras.ai/support/rate-limits).
+	CerebrasRequestsDay Variant = "cerebras-requests-day"
+
+	// GatewayHTML is a 502 from a gateway in front of the endpoint, such
+	// as Cloudflare's: an HTML error page, text/html, whose title says what
+	// failed
+	// (https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/).
+	GatewayHTML Variant = "gateway-html-502"
+
+	// OpenRouterFreeDaily is OpenRouter's 429 for the free models'
+	// requests per day: no Retry-After, the limit named in the message
+	// ("free-models-per-day"), and its headers in the error's
+	// metadata.headers, X-RateLimit-Remaining "0" and X-RateLimit-Reset
+	// in epoch milliseconds, here 12 hours ahead
+	// (https://openrouter.ai/docs/api/reference/limits).
+	OpenRouterFreeDaily Variant = "openrouter-free-daily"
+
+	// OpenRouterFreeMinute is the same 429 for the free models' requests
+	// per minute: "free-models-per-min", X-RateLimit-Reset 30 s ahead
+	// (https://openrouter.ai/docs/api/reference/limits).
+	OpenRouterFreeMinute Variant = "openrouter-free-minute"
 )
 
 // variantFailure answers req with the variant's failure and returns the
@@ -266,6 +321,44 @@ func (s *Server) variantFailure(w http.ResponseWriter, req Request) (status int,
 			return writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
 				"message": fmt.Sprintf("Unknown parameter: '%s'.", f), "type": "invalid_request_error", "param": f, "code": "unknown_parameter"}}), true
 		}
+	case TGIValidation:
+		return writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+			"error":      "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 3900 `inputs` tokens and 256 `max_new_tokens`",
+			"error_type": "validation"}), true
+	case VLLMTopLevelError:
+		if f := unknownField(req.Raw); f != "" {
+			return writeJSON(w, http.StatusBadRequest, map[string]any{"object": "error",
+				"message": fmt.Sprintf("[{'type': 'extra_forbidden', 'loc': ('body', '%s'), 'msg': 'Extra inputs are not permitted'}]", f),
+				"type":    "BadRequestError", "param": nil, "code": 400}), true
+		}
+	case CerebrasTokensMinute, CerebrasRequestsDay:
+		day, minute := "14000", "0"
+		if s.opts.Variant == CerebrasRequestsDay {
+			day, minute = "0", "59000"
+		}
+		h := w.Header()
+		h.Set("x-ratelimit-limit-requests-day", "14400")
+		h.Set("x-ratelimit-limit-tokens-minute", "60000")
+		h.Set("x-ratelimit-remaining-requests-day", day)
+		h.Set("x-ratelimit-remaining-tokens-minute", minute)
+		h.Set("x-ratelimit-reset-requests-day", "33011.382867097855")
+		h.Set("x-ratelimit-reset-tokens-minute", "11.382867097854614")
+		return writeError(w, http.StatusTooManyRequests, "too_many_requests_error", "rate_limit_exceeded", "Rate limit exceeded."), true
+	case OpenRouterFreeDaily, OpenRouterFreeMinute:
+		limit, window, msg := "50", 12*time.Hour, "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day"
+		if s.opts.Variant == OpenRouterFreeMinute {
+			limit, window, msg = "20", 30*time.Second, "Rate limit exceeded: free-models-per-min."
+		}
+		return writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": map[string]any{"code": 429, "message": msg,
+			"metadata": map[string]any{"headers": map[string]any{"X-RateLimit-Limit": limit, "X-RateLimit-Remaining": "0",
+				"X-RateLimit-Reset": strconv.FormatInt(time.Now().Add(window).UnixMilli(), 10)}}}}), true
+	case GatewayHTML:
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = io.WriteString(w, "<!DOCTYPE html>\n<html lang=\"en-US\">\n<head>\n<title>api.example.com | 502: Bad gateway</title>\n"+
+			"<meta charset=\"UTF-8\" />\n<style>body{font-family:sans-serif}</style>\n</head>\n<body>\n<h1>Bad gateway</h1>\n"+
+			"<p>The web server reported a bad gateway error.</p>\n</body>\n</html>\n")
+		return http.StatusBadGateway, true
 	}
 	return 0, false
 }
@@ -333,6 +426,8 @@ func (s *Server) replyBody(req Request, r Reply) map[string]any {
 	switch v {
 	case OpenAI, NoUsage, AzureContentFilterCompletion:
 		msg["refusal"] = nil
+	case MistralModelLength:
+		finish = "model_length"
 	case OpenAIRefusal:
 		refusal := r.Refusal
 		if refusal == "" {
@@ -407,7 +502,8 @@ func (s *Server) replyBody(req Request, r Reply) map[string]any {
 var Variants = []Variant{OpenAI, OpenRouterReasoning, VLLMReasoning, VLLMReasoningContent, VLLMNoParser, Ollama, NoUsage,
 	AzureContentFilterCompletion, MistralThinking, OpenRouterStream, OpenAIRefusal, DeepSeek, OpenRouterErrorInChoice, OpenRouterErrorTopLevel, AzureContentFilterPrompt,
 	OpenRouterNoCredits, OpenRouterBudgetRetryAfter, OpenAIInsufficientQuota, OSeriesMaxTokens, GPT5Temperature,
-	AzureRetryAfterMS, OpenAIRateLimitReset, GroqFlexCapacity, GeminiRetryInfo, GeminiDailyQuota, OpenRouterNoEndpoints, OpenAIUnknownField}
+	AzureRetryAfterMS, OpenAIRateLimitReset, GroqFlexCapacity, GeminiRetryInfo, GeminiDailyQuota, OpenRouterNoEndpoints, OpenAIUnknownField,
+	MistralModelLength, TGIValidation, VLLMTopLevelError, CerebrasTokensMinute, CerebrasRequestsDay, GatewayHTML, OpenRouterFreeDaily, OpenRouterFreeMinute}
 
 // valid reports whether v is one of Variants.
 func (v Variant) valid() bool {

@@ -19,6 +19,7 @@ func TestVariants(t *testing.T) {
 		header     map[string]string // other headers the answer carries
 		has        []string          // substrings of the answer
 		hasNot     []string
+		html       bool // the answer is an HTML page, not JSON
 	}{
 		{v: OpenAI, status: 200, has: []string{`"content":"C"`, `"refusal":null`, `"prompt_tokens_details":{"cached_tokens":6}`, `"completion_tokens_details":{"reasoning_tokens":3}`}, hasNot: []string{`"reasoning"`}},
 		{v: OpenRouterReasoning, status: 200, has: []string{`"reasoning":"because"`, `"provider":"OpenAI"`, `"cached_tokens":6`}, hasNot: []string{`"reasoning_content"`}},
@@ -49,6 +50,17 @@ func TestVariants(t *testing.T) {
 		{v: OpenRouterNoEndpoints, status: 404, has: []string{`"code":404`, `No endpoints found`}},
 		{v: OpenAIUnknownField, status: 400, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"provider":{"order":["x"]}}`, has: []string{`"param":"provider"`, `"code":"unknown_parameter"`}},
 		{v: OpenAIUnknownField, status: 200, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"seed":1,"service_tier":"flex"}`},
+		{v: MistralModelLength, status: 200, has: []string{`"finish_reason":"model_length"`, `"content":"C"`}, hasNot: []string{`"prompt_tokens_details"`}},
+		{v: TGIValidation, status: 422, has: []string{`"error":"Input validation error: `, `"error_type":"validation"`}, hasNot: []string{`"error":{`}},
+		{v: VLLMTopLevelError, status: 400, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"provider":{"order":["x"]}}`,
+			has: []string{`"object":"error"`, `Extra inputs are not permitted`, `"code":400`}, hasNot: []string{`"error":{`}},
+		{v: VLLMTopLevelError, status: 200, body: `{"model":"m","messages":[{"role":"user","content":"q"}],"seed":1}`},
+		{v: CerebrasTokensMinute, status: 429, header: map[string]string{"x-ratelimit-remaining-tokens-minute": "0", "x-ratelimit-reset-tokens-minute": "11.382867097854614",
+			"x-ratelimit-remaining-requests-day": "14000", "x-ratelimit-reset-requests-day": "33011.382867097855"}},
+		{v: CerebrasRequestsDay, status: 429, header: map[string]string{"x-ratelimit-remaining-requests-day": "0", "x-ratelimit-remaining-tokens-minute": "59000"}},
+		{v: GatewayHTML, status: 502, html: true, has: []string{"<title>api.example.com | 502: Bad gateway</title>"}},
+		{v: OpenRouterFreeDaily, status: 429, has: []string{`free-models-per-day`, `"X-RateLimit-Remaining":"0"`, `"X-RateLimit-Reset":"1`}},
+		{v: OpenRouterFreeMinute, status: 429, has: []string{`free-models-per-min`, `"X-RateLimit-Limit":"20"`}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.v)+" "+tt.body, func(t *testing.T) {
@@ -66,11 +78,14 @@ func TestVariants(t *testing.T) {
 					t.Errorf("header %s %q, want %q", k, resp.Header.Get(k), v)
 				}
 			}
-			if !json.Valid(got) {
+			wantType := "application/json"
+			if tt.html {
+				wantType = "text/html; charset=UTF-8"
+			} else if !json.Valid(got) {
 				t.Fatalf("not JSON: %s", got)
 			}
-			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
-				t.Errorf("Content-Type %q", ct)
+			if ct := resp.Header.Get("Content-Type"); ct != wantType {
+				t.Errorf("Content-Type %q, want %q", ct, wantType)
 			}
 			for _, h := range tt.has {
 				if !strings.Contains(string(got), h) {
