@@ -132,9 +132,9 @@ func (s Summary) Line(output string) string {
 func (s Summary) Next(output string, b *benchmark.Benchmark) string {
 	switch {
 	case s.NoAnswer > 0 && s.Cut == 0:
-		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before any answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer)
+		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before any answer; raise --max-tokens (or, where the question's line says the context window ran out, lower it or use a model with a larger one) and run the same command again to retry them.", s.Failed, s.NoAnswer)
 	case s.NoAnswer+s.Cut > 0:
-		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before a complete answer; raise --max-tokens and run the same command again to retry them.", s.Failed, s.NoAnswer+s.Cut)
+		return fmt.Sprintf("%d calls failed, %d of them cut at the token limit before a complete answer; raise --max-tokens (or, where the question's line says the context window ran out, lower it or use a model with a larger one) and run the same command again to retry them.", s.Failed, s.NoAnswer+s.Cut)
 	case s.Failed > 0:
 		next := fmt.Sprintf("%d calls failed; run the same command again to retry them.", s.Failed)
 		for i, c := range s.Causes {

@@ -114,7 +114,7 @@ func TestGenerateCutBeforeAnswer(t *testing.T) {
 			if content, _ := tt.message["content"].(string); content != "" {
 				summary, errLine = "0 answered now, 5 failed (5 cut at the token limit mid-answer)", "cut at the token limit (finish_reason length, 512 completion tokens) mid-answer"
 			}
-			if code != exitFail || len(rows) != 0 || !strings.Contains(stdout, summary) || !strings.Contains(stdout, "raise --max-tokens and run the same command again") {
+			if code != exitFail || len(rows) != 0 || !strings.Contains(stdout, summary) || !strings.Contains(stdout, "raise --max-tokens (or, where the question's line says the context window ran out, lower it or use a model with a larger one) and run the same command again") {
 				t.Fatalf("exit %d, %d rows\n%s%s", code, len(rows), stdout, stderr)
 			}
 			errs, _ := os.ReadFile(out + ".errors.jsonl")
