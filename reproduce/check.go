@@ -20,6 +20,11 @@ import (
 // multiple-choice test's full sample.
 const DefaultMaxCalls = 150
 
+// DefaultBaseURL is the endpoint a reproduction asks when none is
+// configured: OpenRouter, which serves most submissions' models under one
+// key.
+const DefaultBaseURL = "https://openrouter.ai/api/v1"
+
 // Config describes one reproduction.
 type Config struct {
 	// Candidate is the endpoint serving the claimed model. Models maps
