@@ -66,11 +66,13 @@ type Worker struct {
 	GH     GitHub
 	Git    Git
 	Verify verify.Options
-	// Judge, when set, is used by /benchgate rerun; its Model is replaced
-	// by each benchmark's fixed judge.
-	Judge       *judge.Judge
+	// Judge, when set, is used by /benchgate rerun and /benchgate
+	// reproduce; its Model is replaced by each benchmark's fixed judge.
+	Judge *judge.Judge
+	// Candidate, when set, is the endpoint /benchgate reproduce asks.
+	Candidate   *Candidate
 	RerunSecret []byte
-	RerunBudget int // judge calls at most per spot-check; 0 means 60
+	RerunBudget int // calls at most per spot-check or reproduction; 0 means DefaultLimits' SpotCheckCalls
 	// AutoRerun spot-checks every submission that verifies, without
 	// waiting for a maintainer's /benchgate rerun (BENCHGATE_RERUN_POLICY=auto).
 	AutoRerun bool
@@ -253,14 +255,9 @@ func unverifiable(pr prcheck.PRInfo, err error) (prcheck.CheckOutcome, error) {
 // Rerun spot-checks a pull request's submission when a maintainer asks.
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Rerun(ctx context.Context, j Job) error {
-	ok, err := w.GH.CanWrite(ctx, j.InstallationID, j.Repo, j.Commenter)
-	if err != nil {
+	ok, err := w.maintainer(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
+	if err != nil || !ok {
 		return err
-	}
-	if !ok {
-		return w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
-			return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
-		})
 	}
 	asked := time.Now()
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
