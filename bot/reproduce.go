@@ -77,9 +77,8 @@ func (w *Worker) Reproduce(ctx context.Context, j Job) error {
 		}
 		return w.sticky(ctx, j, pr, asked, prcheck.WithSpotCheck(out.Comment, rc.Summary))
 	}
-	if w.OnJudge != nil {
-		w.OnJudge(rep.Calls, rep.SpendUSD)
-	}
+	// Its spend is in the ledger (and so in the day's spend on /metrics);
+	// the judge counters (OnJudge) count spot-checks' judge calls only.
 	w.Log.Info("reproduction", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "verdict", rep.Verdict, "calls", rep.Calls, "spend_usd", rep.SpendUSD)
 	for _, q := range rep.Questions {
 		if q.Err != nil {

@@ -160,7 +160,7 @@ func NewMetrics() *Metrics {
 		RateLimit:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_github_rate_limit_remaining", Help: "The X-RateLimit-Remaining GitHub last reported."}),
 		JudgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_calls_total", Help: "Judge calls made by spot-checks."}),
 		JudgeSpend: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_spend_usd_total", Help: "Reported or computed cost of the judge calls, in US dollars."}),
-		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Judge spend of today's spot-checks (UTC day), spent or reserved, in US dollars."}),
+		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Spend of today's spot-checks and reproductions (UTC day), spent or reserved, in US dollars."}),
 		Refusals:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_limit_refusals_total", Help: "Spot-checks or deliveries refused by an abuse limit, by limit."}, []string{"limit"}),
 		Limit:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_limit", Help: "The configured abuse limits, by name."}, []string{"limit"}),
 		JobCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "benchgate_job_github_calls", Help: "REST calls to GitHub made by one run of a job, by kind.",
