@@ -384,8 +384,6 @@ func (w *Worker) budgeted(ctx context.Context, j Job, pr prcheck.PRInfo, run fun
 		return "", err
 	}
 	switch {
-	case s.free && s.calls == 0:
-		return "", w.Budget.Withdraw(ctx, key, "")
 	case g.DayLimited && s.outOfBudget && s.calls == 0:
 		// What was left of the day's budget did not pay for one call: the
 		// day is spent as far as this check goes, so it is refused as such
@@ -393,6 +391,8 @@ func (w *Worker) budgeted(ctx context.Context, j Job, pr prcheck.PRInfo, run fun
 		// admission is withdrawn, counting towards none of the limits.
 		w.Log.Warn("check refused by the day's budget before its first call", "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "left_usd", g.MaxUSD)
 		return LimitDailySpend, w.Budget.Withdraw(ctx, key, LimitDailySpend)
+	case s.free && s.calls == 0:
+		return "", w.Budget.Withdraw(ctx, key, "")
 	}
 	return "", w.Budget.Settle(ctx, key, s.calls, s.usd)
 }
