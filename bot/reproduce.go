@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/publish"
+	"github.com/benchgate/benchgate/internal/mdtext"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/reproduce"
@@ -92,7 +93,12 @@ func (w *Worker) Reproduce(ctx context.Context, j Job) error {
 	if rep.Digest != "" {
 		note, err := w.record(ctx, j, baseRef, rep, asked)
 		if err != nil {
-			return err
+			// The check is not run again for want of its record, which
+			// would spend its budget again: the report says so, and how
+			// to record it by hand.
+			w.Log.Error("the reproduction's record could not be committed", "repo", j.Repo, "pr", j.PR, "err", err)
+			note = fmt.Sprintf("The record could not be committed (%s). A maintainer can write it with `benchgate reproduce %s --seed %s --record`, which asks the same sample again, and push it.",
+				mdtext.Escape(err.Error()), mdtext.Code(rep.Path), rep.Seed)
 		}
 		md.WriteString("\n" + note + "\n")
 	}

@@ -26,8 +26,12 @@ import (
 //   - A later check that cannot decide (the endpoint serves another
 //     model) is reported but does not replace the decided record of the
 //     same version.
-//   - The pull request's limit (two) is then reached: the next is refused
-//     with a neutral check run naming the command to ask again with.
+//   - A record that cannot be committed leaves the report posted, saying
+//     so and how to record it by hand, rather than the job running the
+//     paid check again.
+//   - The pull request's limit (three) is then reached: the next is
+//     refused with a neutral check run naming the command to ask again
+//     with.
 func TestReproduceJob(t *testing.T) {
 	root := fixtures.Root(t)
 	srv := gitserver.New(t, "ghs_test")
@@ -60,7 +64,7 @@ func TestReproduceJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	limits := Limits{SpotChecksPerPR: 2, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 5, SpotCheckUSD: 1, SpotCheckCalls: 160}
+	limits := Limits{SpotChecksPerPR: 3, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 10, JudgeUSDPerDay: 5, SpotCheckUSD: 1, SpotCheckCalls: 160}
 	gh := newMemGH(t)
 	w := &Worker{GH: gh, Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
 		Author:    fixedAuthor("benchgate[bot]", "bot@example.org"),
@@ -114,8 +118,15 @@ func TestReproduceJob(t *testing.T) {
 		t.Errorf("the decided record was replaced by\n%s", got)
 	}
 
-	// Two were counted; the third is refused.
-	rc := run("d3")
+	// A branch the App cannot push to.
+	served.Store("")
+	w.Git = gitAccess{srv, "ghs_wrong"}
+	if rc := run("d3"); rc.Conclusion != prcheck.Success || !strings.Contains(rc.Summary, "The record could not be committed") || !strings.Contains(rc.Summary, "--record") || strings.Contains(rc.Summary, "ghs_wrong") {
+		t.Errorf("a record that cannot be committed: %s\n%s", rc.Conclusion, rc.Summary)
+	}
+
+	// Three were counted; the fourth is refused.
+	rc := run("d4")
 	if rc.Conclusion != prcheck.Neutral || !strings.Contains(rc.Summary, "Reproduction not run") || !strings.Contains(rc.Summary, "BENCHGATE_SPOT_CHECKS_PER_PR") {
 		t.Errorf("the third: %s\n%s", rc.Conclusion, rc.Summary)
 	}
