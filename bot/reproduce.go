@@ -97,8 +97,12 @@ func (w *Worker) Reproduce(ctx context.Context, j Job) error {
 			// would spend its budget again: the report says so, and how
 			// to record it by hand.
 			w.Log.Error("the reproduction's record could not be committed", "repo", j.Repo, "pr", j.PR, "err", err)
-			note = fmt.Sprintf("The record could not be committed (%s). A maintainer can write it with `benchgate reproduce %s --seed %s --record`, which asks the same sample again, and push it.",
-				mdtext.Escape(err.Error()), mdtext.Code(rep.Path), rep.Seed)
+			seed := ""
+			if rep.Seed != "" {
+				seed = " --seed " + rep.Seed
+			}
+			note = fmt.Sprintf("The record could not be committed (%s). A maintainer can write it with `benchgate reproduce %s%s --record`, which asks the same sample again, and push it.",
+				mdtext.Escape(err.Error()), mdtext.Code(rep.Path), seed)
 		}
 		md.WriteString("\n" + note + "\n")
 	}
