@@ -36,29 +36,7 @@ func TestReproduceJob(t *testing.T) {
 	root := fixtures.Root(t)
 	srv := gitserver.New(t, "ghs_test")
 	srv.CreateRepo(t, "board", gitserver.ReadFolders(root, "rubrics", "submissions"), "main")
-	v, err := verify.New(os.DirFS(root), checkOpts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, problems := v.Benchmark("reservoir-mcq")
-	if b == nil {
-		t.Fatal(problems)
-	}
-	var served atomic.Value
-	served.Store("")
-	cand := fakeopenai.New(t, fakeopenai.Options{Key: "sk-test", Reply: func(req fakeopenai.Request) fakeopenai.Reply {
-		user := req.Messages[len(req.Messages)-1].Content
-		for i := range b.Items {
-			if strings.Contains(user, b.Items[i].Question) {
-				return fakeopenai.Reply{Content: "From the evidence.\nANSWER: " + b.Items[i].Key(), Model: served.Load().(string)}
-			}
-		}
-		return fakeopenai.Reply{Content: "?"}
-	}})
-	client, err := llm.New(llm.Config{BaseURL: cand.URL, APIKey: "sk-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	served, cand, client := keyCandidate(t, root)
 	q, err := queue.Open(t.Context(), "sqlite::memory:", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -132,5 +110,71 @@ func TestReproduceJob(t *testing.T) {
 	}
 	if !strings.Contains(gh.comment, "Reproduction not run") {
 		t.Errorf("the comment does not carry the refusal:\n%s", gh.comment)
+	}
+}
+
+// keyCandidate is a candidate endpoint that answers each question of the
+// fixture board's multiple-choice benchmark with its key's letter, as the
+// model the value served names (the one asked for when empty).
+func keyCandidate(t *testing.T, root string) (served *atomic.Value, cand *fakeopenai.Server, client *llm.Client) {
+	t.Helper()
+	v, err := verify.New(os.DirFS(root), checkOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, problems := v.Benchmark("reservoir-mcq")
+	if b == nil {
+		t.Fatal(problems)
+	}
+	served = &atomic.Value{}
+	served.Store("")
+	cand = fakeopenai.New(t, fakeopenai.Options{Key: "sk-test", Reply: func(req fakeopenai.Request) fakeopenai.Reply {
+		user := req.Messages[len(req.Messages)-1].Content
+		for i := range b.Items {
+			if strings.Contains(user, b.Items[i].Question) {
+				return fakeopenai.Reply{Content: "From the evidence.\nANSWER: " + b.Items[i].Key(), Model: served.Load().(string)}
+			}
+		}
+		return fakeopenai.Reply{Content: "?"}
+	}})
+	client, err = llm.New(llm.Config{BaseURL: cand.URL, APIKey: "sk-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return served, cand, client
+}
+
+// proposals records the pull requests a Worker proposes.
+type proposals []string
+
+func (p *proposals) ProposePull(ctx context.Context, inst int64, repo, head, base, title, body string) error {
+	*p = append(*p, head+" -> "+base+": "+title)
+	return nil
+}
+
+// TestReproduceProposedRecord: with BENCHGATE_PUBLISH=pr (a protected
+// default branch) the record is pushed to a branch of the App's own and
+// proposed in a pull request; the default branch is left as it was.
+func TestReproduceProposedRecord(t *testing.T) {
+	root := fixtures.Root(t)
+	srv := gitserver.New(t, "ghs_test")
+	srv.CreateRepo(t, "board", gitserver.ReadFolders(root, "rubrics", "submissions"), "main")
+	_, _, client := keyCandidate(t, root)
+	var props proposals
+	w := &Worker{GH: newMemGH(t), Git: gitAccess{srv, "ghs_test"}, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s"),
+		Author: fixedAuthor("benchgate[bot]", "bot@example.org"), Candidate: &Candidate{LLM: client}, Propose: &props}
+	before := srv.Log(t, "board", "main")
+	if err := w.Reproduce(context.Background(), Job{Kind: KindReproduce, Repo: "board", PR: 5, Commenter: "maint", Branch: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	const branch, file = "benchgate/reproduction/model-benchmark/new-run", "reproductions/model-benchmark/new-run.json"
+	if len(props) != 1 || props[0] != branch+" -> main: Record the reproduction of submissions/model-benchmark/new-run" {
+		t.Errorf("proposals %q", props)
+	}
+	if rec, _ := reproduce.ParseRecord(file, srv.Files(t, "board", branch)[file]); rec == nil || rec.Verdict != reproduce.Consistent {
+		t.Errorf("the proposed branch holds no consistent record")
+	}
+	if after := srv.Log(t, "board", "main"); after[0].Hash != before[0].Hash {
+		t.Errorf("the protected branch moved: %+v", after[0])
 	}
 }
