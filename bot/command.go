@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Command returns the job a comment asks for: "/benchgate rerun" or
-// "/benchgate verify" on a line of its own; "" for anything else.
+// Command returns the job a comment asks for: "/benchgate rerun",
+// "/benchgate verify" or "/benchgate reproduce" on a line of its own; ""
+// for anything else.
 //
 // The comment is read as GitHub renders it, by CommonMark's block rules:
 // the command counts only as a line of a paragraph, with nothing else on
@@ -38,6 +39,8 @@ func lineCommand(text string) Kind {
 		return KindRerun
 	case "verify":
 		return KindVerify
+	case "reproduce":
+		return KindReproduce
 	}
 	return ""
 }

@@ -14,6 +14,8 @@ func TestCommand(t *testing.T) {
 	}{
 		{"alone", "/benchgate rerun", rerun},
 		{"verify", "/benchgate verify", verify},
+		{"reproduce", "/benchgate reproduce", KindReproduce},
+		{"reproduce quoted", "> /benchgate reproduce", ""},
 		{"after a paragraph line", "Looks odd.\n/benchgate rerun\n", rerun},
 		{"spaces and CRLF", "  /benchgate   verify \r\n", verify},
 		{"lone CR ends a line", "Looks odd.\r/benchgate rerun", rerun},

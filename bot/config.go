@@ -16,6 +16,7 @@ import (
 
 	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/llm"
+	"github.com/benchgate/benchgate/reproduce"
 )
 
 // RerunPolicy is when the App spot-checks a submission
@@ -76,9 +77,30 @@ type Config struct {
 	// (BENCHGATE_JUDGE_PRICE_CACHED_INPUT; without it they cost the input
 	// price).
 	JudgePriceCachedInput *float64
-	RerunPolicy           RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
-	RerunSecret           []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's sample; required with a judge
-	BoardDir              string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	// The candidate endpoint, which /benchgate reproduce asks for the
+	// model a submission names, set as the judge's is. It is configured
+	// when CandidateBaseURL is set: by BENCHGATE_CANDIDATE_BASE_URL, or to
+	// OpenRouter's (reproduce.DefaultBaseURL) when only a key is given.
+	CandidateBaseURL string
+	// CandidateAPIKey is BENCHGATE_CANDIDATE_API_KEY, or the content of
+	// the file BENCHGATE_CANDIDATE_API_KEY_FILE names.
+	CandidateAPIKey string
+	// CandidateTimeout bounds one candidate call
+	// (BENCHGATE_CANDIDATE_TIMEOUT, default 3m, as the judge's).
+	CandidateTimeout time.Duration
+	// CandidateModels maps the model ids submissions name to the ids the
+	// endpoint serves them under (BENCHGATE_CANDIDATE_MODELS,
+	// ID=SERVED,...), adding to each benchmark's reproduce_models.
+	CandidateModels map[string]string
+	// CandidatePriceInput, CandidatePriceOutput and
+	// CandidatePriceCachedInput are the candidate's USD per million
+	// tokens (BENCHGATE_CANDIDATE_PRICE_INPUT, _OUTPUT, _CACHED_INPUT),
+	// as the judge's prices are.
+	CandidatePriceInput, CandidatePriceOutput, CandidatePriceCachedInput *float64
+
+	RerunPolicy RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunSecret []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's and the reproduction's samples; required with a judge or a candidate endpoint
+	BoardDir    string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
 	// CacheDir keeps verification results, rankings and judge answers
 	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
 	// cache folder, as for the CLI); empty when there is none.
@@ -114,8 +136,8 @@ func (c Config) String() string {
 		return "unset"
 	}
 	l := c.Limits
-	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per author per day, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
-		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode, c.CacheDir,
+	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), candidate %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per author per day, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
+		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.CandidateBaseURL, set(c.CandidateAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode, c.CacheDir,
 		l.SpotChecksPerPR, l.SpotChecksPerAuthorDay, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
 }
 
@@ -177,18 +199,24 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	default:
 		problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TOKEN_PARAM %q is neither max_tokens nor max_completion_tokens", c.JudgeTokenParam))
 	}
-	c.JudgeTimeout = 3 * time.Minute
-	if s := getenv("BENCHGATE_JUDGE_TIMEOUT"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TIMEOUT %q is not a duration above 0, such as 3m", s))
+	for _, t := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"BENCHGATE_JUDGE_TIMEOUT", &c.JudgeTimeout}, {"BENCHGATE_CANDIDATE_TIMEOUT", &c.CandidateTimeout}} {
+		*t.dst = 3 * time.Minute
+		if s := getenv(t.name); s != "" {
+			d, err := time.ParseDuration(s)
+			if err != nil || d <= 0 {
+				problems = append(problems, fmt.Sprintf("%s %q is not a duration above 0, such as 3m", t.name, s))
+			}
+			*t.dst = d
 		}
-		c.JudgeTimeout = d
 	}
 	for _, p := range []struct {
 		name string
 		dst  **float64
-	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}, {"BENCHGATE_JUDGE_PRICE_CACHED_INPUT", &c.JudgePriceCachedInput}} {
+	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}, {"BENCHGATE_JUDGE_PRICE_CACHED_INPUT", &c.JudgePriceCachedInput},
+		{"BENCHGATE_CANDIDATE_PRICE_INPUT", &c.CandidatePriceInput}, {"BENCHGATE_CANDIDATE_PRICE_OUTPUT", &c.CandidatePriceOutput}, {"BENCHGATE_CANDIDATE_PRICE_CACHED_INPUT", &c.CandidatePriceCachedInput}} {
 		name, dst := p.name, p.dst
 		if s := strings.TrimSpace(getenv(name)); s != "" {
 			x, err := strconv.ParseFloat(s, 64)
@@ -204,10 +232,15 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	} else if c.AuthorEmail != "" && !strings.Contains(c.AuthorEmail, "@") {
 		problems = append(problems, fmt.Sprintf("BENCHGATE_COMMIT_EMAIL %q is not an e-mail address", c.AuthorEmail))
 	}
-	if (c.JudgePriceInput == nil) != (c.JudgePriceOutput == nil) {
-		problems = append(problems, "set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT, or neither")
-	} else if c.JudgePriceCachedInput != nil && c.JudgePriceInput == nil {
-		problems = append(problems, "BENCHGATE_JUDGE_PRICE_CACHED_INPUT prices cached prompt tokens beside BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT: set those too, or leave it out")
+	for _, p := range []struct {
+		who            string
+		in, out, cache *float64
+	}{{"JUDGE", c.JudgePriceInput, c.JudgePriceOutput, c.JudgePriceCachedInput}, {"CANDIDATE", c.CandidatePriceInput, c.CandidatePriceOutput, c.CandidatePriceCachedInput}} {
+		if (p.in == nil) != (p.out == nil) {
+			problems = append(problems, fmt.Sprintf("set both BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT, or neither", p.who))
+		} else if p.cache != nil && p.in == nil {
+			problems = append(problems, fmt.Sprintf("BENCHGATE_%[1]s_PRICE_CACHED_INPUT prices cached prompt tokens beside BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT: set those too, or leave it out", p.who))
+		}
 	}
 	c.Limits = DefaultLimits()
 	positiveInt := func(name string, dst *int) {
@@ -259,6 +292,35 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 	}
 	if problem := WeakSecret(c.RerunSecret); len(c.RerunSecret) > 0 && problem != "" {
 		bad("BENCHGATE_RERUN_SECRET %s: whoever guesses it can compute which questions a spot-check re-grades; use at least %d random bytes, such as the output of `openssl rand -hex 32`", problem, MinSecretBytes)
+	}
+	switch file, inline := getenv("BENCHGATE_CANDIDATE_API_KEY_FILE"), strings.TrimSpace(getenv("BENCHGATE_CANDIDATE_API_KEY")); {
+	case file != "" && inline != "":
+		bad("set BENCHGATE_CANDIDATE_API_KEY_FILE or BENCHGATE_CANDIDATE_API_KEY, not both")
+	case file != "":
+		data, err := readFile(file)
+		if err != nil {
+			bad("BENCHGATE_CANDIDATE_API_KEY_FILE: %v", err)
+		}
+		c.CandidateAPIKey = strings.TrimSpace(string(data))
+	default:
+		c.CandidateAPIKey = inline
+	}
+	c.CandidateBaseURL = strings.TrimSpace(getenv("BENCHGATE_CANDIDATE_BASE_URL"))
+	if c.CandidateBaseURL == "" && c.CandidateAPIKey != "" {
+		c.CandidateBaseURL = reproduce.DefaultBaseURL
+	}
+	if u, err := url.Parse(c.CandidateBaseURL); c.CandidateBaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "") {
+		bad("BENCHGATE_CANDIDATE_BASE_URL %q is not an http(s) URL, such as %s", c.CandidateBaseURL, reproduce.DefaultBaseURL)
+	}
+	if s := getenv("BENCHGATE_CANDIDATE_MODELS"); s != "" {
+		m, err := reproduce.ParseModelMap(s)
+		if err != nil {
+			bad("BENCHGATE_CANDIDATE_MODELS: %v", err)
+		}
+		c.CandidateModels = m
+	}
+	if len(c.RerunSecret) == 0 && c.CandidateBaseURL != "" {
+		bad("BENCHGATE_RERUN_SECRET is required when reproductions can run (a candidate endpoint is set with BENCHGATE_CANDIDATE_BASE_URL or BENCHGATE_CANDIDATE_API_KEY): without it the questions a reproduction asks again would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset the candidate endpoint to run without reproductions")
 	}
 	if len(c.RerunSecret) == 0 && c.JudgeBaseURL != "" {
 		bad("BENCHGATE_RERUN_SECRET is required when spot-checks can run (BENCHGATE_JUDGE_BASE_URL is set): without it the questions a spot-check re-grades would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset BENCHGATE_JUDGE_BASE_URL to run without spot-checks")

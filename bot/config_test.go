@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +256,68 @@ func TestWebhookSecretStrength(t *testing.T) {
 			}
 			if err != nil && strings.Contains(err.Error(), tt.secret) && len(tt.secret) > 3 {
 				t.Errorf("the error quotes the secret: %v", err)
+			}
+		})
+	}
+}
+
+// TestCandidateConfig: the candidate endpoint's settings, named as the
+// judge's: OpenRouter when only a key is given, a key read from a file,
+// the model map; and no start without the rerun secret, whose absence
+// would let a submitter compute which questions are asked again.
+func TestCandidateConfig(t *testing.T) {
+	files := map[string][]byte{"/keys/app.pem": pemKey(t), "/keys/candidate": []byte("sk-or-file\n")}
+	readFile := func(p string) ([]byte, error) {
+		if d, ok := files[p]; ok {
+			return d, nil
+		}
+		return nil, errors.New("open " + p + ": no such file or directory")
+	}
+	valid := map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret, "BENCHGATE_RERUN_SECRET": "5d0b6c1e9a7f4238e1c0"}
+	in, out := 0.2, 0.6
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Config // the candidate's fields; ignored when fails is set
+		fail []string
+	}{
+		{"none: no reproductions", valid, Config{CandidateTimeout: 3 * time.Minute}, nil},
+		{"a key alone: OpenRouter", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY": " sk-or-1 "}),
+			Config{CandidateBaseURL: "https://openrouter.ai/api/v1", CandidateAPIKey: "sk-or-1", CandidateTimeout: 3 * time.Minute}, nil},
+		{"a key file", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY_FILE": "/keys/candidate"}),
+			Config{CandidateBaseURL: "https://openrouter.ai/api/v1", CandidateAPIKey: "sk-or-file", CandidateTimeout: 3 * time.Minute}, nil},
+		{"a local endpoint without a key, its models, prices and timeout", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_BASE_URL": "http://vllm.internal:8000/v1", "BENCHGATE_CANDIDATE_MODELS": "Qwen/Qwen3-32B=qwen3-32b, org/m=m", "BENCHGATE_CANDIDATE_PRICE_INPUT": "0.2", "BENCHGATE_CANDIDATE_PRICE_OUTPUT": "0.6", "BENCHGATE_CANDIDATE_TIMEOUT": "90s"}),
+			Config{CandidateBaseURL: "http://vllm.internal:8000/v1", CandidateTimeout: 90 * time.Second, CandidateModels: map[string]string{"Qwen/Qwen3-32B": "qwen3-32b", "org/m": "m"}, CandidatePriceInput: &in, CandidatePriceOutput: &out}, nil},
+		{"without the rerun secret", merge(valid, map[string]string{"BENCHGATE_RERUN_SECRET": "", "BENCHGATE_CANDIDATE_API_KEY": "sk-or-1"}), Config{},
+			[]string{"BENCHGATE_RERUN_SECRET is required when reproductions can run", "openssl rand -hex 32", "unset the candidate endpoint"}},
+		{"both key forms", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY": "a", "BENCHGATE_CANDIDATE_API_KEY_FILE": "/keys/candidate"}), Config{}, []string{"BENCHGATE_CANDIDATE_API_KEY_FILE or BENCHGATE_CANDIDATE_API_KEY, not both"}},
+		{"a missing key file", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY_FILE": "/keys/none"}), Config{}, []string{"BENCHGATE_CANDIDATE_API_KEY_FILE: open /keys/none"}},
+		{"bad settings", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_BASE_URL": "openrouter.ai", "BENCHGATE_CANDIDATE_MODELS": "Qwen/Qwen3-32B", "BENCHGATE_CANDIDATE_TIMEOUT": "later", "BENCHGATE_CANDIDATE_PRICE_OUTPUT": "1"}), Config{}, []string{
+			`BENCHGATE_CANDIDATE_BASE_URL "openrouter.ai" is not an http(s) URL`, `BENCHGATE_CANDIDATE_MODELS: model map entry "Qwen/Qwen3-32B" is not written ID=SERVED`, `BENCHGATE_CANDIDATE_TIMEOUT "later"`, "set both BENCHGATE_CANDIDATE_PRICE_INPUT and BENCHGATE_CANDIDATE_PRICE_OUTPUT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := LoadConfig(func(k string) string { return tt.env[k] }, readFile)
+			if tt.fail != nil {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				for _, w := range tt.fail {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error lacks %q:\n%v", w, err)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Config{CandidateBaseURL: c.CandidateBaseURL, CandidateAPIKey: c.CandidateAPIKey, CandidateTimeout: c.CandidateTimeout, CandidateModels: c.CandidateModels, CandidatePriceInput: c.CandidatePriceInput, CandidatePriceOutput: c.CandidatePriceOutput, CandidatePriceCachedInput: c.CandidatePriceCachedInput}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("candidate settings %+v, want %+v", got, tt.want)
+			}
+			if strings.Contains(c.String(), "sk-or") {
+				t.Errorf("the configuration's text shows the key: %s", c)
 			}
 		})
 	}

@@ -15,6 +15,8 @@ var fileKeys = []string{
 	"git_url", "judge_base_url", "judge_api_key", "rerun_policy", "rerun_secret", "leaderboard_dir",
 	"leaderboard_branch", "publish", "commit_name", "commit_email", "job_timeout",
 	"judge_timeout", "judge_price_input", "judge_price_output", "cache_dir",
+	"candidate_base_url", "candidate_api_key", "candidate_api_key_file", "candidate_timeout", "candidate_models",
+	"candidate_price_input", "candidate_price_output", "candidate_price_cached_input",
 	"spot_checks_per_pr", "spot_checks_per_author_day", "spot_checks_per_repo_day", "judge_usd_per_day", "spot_check_usd", "spot_check_calls", "queue_limit",
 }
 

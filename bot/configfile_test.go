@@ -21,6 +21,14 @@ func TestConfigFile(t *testing.T) {
 	if c.AppID != 77 || len(c.WebhookSecrets) != 2 || c.Listen != ":7000" || c.Limits.QueueWaiting != 300 || c.Limits.JudgeUSDPerDay != 7.5 || c.Limits.SpotChecksPerAuthorDay != 4 || c.CacheDir != "/var/cache/benchgate" {
 		t.Errorf("config %v", c)
 	}
+	// The candidate endpoint's settings, as the judge's.
+	getenv, err = WithFile(func(string) string { return "" }, []byte("app_id: 77\nprivate_key_file: /k.pem\nwebhook_secret: 7f3a91c4e2b85d06\nrerun_secret: 5d0b6c1e9a7f4238e1c0\ncandidate_api_key: sk-or-1\ncandidate_models: Qwen/Qwen3-32B=qwen/qwen3-32b\ncandidate_timeout: 90s\n"), "benchgate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := LoadConfig(getenv, func(string) ([]byte, error) { return key, nil }); err != nil || c.CandidateBaseURL != "https://openrouter.ai/api/v1" || c.CandidateModels["Qwen/Qwen3-32B"] != "qwen/qwen3-32b" || c.CandidateTimeout.String() != "1m30s" {
+		t.Errorf("candidate settings from the file: %v, %v", c, err)
+	}
 	if _, err := WithFile(os.Getenv, []byte("app_id: 1\nwebhook_secrets: x\n"), "b.yaml"); err == nil || !strings.Contains(err.Error(), "unknown keys webhook_secrets") {
 		t.Errorf("unknown key: %v", err)
 	}

@@ -66,11 +66,13 @@ type Worker struct {
 	GH     GitHub
 	Git    Git
 	Verify verify.Options
-	// Judge, when set, is used by /benchgate rerun; its Model is replaced
-	// by each benchmark's fixed judge.
-	Judge       *judge.Judge
+	// Judge, when set, is used by /benchgate rerun and /benchgate
+	// reproduce; its Model is replaced by each benchmark's fixed judge.
+	Judge *judge.Judge
+	// Candidate, when set, is the endpoint /benchgate reproduce asks.
+	Candidate   *Candidate
 	RerunSecret []byte
-	RerunBudget int // judge calls at most per spot-check; 0 means 60
+	RerunBudget int // calls at most per spot-check or reproduction; 0 means DefaultLimits' SpotCheckCalls
 	// AutoRerun spot-checks every submission that verifies, without
 	// waiting for a maintainer's /benchgate rerun (BENCHGATE_RERUN_POLICY=auto).
 	AutoRerun bool
@@ -253,14 +255,9 @@ func unverifiable(pr prcheck.PRInfo, err error) (prcheck.CheckOutcome, error) {
 // Rerun spot-checks a pull request's submission when a maintainer asks.
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Rerun(ctx context.Context, j Job) error {
-	ok, err := w.GH.CanWrite(ctx, j.InstallationID, j.Repo, j.Commenter)
-	if err != nil {
+	ok, err := w.maintainer(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
+	if err != nil || !ok {
 		return err
-	}
-	if !ok {
-		return w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
-			return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `/benchgate rerun` spends the leaderboard's judge budget, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter))
-		})
 	}
 	asked := time.Now()
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
@@ -338,38 +335,66 @@ func (w *Worker) spotCheck(ctx context.Context, j Job, pr prcheck.PRInfo, out pr
 		// The registry's judge contract, as the CLI sends it.
 		cfg.Judge = w.Judge.For(b.Entry)
 	}
+	var rep rerun.Report
+	refused, err = w.budgeted(ctx, j, pr, func(maxUSD float64) (spent, error) {
+		cfg.MaxUSD = maxUSD
+		var err error
+		rep, err = rerun.Check(ctx, v, out.Submission, cfg)
+		return spent{calls: rep.Calls, usd: rep.SpendUSD, outOfBudget: rep.OutOfBudget}, err
+	})
+	return rep, refused, err
+}
+
+// spent is what a budgeted check made and spent.
+type spent struct {
+	calls       int
+	usd         float64
+	outOfBudget bool // the budget stopped it
+	// free: the check found nothing to ask (a reproduction of the harness
+	// track, say), so it counts towards none of the limits.
+	free bool
+}
+
+// budgeted runs a check that spends money under the abuse limits: a
+// spot-check or a reproduction, which share them. It is admitted by the
+// Budget (all checks run when there is none), run with what it may
+// spend, and settled with what it spent; refused names the limit that
+// stopped it.
+func (w *Worker) budgeted(ctx context.Context, j Job, pr prcheck.PRInfo, run func(maxUSD float64) (spent, error)) (refused string, _ error) {
 	if w.Budget == nil {
-		rep, err := rerun.Check(ctx, v, out.Submission, cfg)
-		return rep, "", err
+		_, err := run(0)
+		return "", err
 	}
 	key := spotCheckKey(j)
 	// Counted against the pull request's author whoever asked: a flood of
 	// pull requests under the auto policy is one author's.
 	g, err := w.Budget.Admit(ctx, queue.SpotCheck{Key: key, Repo: j.Repo, PR: j.PR, Author: pr.Author})
 	if err != nil {
-		return rerun.Report{}, "", err
+		return "", err
 	}
 	if !g.Admitted {
-		w.Log.Warn("spot-check refused by a limit", "repo", j.Repo, "pr", j.PR, "author", pr.Author, "limit", g.Limit)
-		return rerun.Report{}, g.Limit, nil
+		w.Log.Warn("check refused by a limit", "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "author", pr.Author, "limit", g.Limit)
+		return g.Limit, nil
 	}
-	// The grant is at most the day's budget left; with the judge's prices
-	// each call reserves its worst case first, so the check never spends
-	// past it (without them, the call under way may add its own cost).
-	cfg.MaxUSD = g.MaxUSD
-	rep, err := rerun.Check(ctx, v, out.Submission, cfg)
+	// The grant is at most the day's budget left; with prices each call
+	// reserves its worst case first, so the check never spends past it
+	// (without them, the call under way may add its own cost).
+	s, err := run(g.MaxUSD)
 	if err != nil {
-		return rep, "", err
+		return "", err
 	}
-	// What was left of the day's budget did not pay for one call: the day
-	// is spent as far as this check goes, so it is refused as such (the
-	// maintainers are told when the budget resets) and its admission is
-	// withdrawn, counting towards none of the limits.
-	if g.DayLimited && rep.OutOfBudget && rep.Calls == 0 {
-		w.Log.Warn("spot-check refused by the day's judge budget before its first call", "repo", j.Repo, "pr", j.PR, "left_usd", g.MaxUSD)
-		return rerun.Report{}, LimitDailySpend, w.Budget.Withdraw(ctx, key, LimitDailySpend)
+	switch {
+	case g.DayLimited && s.outOfBudget && s.calls == 0:
+		// What was left of the day's budget did not pay for one call: the
+		// day is spent as far as this check goes, so it is refused as such
+		// (the maintainers are told when the budget resets) and its
+		// admission is withdrawn, counting towards none of the limits.
+		w.Log.Warn("check refused by the day's budget before its first call", "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "left_usd", g.MaxUSD)
+		return LimitDailySpend, w.Budget.Withdraw(ctx, key, LimitDailySpend)
+	case s.free && s.calls == 0:
+		return "", w.Budget.Withdraw(ctx, key, "")
 	}
-	return rep, "", w.Budget.Settle(ctx, key, rep.Calls, rep.SpendUSD)
+	return "", w.Budget.Settle(ctx, key, s.calls, s.usd)
 }
 
 // spotCheckKey names a spot-check across its job's retries: the delivery
@@ -384,7 +409,7 @@ func spotCheckKey(j Job) string {
 // postRefusal tells the pull request that a limit stopped its
 // spot-check: a neutral check run, and the reason in the sticky comment.
 func (w *Worker) postRefusal(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, out prcheck.CheckOutcome, limit string) error {
-	rc := prcheck.SpotCheckRefused(w.Budget.Explain(limit))
+	rc := prcheck.SpotCheckRefused(w.Budget.Explain(limit, "/benchgate rerun"))
 	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.RerunCheckName, "", rc); err != nil {
 		return err
 	}

@@ -77,34 +77,37 @@ func (l Limits) Decide(u queue.Usage) queue.Grant {
 	return queue.Grant{Admitted: true, MaxUSD: math.Min(l.SpotCheckUSD, left), DayLimited: left < l.SpotCheckUSD}
 }
 
-// Explain tells maintainers, in the pull request, why a spot-check did
-// not run and what they can do.
-func (l Limits) Explain(limit string, now time.Time) string {
+// Explain tells maintainers, in the pull request, why a spot-check or a
+// reproduction did not run and what they can do; command is the one that
+// asked for it (such as "/benchgate rerun"). Both kinds count towards
+// the same limits and spend the same daily budget.
+func (l Limits) Explain(limit, command string, now time.Time) string {
 	switch limit {
 	case LimitPRSpotChecks:
-		return fmt.Sprintf("This pull request has had its %d spot-checks, the most one pull request may have (so that nobody can grind the sample by pushing again and again). A maintainer can judge from the reports above, or raise `BENCHGATE_SPOT_CHECKS_PER_PR`.", l.SpotChecksPerPR)
+		return fmt.Sprintf("This pull request has had its %d spot-checks and reproductions, the most one pull request may have (so that nobody can grind the sample by pushing again and again). A maintainer can judge from the reports above, or raise `BENCHGATE_SPOT_CHECKS_PER_PR`.", l.SpotChecksPerPR)
 	case LimitAuthorSpotChecks:
-		return fmt.Sprintf("The author of this pull request has had %d spot-checks in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`.", l.SpotChecksPerAuthorDay)
+		return fmt.Sprintf("The author of this pull request has had %d spot-checks and reproductions in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `%s` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`.", l.SpotChecksPerAuthorDay, command)
 	case LimitRepoSpotChecks:
-		return fmt.Sprintf("This repository has had %d spot-checks in the last 24 hours, its limit. Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY`.", l.SpotChecksPerRepoDay)
+		return fmt.Sprintf("This repository has had %d spot-checks and reproductions in the last 24 hours, its limit. Ask again with `%s` later, or raise `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY`.", l.SpotChecksPerRepoDay, command)
 	case LimitDailySpend:
 		reset := queue.DayStart(now).Add(24 * time.Hour)
 		left := reset.Sub(now).Round(time.Minute)
-		return fmt.Sprintf("Today's judge budget (%.2f USD for all spot-checks) is spent. It resets at %s (in %dh%02dm); ask again with `/benchgate rerun` then, or raise `BENCHGATE_JUDGE_USD_PER_DAY`.",
-			l.JudgeUSDPerDay, reset.Format("15:04 UTC"), int(left.Hours()), int(left.Minutes())%60)
+		return fmt.Sprintf("Today's judge budget (%.2f USD for all spot-checks and reproductions, the candidate's calls included) is spent. It resets at %s (in %dh%02dm); ask again with `%s` then, or raise `BENCHGATE_JUDGE_USD_PER_DAY`.",
+			l.JudgeUSDPerDay, reset.Format("15:04 UTC"), int(left.Hours()), int(left.Minutes())%60, command)
 	}
-	return "A limit of this App stopped the spot-check."
+	return "A limit of this App stopped the check."
 }
 
-// Budget admits spot-checks under the limits, records what they spent,
-// and says why a refused one was refused. Withdraw turns an admission
-// into a refusal by limit after all, for a check that could not make a
-// single judge call: it then counts towards no limit.
+// Budget admits spot-checks and reproductions under the limits, records
+// what they spent, and says why a refused one was refused. Withdraw
+// turns an admission into a refusal by limit after all, for a check that
+// could not make a single call: it then counts towards no limit (limit
+// "" is a check that had nothing to ask, which no limit refused).
 type Budget interface {
 	Admit(ctx context.Context, sc queue.SpotCheck) (queue.Grant, error)
 	Settle(ctx context.Context, key string, calls int, usd float64) error
 	Withdraw(ctx context.Context, key, limit string) error
-	Explain(limit string) string
+	Explain(limit, command string) string
 }
 
 // Ledger is the Budget kept in the queue's database, so that the limits
@@ -134,7 +137,9 @@ func (l *Ledger) Admit(ctx context.Context, sc queue.SpotCheck) (queue.Grant, er
 }
 
 // Explain implements Budget.
-func (l *Ledger) Explain(limit string) string { return l.Limits.Explain(limit, l.now()) }
+func (l *Ledger) Explain(limit, command string) string {
+	return l.Limits.Explain(limit, command, l.now())
+}
 
 // Settle implements Budget.
 func (l *Ledger) Settle(ctx context.Context, key string, calls int, usd float64) error {
@@ -146,7 +151,7 @@ func (l *Ledger) Withdraw(ctx context.Context, key, limit string) error {
 	if err := l.Q.Release(ctx, key); err != nil {
 		return err
 	}
-	if l.OnRefuse != nil {
+	if l.OnRefuse != nil && limit != "" {
 		l.OnRefuse(limit)
 	}
 	return nil

@@ -43,11 +43,11 @@ func TestLimitsExplain(t *testing.T) {
 	now := time.Date(2026, 11, 30, 21, 30, 0, 0, time.UTC)
 	for limit, want := range map[string]string{
 		LimitPRSpotChecks:     "BENCHGATE_SPOT_CHECKS_PER_PR",
-		LimitAuthorSpotChecks: "had 10 spot-checks in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `/benchgate rerun` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`",
+		LimitAuthorSpotChecks: "had 10 spot-checks and reproductions in the last 24 hours, the most one author may have (so that one account cannot use up the repository's spot-checks, nor draw sample after sample). Ask again with `/benchgate reproduce` later, or raise `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY`",
 		LimitRepoSpotChecks:   "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY",
-		LimitDailySpend:       "resets at 00:00 UTC (in 2h30m)",
+		LimitDailySpend:       "resets at 00:00 UTC (in 2h30m); ask again with `/benchgate reproduce` then",
 	} {
-		if got := l.Explain(limit, now); !strings.Contains(got, want) {
+		if got := l.Explain(limit, "/benchgate reproduce", now); !strings.Contains(got, want) {
 			t.Errorf("Explain(%s) = %q, want it to say %q", limit, got, want)
 		}
 	}

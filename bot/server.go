@@ -19,9 +19,9 @@ import (
 )
 
 // QueueAdapter stores the webhook's jobs in the durable queue. The queue
-// bounds what waits (queue.Options.MaxWaiting): a verification or rerun
-// beyond the bound fails with ErrOverloaded, while regenerations are always
-// taken (only a merge makes one).
+// bounds what waits (queue.Options.MaxWaiting): a verification, rerun or
+// reproduction beyond the bound fails with ErrOverloaded, while
+// regenerations are always taken (only a merge makes one).
 type QueueAdapter struct {
 	Q *queue.Queue
 }
@@ -36,6 +36,8 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 		return a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID, Rerequested: j.Rerequested})
 	case KindRerun:
 		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID})
+	case KindReproduce:
+		return a.Q.EnqueueReproduce(ctx, queue.ReproduceArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, Branch: j.Branch, InstallationID: j.InstallationID})
 	case KindRegenerate:
 		return a.Q.EnqueueRegenerate(ctx, queue.RegenerateArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, AfterSHA: j.AfterSHA, Branch: j.Branch, InstallationID: j.InstallationID})
 	}
@@ -69,6 +71,10 @@ func (w *Worker) Handlers() queue.Handlers {
 		Rerun: func(ctx context.Context, a queue.RerunArgs) error {
 			j := Job{Kind: KindRerun, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, InstallationID: a.InstallationID}
 			return w.logged(ctx, j, func(ctx context.Context) error { return w.Rerun(ctx, j) })
+		},
+		Reproduce: func(ctx context.Context, a queue.ReproduceArgs) error {
+			j := Job{Kind: KindReproduce, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, Branch: a.Branch, InstallationID: a.InstallationID}
+			return w.logged(ctx, j, func(ctx context.Context) error { return w.Reproduce(ctx, j) })
 		},
 		Regenerate: func(ctx context.Context, a queue.RegenerateArgs) error {
 			sha, err := w.Regenerate(ctx, Job{Kind: KindRegenerate, DeliveryID: a.DeliveryID, Repo: a.Repo, AfterSHA: a.AfterSHA, InstallationID: a.InstallationID}, a.Branch)
@@ -154,7 +160,7 @@ func NewMetrics() *Metrics {
 		RateLimit:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_github_rate_limit_remaining", Help: "The X-RateLimit-Remaining GitHub last reported."}),
 		JudgeCalls: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_calls_total", Help: "Judge calls made by spot-checks."}),
 		JudgeSpend: prometheus.NewCounter(prometheus.CounterOpts{Name: "benchgate_judge_spend_usd_total", Help: "Reported or computed cost of the judge calls, in US dollars."}),
-		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Judge spend of today's spot-checks (UTC day), spent or reserved, in US dollars."}),
+		SpendToday: prometheus.NewGauge(prometheus.GaugeOpts{Name: "benchgate_judge_spend_today_usd", Help: "Spend of today's spot-checks and reproductions (UTC day), spent or reserved, in US dollars."}),
 		Refusals:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "benchgate_limit_refusals_total", Help: "Spot-checks or deliveries refused by an abuse limit, by limit."}, []string{"limit"}),
 		Limit:      prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "benchgate_limit", Help: "The configured abuse limits, by name."}, []string{"limit"}),
 		JobCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "benchgate_job_github_calls", Help: "REST calls to GitHub made by one run of a job, by kind.",

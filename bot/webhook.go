@@ -26,6 +26,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/ranking"
+	"github.com/benchgate/benchgate/reproduce"
 	"github.com/benchgate/benchgate/submission"
 )
 
@@ -84,10 +85,10 @@ type Job struct {
 	Repo           string // owner/name
 	PR             int
 	HeadSHA        string
-	CommentID      int64  // rerun: the comment that asked
-	Commenter      string // rerun: who asked; permission is checked by the job
+	CommentID      int64  // rerun, reproduce: the comment that asked
+	Commenter      string // rerun, reproduce: who asked; permission is checked by the job
 	AfterSHA       string // regenerate: the pushed commit
-	Branch         string // regenerate: the default branch it was pushed to
+	Branch         string // regenerate: the default branch it was pushed to; reproduce: the default branch, where the record goes
 	InstallationID int64
 	// Rerequested is set when someone asked for the verification again
 	// (the Re-run button, /benchgate verify): it posts a new check run.
@@ -101,6 +102,7 @@ type Kind string
 const (
 	KindVerify     Kind = "verify"
 	KindRerun      Kind = "rerun"
+	KindReproduce  Kind = "reproduce"
 	KindRegenerate Kind = "regenerate"
 )
 
@@ -569,6 +571,9 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 		j := base
 		j.Kind, j.PR, j.CommentID, j.Commenter = cmd, p.Issue.Number, p.Comment.ID, p.Comment.User.Login
 		j.Rerequested = cmd == KindVerify
+		if cmd == KindReproduce {
+			j.Branch = p.Repository.DefaultBranch
+		}
 		return []Job{j}, nil
 	case "push":
 		if p.Repository.DefaultBranch == "" || p.Ref != "refs/heads/"+p.Repository.DefaultBranch || p.After == "" || strings.Trim(p.After, "0") == "" {
@@ -591,7 +596,7 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 // next one that touches the registry or a submission. The maintainer's
 // title and introduction (ranking.IntroFile) are read too.
 func boardInput(p string) bool {
-	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/") || p == ranking.IntroFile
+	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, reproduce.RecordDir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/") || p == ranking.IntroFile
 }
 
 // touchesBoard reports whether a push changed submissions or benchmarks.

@@ -192,6 +192,7 @@ func TestRoute(t *testing.T) {
 		{"check run completed", "check_run", `{"action": "completed", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, ""},
 		{"rerun comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 77, "body": "Looks odd.\n/benchgate rerun\n", "user": {"login": "maint", "type": "User"}}}`, "rerun:9:"},
 		{"verify comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 78, "body": "/benchgate verify", "user": {"login": "x", "type": "User"}}}`, "verify:9:"},
+		{"reproduce comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 83, "body": "/benchgate reproduce", "user": {"login": "maint", "type": "User"}}}`, "reproduce:9:"},
 		{"command inside a sentence", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 79, "body": "please /benchgate rerun this", "user": {"login": "x", "type": "User"}}}`, ""},
 		{"comment on an issue", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9}, "comment": {"id": 80, "body": "/benchgate rerun", "user": {"login": "x", "type": "User"}}}`, ""},
 		{"the bot's own comment", "issue_comment", `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 81, "body": "/benchgate rerun", "user": {"login": "benchgate[bot]", "type": "Bot"}}}`, ""},
@@ -199,6 +200,7 @@ func TestRoute(t *testing.T) {
 		{"push touching submissions", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/model-benchmark/x/meta.json"]}]}`, "regenerate:0:"},
 		{"push touching rubrics", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["rubrics/rubrics.json"]}]}`, "regenerate:0:"},
 		{"push touching the title and introduction", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["leaderboard.md"]}]}`, "regenerate:0:"},
+		{"push touching a reproduction record", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"added": ["reproductions/model-benchmark/x.json"]}]}`, "regenerate:0:"},
 		{"push elsewhere", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["README.md"]}]}`, ""},
 		{"push to a branch", "push", `{"ref": "refs/heads/feature", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/a"]}]}`, ""},
 		{"branch deleted", "push", `{"ref": "refs/heads/main", "after": "0000000000000000000000000000000000000000", ` + repo + `, "commits": []}`, ""},
@@ -224,6 +226,19 @@ func TestRoute(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRouteReproduceBranch: a reproduction carries the default branch
+// its record is committed to, and the comment that asked.
+func TestRouteReproduceBranch(t *testing.T) {
+	body := `{"action": "created", "repository": {"full_name": "geo/board", "default_branch": "trunk"}, "installation": {"id": 7}, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 83, "body": "/benchgate reproduce", "user": {"login": "maint", "type": "User"}}}`
+	jobs, err := Route("issue_comment", "d", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].Kind != KindReproduce || jobs[0].Branch != "trunk" || jobs[0].Commenter != "maint" || jobs[0].CommentID != 83 {
+		t.Fatalf("jobs %+v", jobs)
 	}
 }
 

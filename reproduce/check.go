@@ -20,6 +20,11 @@ import (
 // multiple-choice test's full sample.
 const DefaultMaxCalls = 150
 
+// DefaultBaseURL is the endpoint a reproduction asks when none is
+// configured: OpenRouter, which serves most submissions' models under one
+// key.
+const DefaultBaseURL = "https://openrouter.ai/api/v1"
+
 // Config describes one reproduction.
 type Config struct {
 	// Candidate is the endpoint serving the claimed model. Models maps
@@ -91,6 +96,9 @@ type Report struct {
 	// Rubric: the spot-check's paired test on claimed − reproduced.
 	Rubric   *RubricTest `json:"rubric_test,omitempty"`
 	Warnings []string    `json:"warnings,omitempty"`
+	// OutOfBudget reports that the budget stopped the check: with no
+	// call made, what was left of it paid for none.
+	OutOfBudget bool `json:"out_of_budget,omitempty"`
 }
 
 // TestReport is the multiple-choice test as it ended.
@@ -220,6 +228,7 @@ func (c *caller) stop(err error, first bool) error {
 	var le *llm.Error
 	switch {
 	case errors.Is(err, judge.ErrBudget):
+		c.rep.OutOfBudget = true
 		return &rerun.Stop{Reason: fmt.Sprintf("the budget ran out after %d calls ($%.4f): %v", c.bud.Calls(), c.bud.Spent(), err), OutOfBudget: true}
 	case errors.As(err, &le) && le.Status == http.StatusNotFound && first:
 		// A model the endpoint does not serve is refused before any

@@ -34,7 +34,22 @@ func SpotCheck(verdict SpotVerdict, markdown string) CheckOutcome {
 // SpotCheckRefused is the check run of a spot-check that a limit stopped;
 // why says which limit and what maintainers can do. Its summary is also
 // the section it adds to the sticky comment.
-func SpotCheckRefused(why string) CheckOutcome {
-	msg := "### Spot-check not run\n\n" + why + "\n"
-	return CheckOutcome{Conclusion: Neutral, Title: "Spot-check not run: a limit was reached", Summary: msg}
+func SpotCheckRefused(why string) CheckOutcome { return refused("Spot-check", why) }
+
+// ReproduceCheckName is the name of the check run that reports a
+// reproduction (/benchgate reproduce).
+const ReproduceCheckName = "benchgate / reproduce"
+
+// ReproductionRefused is SpotCheckRefused for a reproduction.
+func ReproductionRefused(why string) CheckOutcome { return refused("Reproduction", why) }
+
+func refused(what, why string) CheckOutcome {
+	msg := "### " + what + " not run\n\n" + why + "\n"
+	return CheckOutcome{Conclusion: Neutral, Title: what + " not run: a limit was reached", Summary: msg}
+}
+
+// Reproduction is the check run of a reproduction's report, markdown, with
+// the conclusion and title its verdict gives.
+func Reproduction(conclusion Conclusion, title, markdown string) CheckOutcome {
+	return CheckOutcome{Conclusion: conclusion, Title: title, Summary: capBytes(markdown, MaxSummaryBytes, "\n\n… (cut to GitHub's limit)\n")}
 }

@@ -55,6 +55,8 @@ type Config struct {
 	// tip alone, so that Regenerate can read which commit added each
 	// submission (ranking.GitHistory).
 	History bool
+	// Message is the commit's message; empty means CommitMessage.
+	Message string
 }
 
 // Regenerate computes the generated files from a checked-out tree. It
@@ -81,23 +83,77 @@ var ErrTooManyAttempts = errors.New("publish: branch kept moving; giving up")
 // cfg.MaxAttempts times. It returns the pushed commit hash, or "" when the
 // output already matched the branch. Errors never contain cfg.Token.
 func Publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) {
-	hash, err := publish(ctx, cfg, regen)
+	outDir := path.Clean(cfg.OutDir)
+	if cfg.OutDir == "" || outDir == "." || !filepath.IsLocal(filepath.FromSlash(outDir)) {
+		return "", fmt.Errorf("publish: OutDir %q must be a folder inside the repository", cfg.OutDir)
+	}
+	return run(ctx, cfg, func(ctx context.Context, tree Tree, repo *git.Repository) ([]string, error) {
+		files, err := regen(ctx, tree)
+		if err != nil {
+			return nil, fmt.Errorf("publish: regenerate: %w", err)
+		}
+		if err := validPaths(files); err != nil {
+			return nil, err
+		}
+		// Rewriting OutDir from scratch is what removes outputs that are
+		// no longer generated; whatever the branch holds there, or at a
+		// folder on the way (a file, a symbolic link), goes first, from
+		// the index as well as from the disk, so that no tree ever holds a
+		// path twice.
+		if err := clearOutDir(repo, tree.Dir, outDir); err != nil {
+			return nil, err
+		}
+		return writeFiles(tree.Dir, outDir, files)
+	})
+}
+
+// Write commits files at their slash-separated paths in the repository,
+// leaving every other file as it is, with the same clone, author and
+// retries as Publish: files is called again on a fresh checkout after
+// every rejected push, and returns nothing to write when the branch
+// already holds what it should. OutDir is not used.
+func Write(ctx context.Context, cfg Config, files Regenerate) (string, error) {
+	return run(ctx, cfg, func(ctx context.Context, tree Tree, _ *git.Repository) ([]string, error) {
+		out, err := files(ctx, tree)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		if err := validPaths(out); err != nil {
+			return nil, err
+		}
+		// A folder on the way that the branch holds as a symbolic link
+		// would take the write outside the checkout.
+		for p := range out {
+			parts := strings.Split(p, "/")
+			for i := 1; i < len(parts); i++ {
+				at := strings.Join(parts[:i], "/")
+				if info, err := os.Lstat(filepath.Join(tree.Dir, filepath.FromSlash(at))); err == nil && !info.IsDir() {
+					return nil, fmt.Errorf("publish: %s cannot be written: the branch holds %s as a file or link, not a folder", p, at)
+				}
+			}
+		}
+		return writeFiles(tree.Dir, ".", out)
+	})
+}
+
+// stage writes a commit's files into the checkout of tree and returns
+// their slash-separated paths in the repository.
+type stage func(ctx context.Context, tree Tree, repo *git.Repository) ([]string, error)
+
+func run(ctx context.Context, cfg Config, st stage) (string, error) {
+	hash, err := publish(ctx, cfg, st)
 	if err != nil {
 		return "", scrub(err, cfg.Token)
 	}
 	return hash, nil
 }
 
-func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) {
+func publish(ctx context.Context, cfg Config, st stage) (string, error) {
 	if cfg.RepoURL == "" || cfg.Branch == "" {
 		return "", errors.New("publish: RepoURL and Branch are required")
 	}
 	if cfg.AuthorName == "" || cfg.AuthorEmail == "" {
 		return "", errors.New("publish: AuthorName and AuthorEmail are required")
-	}
-	outDir := path.Clean(cfg.OutDir)
-	if cfg.OutDir == "" || outDir == "." || !filepath.IsLocal(filepath.FromSlash(outDir)) {
-		return "", fmt.Errorf("publish: OutDir %q must be a folder inside the repository", cfg.OutDir)
 	}
 	attempts := cfg.MaxAttempts
 	if attempts <= 0 {
@@ -142,7 +198,7 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 	base := head.Hash()
 
 	for attempt := 1; ; attempt++ {
-		hash, err := commitOnce(ctx, cfg, regen, repo, base, dir, outDir, wt)
+		hash, err := commitOnce(ctx, cfg, st, repo, base, dir, wt)
 		if err != nil || hash == plumbing.ZeroHash {
 			return "", err
 		}
@@ -205,44 +261,18 @@ func publish(ctx context.Context, cfg Config, regen Regenerate) (string, error) 
 	}
 }
 
-// commitOnce regenerates into the worktree and commits if anything changed,
-// returning the new commit or the zero hash when the tree is unchanged.
-func commitOnce(ctx context.Context, cfg Config, regen Regenerate, repo *git.Repository, base plumbing.Hash, dir, outDir string, wt *git.Worktree) (plumbing.Hash, error) {
+// commitOnce stages the commit's files in the worktree and commits if
+// anything changed, returning the new commit or the zero hash when the
+// tree is unchanged.
+func commitOnce(ctx context.Context, cfg Config, st stage, repo *git.Repository, base plumbing.Hash, dir string, wt *git.Worktree) (plumbing.Hash, error) {
 	head, err := repo.CommitObject(base)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
 	}
-	files, err := regen(ctx, Tree{Dir: dir, Head: base.String(), Time: head.Committer.When})
+	paths, err := st(ctx, Tree{Dir: dir, Head: base.String(), Time: head.Committer.When}, repo)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("publish: regenerate: %w", err)
-	}
-	// Validate everything before touching the tree so a bad path cannot
-	// leave OutDir half written.
-	for p := range files {
-		if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) {
-			return plumbing.ZeroHash, fmt.Errorf("publish: regenerate returned invalid path %q", p)
-		}
-	}
-	// Rewriting OutDir from scratch is what removes outputs that are no
-	// longer generated; whatever the branch holds there, or at a folder on
-	// the way (a file, a symbolic link), goes first, from the index as well
-	// as from the disk, so that no tree ever holds a path twice.
-	if err := clearOutDir(repo, dir, outDir); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	outPath := filepath.Join(dir, filepath.FromSlash(outDir))
-	paths := make([]string, 0, len(files))
-	for p, data := range files {
-		full := filepath.Join(outPath, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("publish: %w", err)
-		}
-		paths = append(paths, path.Join(outDir, p))
-	}
-	sort.Strings(paths)
 	for _, p := range paths {
 		if _, err := wt.Add(p); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("publish: stage %s: %w", p, err)
@@ -259,12 +289,46 @@ func commitOnce(ctx context.Context, cfg Config, regen Regenerate, repo *git.Rep
 	if !changed {
 		return plumbing.ZeroHash, nil
 	}
+	msg := cfg.Message
+	if msg == "" {
+		msg = CommitMessage
+	}
 	sig := &object.Signature{Name: cfg.AuthorName, Email: cfg.AuthorEmail, When: time.Now()}
-	hash, err := wt.Commit(CommitMessage, &git.CommitOptions{Author: sig, Committer: sig})
+	hash, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig})
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("publish: commit: %w", err)
 	}
 	return hash, nil
+}
+
+// validPaths checks every path before the tree is touched, so that a bad
+// one cannot leave it half written.
+func validPaths(files map[string][]byte) error {
+	for p := range files {
+		if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) {
+			return fmt.Errorf("publish: invalid path %q", p)
+		}
+	}
+	return nil
+}
+
+// writeFiles writes files under the folder outDir of the checkout dir
+// and returns their sorted paths in the repository.
+func writeFiles(dir, outDir string, files map[string][]byte) ([]string, error) {
+	outPath := filepath.Join(dir, filepath.FromSlash(outDir))
+	paths := make([]string, 0, len(files))
+	for p, data := range files {
+		full := filepath.Join(outPath, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		paths = append(paths, path.Join(outDir, p))
+	}
+	sort.Strings(paths)
+	return paths, nil
 }
 
 // remoteHead asks the server where branch points now.

@@ -356,3 +356,48 @@ func TestPublishHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestWrite: Write commits its files where they belong, with the message
+// given, touching nothing else (no leaderboard folder is cleared);
+// retries on a moved branch; commits nothing when the branch already
+// holds the files; and refuses a path through a link the branch holds.
+func TestWrite(t *testing.T) {
+	s, cfg := setup(t)
+	cfg.OutDir = ""
+	cfg.Message = "Record a reproduction (benchgate)"
+	s.Commit(t, repo, branch, map[string][]byte{"leaderboard/index.md": []byte("kept")}, "board")
+	var calls atomic.Int32
+	files := func(context.Context, Tree) (map[string][]byte, error) {
+		if calls.Add(1) == 1 {
+			s.Commit(t, repo, branch, map[string][]byte{"submissions/beta.txt": []byte("beta 20\n")}, "Merge beta")
+		}
+		return map[string][]byte{"reproductions/model/alpha.json": []byte("{}\n")}, nil
+	}
+	hash, err := Write(ctx(t), cfg, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("files ran %d times, want 2 (one rejected push, one retry)", n)
+	}
+	got := s.Files(t, repo, branch)
+	for p, want := range map[string]string{"reproductions/model/alpha.json": "{}\n", "leaderboard/index.md": "kept", "submissions/beta.txt": "beta 20\n", "README.md": "# Leaderboard\n"} {
+		if string(got[p]) != want {
+			t.Errorf("%s = %q, want %q", p, got[p], want)
+		}
+	}
+	log := s.Log(t, repo, branch)
+	if log[0].Hash != hash || log[0].Message != cfg.Message || log[0].AuthorName != cfg.AuthorName {
+		t.Errorf("head commit = %+v", log[0])
+	}
+	if hash, err := Write(ctx(t), cfg, files); err != nil || hash != "" {
+		t.Errorf("writing the same file again: %q, %v; want no commit", hash, err)
+	}
+	s.CommitSymlinks(t, repo, branch, map[string]string{"linked": "/tmp"}, "a link")
+	_, err = Write(ctx(t), cfg, func(context.Context, Tree) (map[string][]byte, error) {
+		return map[string][]byte{"linked/x.json": []byte("{}")}, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "linked") {
+		t.Errorf("a write through a link: %v", err)
+	}
+}

@@ -20,7 +20,7 @@ type txOps[TTx any] struct {
 	// recordDelivery inserts a delivery id, reporting false if it was
 	// already there.
 	recordDelivery func(ctx context.Context, tx TTx, id, kind string) (bool, error)
-	// waiting counts the verify and rerun jobs waiting to run, holding
+	// waiting counts the verify, rerun and reproduce jobs waiting to run, holding
 	// whatever lock makes the count and a following insert atomic across
 	// processes until tx ends.
 	waiting func(ctx context.Context, tx TTx) (int, error)
@@ -130,6 +130,12 @@ func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int, ready 
 			return errors.New("queue: no rerun handler")
 		}
 		return h.Rerun(ctx, j.Args)
+	}))
+	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[ReproduceArgs]) error {
+		if h.Reproduce == nil {
+			return errors.New("queue: no reproduce handler")
+		}
+		return h.Reproduce(ctx, j.Args)
 	}))
 	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[RegenerateArgs]) error {
 		if h.Regenerate == nil {

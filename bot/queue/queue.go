@@ -23,6 +23,7 @@ import (
 const (
 	KindVerify     = "benchgate_verify"
 	KindRerun      = "benchgate_rerun"
+	KindReproduce  = "benchgate_reproduce"
 	KindRegenerate = "benchgate_regenerate"
 )
 
@@ -75,6 +76,26 @@ func (RerunArgs) Kind() string { return KindRerun }
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (RerunArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
+// ReproduceArgs asks for a submission to be reproduced because of a
+// comment command. Jobs are unique by (Repo, PR, HeadSHA, CommentID), as
+// reruns are.
+type ReproduceArgs struct {
+	DeliveryID     string `json:"delivery_id"`
+	Repo           string `json:"repo" river:"unique"`
+	PR             int    `json:"pr" river:"unique"`
+	HeadSHA        string `json:"head_sha" river:"unique"`
+	CommentID      int64  `json:"comment_id" river:"unique"`
+	Commenter      string `json:"commenter"` // whose permission the job checks
+	Branch         string `json:"branch"`    // the default branch, where the record is committed
+	InstallationID int64  `json:"installation_id"`
+}
+
+// Kind implements river.JobArgs.
+func (ReproduceArgs) Kind() string { return KindReproduce }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (ReproduceArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
+
 // RegenerateArgs asks for the leaderboard to be regenerated after a push to
 // the default branch. Jobs are unique by (Repo, AfterSHA), and coalesced
 // per repository when they run (see coalesced).
@@ -117,6 +138,7 @@ var activeStates = []rivertype.JobState{
 type Handlers struct {
 	Verify     func(ctx context.Context, a VerifyArgs) error
 	Rerun      func(ctx context.Context, a RerunArgs) error
+	Reproduce  func(ctx context.Context, a ReproduceArgs) error
 	Regenerate func(ctx context.Context, a RegenerateArgs) error
 }
 
@@ -144,7 +166,7 @@ type Options struct {
 	// process silent for three heartbeats is taken for dead and its running
 	// jobs run again. Defaults to DefaultHeartbeat.
 	Heartbeat time.Duration
-	// MaxWaiting, when positive, bounds the verify and rerun jobs waiting
+	// MaxWaiting, when positive, bounds the verify, rerun and reproduce jobs waiting
 	// to run: an enqueue beyond it fails with ErrFull. The count and the
 	// insert are one transaction, serialised across processes, so replicas
 	// admitting at once cannot overshoot. Regenerations are always taken.
@@ -304,6 +326,11 @@ func (q *Queue) EnqueueVerify(ctx context.Context, a VerifyArgs) (inserted bool,
 
 // EnqueueRerun durably enqueues a rerun; see EnqueueVerify.
 func (q *Queue) EnqueueRerun(ctx context.Context, a RerunArgs) (inserted bool, err error) {
+	return q.b.enqueue(ctx, a.DeliveryID, a)
+}
+
+// EnqueueReproduce durably enqueues a reproduction; see EnqueueVerify.
+func (q *Queue) EnqueueReproduce(ctx context.Context, a ReproduceArgs) (inserted bool, err error) {
 	return q.b.enqueue(ctx, a.DeliveryID, a)
 }
 

@@ -613,3 +613,34 @@ func TestWithLock(t *testing.T) {
 		}
 	})
 }
+
+// TestReproduceJob: a reproduction asked for by one comment is queued
+// once, waits under MaxWaiting as reruns do, and reaches its handler with
+// the branch its record goes to.
+func TestReproduceJob(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		q := open(t, tg)
+		a := ReproduceArgs{DeliveryID: "c1", Repo: "acme/board", PR: 7, HeadSHA: "aaa", CommentID: 100, Commenter: "maint", Branch: "main", InstallationID: 3}
+		for i, want := range []bool{true, false} {
+			a.DeliveryID = fmt.Sprintf("c%d", i)
+			if ok, err := q.EnqueueReproduce(t.Context(), a); err != nil || ok != want {
+				t.Fatalf("reproduce #%d: inserted=%v err=%v, want %v", i, ok, err, want)
+			}
+		}
+		if n, err := q.Waiting(t.Context()); err != nil || n != 1 {
+			t.Fatalf("waiting = %d, %v; want the reproduction counted", n, err)
+		}
+		var got atomic.Value
+		if err := q.Start(t.Context(), Handlers{Reproduce: func(_ context.Context, r ReproduceArgs) error {
+			got.Store(r)
+			return nil
+		}}, 1); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the reproduction", 10*time.Second, func() bool { return count(t, q, KindReproduce, "completed") == 1 })
+		stop(t, q)
+		if r, _ := got.Load().(ReproduceArgs); r.Branch != "main" || r.Commenter != "maint" || r.CommentID != 100 {
+			t.Errorf("handler got %+v", r)
+		}
+	})
+}

@@ -18,12 +18,9 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-// The endpoint `benchgate reproduce` asks by default: OpenRouter serves
-// most models under one key.
-const (
-	openRouterBase   = "https://openrouter.ai/api/v1"
-	openRouterKeyEnv = "OPENROUTER_API_KEY"
-)
+// openRouterKeyEnv holds the key of the endpoint `benchgate reproduce`
+// asks by default (reproduce.DefaultBaseURL).
+const openRouterKeyEnv = "OPENROUTER_API_KEY"
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
 	fl := newFlagSet("reproduce", "PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json|markdown]", stderr)
@@ -41,7 +38,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	judgeEP.registerEndpoint(fl, "judge-", "judge (rubric benchmarks)")
 	// OpenRouter by default, unlike generate: one key reaches the models
 	// of most submissions.
-	for name, def := range map[string]string{"base-url": openRouterBase, "api-key-env": openRouterKeyEnv} {
+	for name, def := range map[string]string{"base-url": reproduce.DefaultBaseURL, "api-key-env": openRouterKeyEnv} {
 		f := fl.Lookup(name)
 		f.DefValue = def
 		if err := f.Value.Set(def); err != nil {

@@ -37,7 +37,9 @@ func reproduceEndpoint(t *testing.T, root string, opts fakeopenai.Options, lette
 			submitted[r.ID] = *r.Answer
 		}
 	}
-	opts.Key = testKey
+	if opts.Key == "" {
+		opts.Key = testKey
+	}
 	opts.Reply = func(req fakeopenai.Request) fakeopenai.Reply {
 		user := req.Messages[len(req.Messages)-1].Content
 		for i := range b.Items {

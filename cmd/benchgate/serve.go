@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -112,6 +113,11 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 		// its registry entry (judge.Judge.For), as for the CLI.
 		w.Judge = &judge.Judge{LLM: client, Endpoint: client.Endpoint(), Cache: judgeCache(cfg.CacheDir), Prices: judgePrices(cfg.JudgePriceInput, cfg.JudgePriceOutput, cfg.JudgePriceCachedInput)}
 	}
+	if cfg.CandidateBaseURL != "" {
+		if w.Candidate, err = candidate(cfg, log); err != nil {
+			return setupError(err)
+		}
+	}
 	q, err := queue.OpenWithOptions(ctx, cfg.DatabaseURL, log, queue.Options{JobTimeout: cfg.JobTimeout, RescueStuckJobsAfter: 2 * cfg.JobTimeout, MaxWaiting: cfg.Limits.QueueWaiting})
 	if err != nil {
 		return setupError(fmt.Errorf("the queue's database: %v", err))
@@ -149,11 +155,31 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 	return nil
 }
 
+// candidate is the endpoint /benchgate reproduce asks, as configured.
+func candidate(cfg bot.Config, log *slog.Logger) (*bot.Candidate, error) {
+	if cfg.CandidatePriceInput == nil {
+		log.Warn("no candidate prices (BENCHGATE_CANDIDATE_PRICE_INPUT, BENCHGATE_CANDIDATE_PRICE_OUTPUT): the daily budget counts only the cost the candidate endpoint reports")
+	}
+	client, err := llm.New(llm.Config{BaseURL: cfg.CandidateBaseURL, APIKey: cfg.CandidateAPIKey, Timeout: cfg.CandidateTimeout, PriceInput: cfg.CandidatePriceInput, PriceOutput: cfg.CandidatePriceOutput,
+		PriceCachedInput: cfg.CandidatePriceCachedInput, Log: log})
+	if err != nil {
+		return nil, fmt.Errorf("candidate endpoint: %v", err)
+	}
+	c := &bot.Candidate{LLM: client, Models: cfg.CandidateModels, Prices: judgePrices(cfg.CandidatePriceInput, cfg.CandidatePriceOutput, cfg.CandidatePriceCachedInput)}
+	if u, err := url.Parse(cfg.CandidateBaseURL); err == nil {
+		c.Endpoint = u.Host
+	}
+	return c, nil
+}
+
 // warnUnset says at start-up what will not work for want of a setting
 // that serve can run without.
 func warnUnset(log *slog.Logger, cfg bot.Config) {
 	if cfg.JudgeBaseURL == "" {
 		log.Warn("no judge (BENCHGATE_JUDGE_BASE_URL is unset): spot-checks of rubric submissions cannot run; /benchgate rerun on one reports that no judge is configured", "unset", "BENCHGATE_JUDGE_BASE_URL")
+	}
+	if cfg.CandidateBaseURL == "" {
+		log.Warn("no candidate endpoint (BENCHGATE_CANDIDATE_API_KEY and BENCHGATE_CANDIDATE_BASE_URL are unset): /benchgate reproduce reports that the model cannot be asked", "unset", "BENCHGATE_CANDIDATE_API_KEY")
 	}
 }
 

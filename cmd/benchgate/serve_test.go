@@ -56,12 +56,14 @@ func TestServeWarnsWhatWillNotWork(t *testing.T) {
 		cfg  bot.Config
 		want []string // the unset variables warned about, in order
 	}{
-		{"judge set", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", RerunSecret: []byte("k")}, nil},
-		{"no judge", bot.Config{RerunSecret: []byte("k")}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
-		{"neither", bot.Config{}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
+		{"judge and candidate set", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", CandidateBaseURL: "https://openrouter.ai/api/v1", RerunSecret: []byte("k")}, nil},
+		{"no candidate", bot.Config{JudgeBaseURL: "https://judge.example.org/v1", RerunSecret: []byte("k")}, []string{"BENCHGATE_CANDIDATE_API_KEY"}},
+		{"no judge", bot.Config{CandidateBaseURL: "https://openrouter.ai/api/v1", RerunSecret: []byte("k")}, []string{"BENCHGATE_JUDGE_BASE_URL"}},
+		{"neither", bot.Config{}, []string{"BENCHGATE_JUDGE_BASE_URL", "BENCHGATE_CANDIDATE_API_KEY"}},
 	}
 	says := map[string]string{
-		"BENCHGATE_JUDGE_BASE_URL": "spot-checks of rubric submissions cannot run",
+		"BENCHGATE_JUDGE_BASE_URL":    "spot-checks of rubric submissions cannot run",
+		"BENCHGATE_CANDIDATE_API_KEY": "/benchgate reproduce reports that the model cannot be asked",
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
