@@ -378,6 +378,10 @@ func TestDrainKeepsBeating(t *testing.T) {
 		var draining, others atomic.Int32
 		opts := tg.opts
 		opts.JobTimeout = time.Hour
+		// A heartbeat of 500 ms: three missed beats are then 1.5 s of
+		// silence, which a disk busy with other tests' fsyncs does not
+		// cause, while a replica that stopped beating is still seen.
+		opts.Heartbeat = 500 * time.Millisecond
 		a := openStarted(t, tg, opts, func(context.Context, VerifyArgs) error {
 			draining.Add(1)
 			<-release
