@@ -153,14 +153,11 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 // reproduceNoneAnswered reports a check in which every call failed for
 // want of the service, which says nothing of the submission.
 func reproduceNoneAnswered(rep reproduce.Report) bool {
-	calls := 0
+	var errs []error
 	for _, q := range rep.Questions {
-		if !serviceDown(q.Err) {
-			return false
-		}
-		calls++
+		errs = append(errs, q.Err)
 	}
-	return calls > 0 && rep.Verdict == reproduce.Inconclusive
+	return rep.Verdict == reproduce.Inconclusive && allServiceDown(errs)
 }
 
 // writeReproduction writes rep's record where the board reads it.

@@ -121,20 +121,26 @@ func runRerun(args []string, stdout, stderr io.Writer) error {
 // the service (serviceDown), which says nothing of the submission; calls
 // the endpoint refused (a content filter) leave it inconclusive.
 func noneAnswered(rep rerun.Report) bool {
-	calls := 0
+	var errs []error
 	for _, f := range rep.Fixtures {
-		if !serviceDown(f.Err) {
-			return false
-		}
-		calls++
+		errs = append(errs, f.Err)
 	}
 	for _, q := range rep.Questions {
-		if !serviceDown(q.Err) {
+		errs = append(errs, q.Err)
+	}
+	return rep.Verdict == rerun.VerdictInconclusive && allServiceDown(errs)
+}
+
+// allServiceDown reports that there were calls and every one of them
+// failed for want of the service: the rule by which rerun and reproduce
+// both end with exitSetup rather than a verdict.
+func allServiceDown(errs []error) bool {
+	for _, err := range errs {
+		if !serviceDown(err) {
 			return false
 		}
-		calls++
 	}
-	return calls > 0 && rep.Verdict == rerun.VerdictInconclusive
+	return len(errs) > 0
 }
 
 // sampleSeed reads what keys a check's sample, for rerun and reproduce
