@@ -255,23 +255,32 @@ func unverifiable(pr prcheck.PRInfo, err error) (prcheck.CheckOutcome, error) {
 // Rerun spot-checks a pull request's submission when a maintainer asks.
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Rerun(ctx context.Context, j Job) error {
-	ok, err := w.maintainer(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
+	asked := time.Now()
+	pr, _, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
 	if err != nil || !ok {
 		return err
 	}
-	asked := time.Now()
+	return w.spotCheckAndPost(ctx, j, pr, asked, out)
+}
+
+// maintainersCheck is the start of a maintainer's paid command on a pull
+// request, the same for /benchgate rerun and /benchgate reproduce: the
+// commenter's permission (anyone else is answered, ok false), then the
+// pull request (with its base branch) and its submission checked against
+// its base.
+func (w *Worker) maintainersCheck(ctx context.Context, j Job, command, why string) (pr prcheck.PRInfo, baseRef string, out prcheck.CheckOutcome, ok bool, err error) {
+	if ok, err = w.maintainer(ctx, j, command, why); err != nil || !ok {
+		return pr, "", out, false, err
+	}
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
-		return err
+		return pr, baseRef, out, false, err
 	}
 	if baseSHA == "" {
 		baseSHA = baseRef
 	}
-	out, err := w.check(ctx, j, pr, baseSHA)
-	if err != nil {
-		return err
-	}
-	return w.spotCheckAndPost(ctx, j, pr, asked, out)
+	out, err = w.check(ctx, j, pr, baseSHA)
+	return pr, baseRef, out, err == nil, err
 }
 
 // spotCheckAndPost runs the spot-check of a verified pull request and

@@ -51,20 +51,9 @@ var reproduceCheck = map[reproduce.Verdict]struct {
 // which the entry is then marked while its submission is this version.
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Reproduce(ctx context.Context, j Job) error {
-	ok, err := w.maintainer(ctx, j, "/benchgate reproduce", "asks the model the submission names again, at the leaderboard's expense")
-	if err != nil || !ok {
-		return err
-	}
 	asked := time.Now()
-	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
-	if err != nil {
-		return err
-	}
-	if baseSHA == "" {
-		baseSHA = baseRef
-	}
-	out, err := w.check(ctx, j, pr, baseSHA)
-	if err != nil {
+	pr, baseRef, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate reproduce", "asks the model the submission names again, at the leaderboard's expense")
+	if err != nil || !ok {
 		return err
 	}
 	rep, refused, err := w.reproduce(ctx, j, pr, out)
