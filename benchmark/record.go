@@ -269,22 +269,10 @@ func recordAgain(key string) string {
 func ParseRecord(file string, data []byte, b *Benchmark) (*CalibrationRecord, finding.List) {
 	var out finding.List
 	again := recordAgain(b.Entry.Key)
-	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
-	if err != nil {
-		f := finding.FromError("json.syntax", file, err)
-		f.Message += "; " + again
-		return nil, append(out, f)
-	}
 	// A record of another format would break the schema everywhere: one
 	// finding says what it is instead.
-	if fn := doc.Root.Get("format"); fn != nil && fn.Kind == jsondoc.String && fn.Str != RecordFormat {
-		out.Errorf("record.format", file, doc.Line(fn.Off), "", "format is %q, but this benchgate reads only %q; %s", fn.Str, RecordFormat, again)
-		return nil, out
-	}
-	if fs := schemas.Validate(schemas.CalibrationRecord, file, doc); len(fs) > 0 {
-		for i := range fs {
-			fs[i].Message += "; " + again
-		}
+	doc, fs := schemas.ParseFormatted(schemas.CalibrationRecord, RecordFormat, "record.format", file, data, again)
+	if doc == nil {
 		return nil, append(out, fs...)
 	}
 	root := doc.Root

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/finding"
-	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/rerun"
 	"github.com/benchgate/benchgate/schemas"
 	"github.com/benchgate/benchgate/submission"
@@ -121,20 +120,8 @@ const MaxRecordBytes = 1 << 20
 func ParseRecord(file string, data []byte) (*Record, finding.List) {
 	var out finding.List
 	again := "run `benchgate reproduce --record` again to replace it"
-	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
-	if err != nil {
-		f := finding.FromError("json.syntax", file, err)
-		f.Message += "; " + again
-		return nil, append(out, f)
-	}
-	if fn := doc.Root.Get("format"); fn != nil && fn.Kind == jsondoc.String && fn.Str != RecordFormat {
-		out.Errorf("reproduction.format", file, doc.Line(fn.Off), "", "format is %q, but this benchgate reads only %q; %s", fn.Str, RecordFormat, again)
-		return nil, out
-	}
-	if fs := schemas.Validate(schemas.Reproduction, file, doc); len(fs) > 0 {
-		for i := range fs {
-			fs[i].Message += "; " + again
-		}
+	doc, fs := schemas.ParseFormatted(schemas.Reproduction, RecordFormat, "reproduction.format", file, data, again)
+	if doc == nil {
 		return nil, append(out, fs...)
 	}
 	// The schema has checked every member's type: the decoding cannot

@@ -154,3 +154,29 @@ func QuestionAt(doc *jsondoc.Doc, ptr string) string {
 	}
 	return ""
 }
+
+// ParseFormatted parses data, the file of a versioned format whose
+// "format" member must be format, and validates it against schema n. A
+// file of another format gets one finding (code), not the schema's many;
+// every finding ends with again, what to do about it. The document is nil
+// when there are findings.
+func ParseFormatted(n Name, format, code, file string, data []byte, again string) (*jsondoc.Doc, finding.List) {
+	var out finding.List
+	doc, err := jsondoc.Parse(data, jsondoc.Limits{})
+	if err != nil {
+		f := finding.FromError("json.syntax", file, err)
+		f.Message += "; " + again
+		return nil, append(out, f)
+	}
+	if fn := doc.Root.Get("format"); fn != nil && fn.Kind == jsondoc.String && fn.Str != format {
+		out.Errorf(code, file, doc.Line(fn.Off), "", "format is %q, but this benchgate reads only %q; %s", fn.Str, format, again)
+		return nil, out
+	}
+	if fs := Validate(n, file, doc); len(fs) > 0 {
+		for i := range fs {
+			fs[i].Message += "; " + again
+		}
+		return nil, append(out, fs...)
+	}
+	return doc, nil
+}
