@@ -32,6 +32,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		// them to one login would fail the others'.
 		return usageError(fl, errors.New("--author binds the submissions you submit: name their folders (PATH)"))
 	}
+	if *author != "" {
+		if _, err := submission.ParseLogin(*author); err != nil {
+			return usageError(fl, fmt.Errorf("--author: %v", err))
+		}
+	}
 	root, err := rootFlag.locate()
 	if err != nil {
 		return err
