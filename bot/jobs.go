@@ -226,15 +226,20 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 	if settled {
 		return out, nil
 	}
-	files, err := w.GH.ReadFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA, listed)
-	if err != nil {
-		return unverifiable(pr, err)
+	files := listed
+	if dir != "" {
+		if files, err = w.GH.ReadFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA, listed); err != nil {
+			return unverifiable(pr, err)
+		}
 	}
+	// A pull request changing more than one submission folder fails
+	// whatever its files hold: the base tree says whose submissions it
+	// touches, and nothing of it is downloaded.
 	base, err := w.GH.BaseFS(ctx, j.InstallationID, j.Repo, baseSHA)
 	if err != nil {
 		return unverifiable(pr, err)
 	}
-	if prcheck.NeedsPermission(base, pr, dir, files) {
+	if prcheck.NeedsPermission(base, pr, files) {
 		if pr.AuthorCanWrite, err = w.GH.CanWrite(ctx, j.InstallationID, j.Repo, pr.Author); err != nil {
 			return prcheck.CheckOutcome{}, err
 		}

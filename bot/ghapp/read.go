@@ -117,8 +117,10 @@ func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int
 		opts.Page = resp.NextPage
 	}
 	if len(listed) >= MaxListedFiles {
-		return nil, &bot.Unverifiable{Conclusion: prcheck.Neutral, Title: "Not a submission",
-			Reason: fmt.Sprintf("This pull request changes %d files or more, the most GitHub lists, so it is not a submission: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`).", MaxListedFiles)}
+		// Past the cap, GitHub's listing cannot show that no submission is
+		// touched, which alone would make the pull request neutral.
+		return nil, &bot.Unverifiable{Conclusion: prcheck.Failure, Title: "Too many files to tell",
+			Reason: fmt.Sprintf("This pull request changes %d files or more, the most GitHub lists, so benchgate cannot tell whether it touches a submission. Split it: a submission pull request changes one submission folder and nothing else; a change to the leaderboard itself, for maintainers to review, changes no submission folder.", MaxListedFiles)}
 	}
 	var out []prcheck.ChangedFile
 	for _, f := range listed {

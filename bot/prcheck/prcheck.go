@@ -125,6 +125,8 @@ func CheckPR(base fs.FS, pr PRInfo, files []ChangedFile, opts verify.Options) Ch
 	if neutral {
 		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr)
 	}
+	// scope refuses every pull request but one changing one submission
+	// folder alone: only those files are read below.
 	if problem != "" {
 		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr)
 	}
@@ -187,100 +189,181 @@ func capBytes(s string, max int, tail string) string {
 	return safetext.Cut(s, max-len(tail)) + tail
 }
 
-// scope decides whether the pull request is a submission: it must add or
-// change files of exactly one submission folder, by the layout's one rule
-// (submission.Locate, which the CLI's verify also follows). It
-// returns that folder, and either a problem (a failure) or, for a pull
-// request that is not a submission at all, neutral.
+// scope decides whether the pull request is a submission, by the
+// layout's one rule (submission.Locate, which the CLI's verify also
+// follows) and the base branch's records. A pull request that touches no
+// submission folder is not one: neutral, for maintainers to review. One
+// that touches any must change one folder and nothing else, so that the
+// verdict covers everything it changes; and a folder already merged only
+// by its recorded submitter or a maintainer. It returns the folder when
+// there is one, and the problems (a failure), each naming the files.
 func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neutral bool) {
-	if dir, problem, neutral = pathScope(files); problem != "" {
-		return dir, problem, neutral
+	t := touch(files)
+	if len(t.dirs) == 0 {
+		return "", notASubmission(t.other), true
+	}
+	if len(t.dirs) == 1 {
+		dir = t.dirs[0]
 	}
 	if pr.Author == "" && !pr.AuthorCanWrite {
 		// Without an author there is nobody to bind the submission to.
 		return dir, "GitHub named no author for this pull request, so benchgate cannot tell whose submission it is; a maintainer must look at it.", false
 	}
-	existing := exists(base, dir)
+	var problems []string
+	for _, d := range t.dirs {
+		if pr.AuthorCanWrite {
+			break
+		}
+		if exists(base, d) {
+			// Who may change it is decided by the base branch's record,
+			// never by what the pull request's meta.json says.
+			if owner := submitterOf(base, d); !submission.SameLogin(owner, pr.Author) {
+				problems = append(problems, othersSubmission(d, owner, t.files[d]))
+				continue
+			}
+		}
+		for _, f := range t.files[d] {
+			if f.Status == "removed" {
+				problems = append(problems, fmt.Sprintf("This pull request removes `%s`; only a maintainer may remove a submission's files.", mdtext.Code(f.Path)))
+				break
+			}
+		}
+	}
+	if len(t.dirs) > 1 {
+		problems = append(problems, fmt.Sprintf("A submission pull request changes one submission; this one touches %d (%s). Open one pull request for each.", len(t.dirs), codeList(t.dirs)))
+	}
+	if len(t.other) > 0 {
+		problems = append(problems, fmt.Sprintf("This pull request changes %s and also %d file(s) outside it: %s. A submission pull request changes one submission folder and nothing else, so that its check covers all it changes: move these files to a pull request of their own, for maintainers to review as a change to the leaderboard itself.", submissionsNamed(t.dirs), len(t.other), codeList(t.other)))
+	}
+	switch len(problems) {
+	case 0:
+		return dir, "", false
+	case 1:
+		return dir, problems[0], false
+	}
+	return dir, "This pull request cannot be verified as it stands:\n\n- " + strings.Join(problems, "\n- "), false
+}
+
+// touched is what a pull request's changed files touch.
+type touched struct {
+	dirs  []string                 // submission folders, sorted
+	files map[string][]ChangedFile // each folder's changed files
+	other []string                 // paths in no submission folder, sorted
+}
+
+func touch(files []ChangedFile) touched {
+	t := touched{files: map[string][]ChangedFile{}}
 	for _, f := range files {
-		if f.Status == "removed" && !pr.AuthorCanWrite {
-			return dir, fmt.Sprintf("This pull request removes `%s`; only a maintainer may remove a submission's files.", mdtext.Code(f.Path)), false
+		sub, ok := submission.Locate(f.Path)
+		if !ok {
+			t.other = append(t.other, f.Path)
+			continue
+		}
+		d := sub.String()
+		if _, seen := t.files[d]; !seen {
+			t.dirs = append(t.dirs, d)
+		}
+		t.files[d] = append(t.files[d], f)
+	}
+	sort.Strings(t.dirs)
+	sort.Strings(t.other)
+	return t
+}
+
+// notASubmission is why a pull request that touches no submission folder
+// has nothing to verify.
+func notASubmission(other []string) string {
+	if len(other) == 0 {
+		return "This pull request changes no files, so it changes no submission."
+	}
+	return fmt.Sprintf("This pull request changes no submission folder (it changes %s), so benchgate has nothing to verify: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`), in a pull request of its own.", codeList(other))
+}
+
+// othersSubmission is the refusal of a change to dir, merged on the base
+// branch and submitted by owner, not the pull request's author.
+func othersSubmission(dir, owner string, files []ChangedFile) string {
+	var edits, removals []string
+	for _, f := range files {
+		if f.Status == "removed" {
+			removals = append(removals, f.Path)
+		} else {
+			edits = append(edits, f.Path)
 		}
 	}
-	if existing && !pr.AuthorCanWrite {
-		// Who may change it is decided by the base branch's record, never
-		// by what the pull request's meta.json says.
-		owner := submitterOf(base, dir)
-		if owner == "" || !strings.EqualFold(owner, pr.Author) {
-			return dir, fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner))), false
-		}
+	var what []string
+	if len(edits) > 0 {
+		what = append(what, "changes "+codeList(edits))
 	}
-	return dir, "", false
+	if len(removals) > 0 {
+		what = append(what, "removes "+codeList(removals))
+	}
+	return fmt.Sprintf("`%s` is already on the leaderboard, submitted by %s, and this pull request %s there; only its submitter or a maintainer may change it. To add your own run, use a new folder name.", mdtext.Code(dir), mdtext.Escape(orUnknown(owner)), strings.Join(what, " and "))
+}
+
+// submissionsNamed names the submission folders a pull request touches.
+func submissionsNamed(dirs []string) string {
+	if len(dirs) == 1 {
+		return "the submission " + codeList(dirs)
+	}
+	return "submissions"
+}
+
+// codeList is paths as code spans, the first 10 of them.
+func codeList(paths []string) string {
+	const shown = 10
+	list := make([]string, 0, min(len(paths), shown)+1)
+	for i, p := range paths {
+		if i == shown {
+			list = append(list, fmt.Sprintf("and %d more", len(paths)-shown))
+			break
+		}
+		list = append(list, "`"+mdtext.Code(p)+"`")
+	}
+	return strings.Join(list, ", ")
 }
 
 // Listed is the check of a pull request decided from its file listing
 // alone (paths and statuses, no content, no base tree), when that already
-// settles it: it is not one submission. ok is false when it may be one,
-// and the files of dir are to be read and verified: so that a pull
-// request of a thousand files costs its listing, not a thousand downloads.
+// settles it: it touches no submission, so there is nothing to verify. ok
+// is false when it does: dir is then the one submission folder it
+// changes, to be read and verified, or "" when it changes more (several
+// folders, or files outside one), which fails whatever the files hold and
+// needs only the base tree to say whose submissions it touches
+// (CheckPR with the listing), never the files' content.
 func Listed(pr PRInfo, files []ChangedFile) (out CheckOutcome, dir string, ok bool) {
-	dir, problem, neutral := pathScope(files)
+	t := touch(files)
 	switch {
-	case neutral:
-		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: problem}, pr), "", true
-	case problem != "":
-		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr), "", true
+	case len(t.dirs) == 0:
+		return finish(CheckOutcome{Conclusion: Neutral, Title: "Not a submission", Summary: notASubmission(t.other)}, pr), "", true
+	case len(t.dirs) == 1 && len(t.other) == 0:
+		return CheckOutcome{}, t.dirs[0], false
 	}
-	return CheckOutcome{}, dir, false
+	return CheckOutcome{}, "", false
 }
 
-// NeedsPermission reports whether the check of pull request pr changing
-// the submission folder dir depends on its author's permission: when it
-// removes files, changes a folder already merged on base, or names
-// another submitter than its author (which only a maintainer may).
-// Otherwise the App need not ask GitHub.
-func NeedsPermission(base fs.FS, pr PRInfo, dir string, files []ChangedFile) bool {
-	for _, f := range files {
-		if f.Status == "removed" {
+// NeedsPermission reports whether the check of pull request pr depends on
+// its author's permission: when it removes files, changes a folder
+// already merged on base, or (changing one submission and nothing else)
+// names another submitter than its author, which only a maintainer may.
+// Otherwise the App need not ask GitHub. A pull request that changes
+// more than one submission fails whatever it names, so only the folders
+// it touches matter: files may then be the listing, without content.
+func NeedsPermission(base fs.FS, pr PRInfo, files []ChangedFile) bool {
+	t := touch(files)
+	for _, d := range t.dirs {
+		if exists(base, d) {
 			return true
 		}
-	}
-	return exists(base, dir) || !strings.EqualFold(metaString(base, dir, files, "submitter"), pr.Author)
-}
-
-// pathScope is the part of scope that paths alone decide.
-func pathScope(files []ChangedFile) (dir, problem string, neutral bool) {
-	dirs := map[string]bool{}
-	var other []string
-	for _, f := range files {
-		if sub, ok := submission.Locate(f.Path); ok {
-			dirs[sub.String()] = true
-			continue
+		for _, f := range t.files[d] {
+			if f.Status == "removed" {
+				return true
+			}
 		}
-		other = append(other, f.Path)
 	}
-	if len(other) > 0 {
-		sort.Strings(other)
-		list := other
-		if len(list) > 10 {
-			list = append(list[:10:10], fmt.Sprintf("and %d more", len(other)-10))
-		}
-		return "", fmt.Sprintf("This pull request changes files outside one submission folder (%s), so it is not a submission: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`).", mdtext.Escape(strings.Join(list, ", "))), true
+	if len(t.dirs) != 1 || len(t.other) > 0 {
+		return false
 	}
-	if len(dirs) == 0 {
-		return "", "This pull request changes no submission.", true
-	}
-	if len(dirs) > 1 {
-		names := make([]string, 0, len(dirs))
-		for d := range dirs {
-			names = append(names, "`"+mdtext.Code(d)+"`")
-		}
-		sort.Strings(names)
-		return "", fmt.Sprintf("A submission pull request adds one submission; this one touches %d (%s). Open one pull request for each.", len(dirs), strings.Join(names, ", ")), false
-	}
-	for d := range dirs {
-		dir = d
-	}
-	return dir, "", false
+	return !submission.SameLogin(metaString(base, t.dirs[0], files, "submitter"), pr.Author)
 }
 
 func orUnknown(s string) string {

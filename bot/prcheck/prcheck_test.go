@@ -60,10 +60,18 @@ func TestCheckPR(t *testing.T) {
 	}{
 		{"a valid new submission", author, add("submissions/model-benchmark/new-run", meta, scores), Success, "1 passed", false},
 		{"an invalid one", author, add("submissions/model-benchmark/new-run", meta, badScores), Failure, "mcq.correct", true},
-		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), Failure, "touches 2", false},
-		{"a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), Neutral, "not a submission", false},
-		{"a reproduction record", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "reproductions/model-benchmark/a.json", Status: "added", Content: []byte(`{"verdict": "consistent"}`)}), Neutral, "not a submission", false},
-		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral, "verify/verify.go", false},
+		{"two submissions", author, append(add("submissions/model-benchmark/a", meta, scores), add("submissions/model-benchmark/b", meta, scores)...), Failure, "touches 2 (`submissions/model-benchmark/a`, `submissions/model-benchmark/b`). Open one pull request for each.", false},
+		// A pull request touching a submission changes that folder alone,
+		// or fails naming what to move out; only one touching none is
+		// neutral.
+		{"a submission and a change to the rubrics", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")}), Failure, "This pull request changes the submission `submissions/model-benchmark/a` and also 1 file(s) outside it: `rubrics/rubrics.json`. A submission pull request changes one submission folder and nothing else", false},
+		{"a submission and a reproduction record", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "reproductions/model-benchmark/a.json", Status: "added", Content: []byte(`{"verdict": "consistent"}`)}), Failure, "`reproductions/model-benchmark/a.json`. A submission pull request", false},
+		{"a maintainer's submission and a README", maintainer, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "README.md", Status: "modified", Content: []byte("typo")}), Failure, "also 1 file(s) outside it: `README.md`", false},
+		{"someone else's submission and a README", author, append(edit("scores.json", scores), ChangedFile{Path: "README.md", Status: "modified", Content: []byte("typo")}), Failure, "- `" + merged + "` is already on the leaderboard, submitted by example-lab, and this pull request changes `" + merged + "/scores.json` there; only its submitter or a maintainer may change it. To add your own run, use a new folder name.\n- This pull request changes the submission `" + merged + "` and also 1 file(s) outside it: `README.md`", false},
+		{"someone else's submission removed with a README", author, []ChangedFile{{Path: merged + "/meta.json", Status: "removed"}, {Path: merged + "/scores.json", Status: "removed"}, {Path: "README.md", Status: "modified", Content: []byte("typo")}}, Failure, "submitted by example-lab, and this pull request removes `" + merged + "/meta.json`, `" + merged + "/scores.json` there", false},
+		{"a submission and files beside the folders", author, append(add("submissions/model-benchmark/a", meta, scores), ChangedFile{Path: "submissions/README.md", Status: "added", Content: []byte("x")}, ChangedFile{Path: "submissions/_template/meta.json", Status: "modified", Content: []byte("{}")}), Failure, "also 2 file(s) outside it: `submissions/README.md`, `submissions/_template/meta.json`", false},
+		{"a code change", author, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral, "This pull request changes no submission folder (it changes `verify/verify.go`), so benchgate has nothing to verify", false},
+		{"many files of no submission", author, manyFiles("docs/page-%02d.md", 12), Neutral, "(it changes `docs/page-00.md`, `docs/page-01.md`, `docs/page-02.md`, `docs/page-03.md`, `docs/page-04.md`, `docs/page-05.md`, `docs/page-06.md`, `docs/page-07.md`, `docs/page-08.md`, `docs/page-09.md`, and 2 more)", false},
 		// A new submission is bound to the pull request's author.
 		{"a new submission naming another submitter", author, add("submissions/model-benchmark/new-run", labMeta, scores), Failure, `submitter is "example-lab", but this submission comes from the GitHub account "newcomer": set "submitter" to your GitHub login, "newcomer" (logins compare case-insensitively`, true},
 		{"naming its author in another case", by("NewComer"), add("submissions/model-benchmark/new-run", meta, scores), Success, "1 passed", false},
@@ -72,14 +80,17 @@ func TestCheckPR(t *testing.T) {
 		// A merged submission is changed by its recorded submitter (the
 		// base branch's meta.json) or a maintainer, whatever the pull
 		// request's meta.json says.
-		{"someone else's submission", author, edit("scores.json", scores), Failure, "submitted by example-lab", false},
-		{"someone else's, claiming it in meta.json", author, edit("meta.json", meta), Failure, "submitted by example-lab; only its submitter or a maintainer may change it", false},
+		{"someone else's submission", author, edit("scores.json", scores), Failure, "`" + merged + "` is already on the leaderboard, submitted by example-lab, and this pull request changes `" + merged + "/scores.json` there", false},
+		{"someone else's submission removed", author, []ChangedFile{{Path: merged + "/scores.json", Status: "removed"}}, Failure, "submitted by example-lab, and this pull request removes `" + merged + "/scores.json` there; only its submitter or a maintainer may change it", false},
+		{"someone else's submission and one's own", author, append(edit("scores.json", scores), add("submissions/model-benchmark/new-run", meta, scores)...), Failure, "submitted by example-lab, and this pull request changes `" + merged + "/scores.json` there; only its submitter or a maintainer may change it. To add your own run, use a new folder name.\n- A submission pull request changes one submission; this one touches 2", false},
+		{"a look-alike of its author's login", by("kim"), add("submissions/model-benchmark/new-run", metaBy(t, labMeta, "\u212Aim"), scores), Failure, "submitter is not a GitHub login: character 1 of \"\u212Aim\" is U+212A, not ASCII", true},
+		{"someone else's, claiming it in meta.json", author, edit("meta.json", meta), Failure, "submitted by example-lab, and this pull request changes `" + merged + "/meta.json` there; only its submitter or a maintainer may change it", false},
 		{"a maintainer may change it", maintainer, edit("scores.json", scores), Success, "1 passed", false},
 		{"its submitter may change it", PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "Example-Lab"}, edit("scores.json", scores), Success, "1 passed", false},
 		{"its submitter may not hand it to another", by("example-lab"), edit("meta.json", meta), Failure, `set "submitter" to your GitHub login, "example-lab"`, true},
 		{"a maintainer may hand it to another", maintainer, edit("meta.json", meta), Success, "1 passed", false},
 		{"removing files", author, []ChangedFile{{Path: "submissions/model-benchmark/new-run/README.md", Status: "removed"}}, Failure, "only a maintainer may remove", false},
-		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, `outside one submission folder (submissions/\_template/README.md), so it is not a submission`, false},
+		{"the template is not a submission", author, []ChangedFile{{Path: "submissions/_template/README.md", Status: "modified", Content: []byte("x")}}, Neutral, "(it changes `submissions/_template/README.md`), so benchgate has nothing to verify", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,20 +132,25 @@ func TestNeedsPermission(t *testing.T) {
 	pr := PRInfo{Author: "newcomer"}
 	tests := []struct {
 		name  string
-		dir   string
 		files []ChangedFile
 		want  bool
 	}{
-		{"a new submission naming its author", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}}, false},
-		{"naming its author in another case", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "NEWCOMER")}}, false},
-		{"naming someone else", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: labMeta}}, true},
-		{"without meta.json", dir, []ChangedFile{{Path: dir + "/scores.json", Status: "added", Content: []byte("[]")}}, true},
-		{"a merged submission", merged, []ChangedFile{{Path: merged + "/meta.json", Status: "modified", Content: metaBy(t, labMeta, "newcomer")}}, true},
-		{"a removal", dir, []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}, {Path: dir + "/README.md", Status: "removed"}}, true},
+		{"a new submission naming its author", []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}}, false},
+		{"naming its author in another case", []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "NEWCOMER")}}, false},
+		{"naming someone else", []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: labMeta}}, true},
+		{"without meta.json", []ChangedFile{{Path: dir + "/scores.json", Status: "added", Content: []byte("[]")}}, true},
+		{"a merged submission", []ChangedFile{{Path: merged + "/meta.json", Status: "modified", Content: metaBy(t, labMeta, "newcomer")}}, true},
+		{"a removal", []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "newcomer")}, {Path: dir + "/README.md", Status: "removed"}}, true},
+		{"a look-alike of its author", []ChangedFile{{Path: dir + "/meta.json", Status: "added", Content: metaBy(t, labMeta, "n\u0435wcomer")}}, true},
+		// A mixed pull request fails whatever its files say: only the
+		// folders it touches matter, and the listing has no content.
+		{"a listed submission and a README", []ChangedFile{{Path: dir + "/meta.json", Status: "added"}, {Path: "README.md", Status: "modified"}}, false},
+		{"two listed new submissions", []ChangedFile{{Path: dir + "/meta.json", Status: "added"}, {Path: dir + "2/meta.json", Status: "added"}}, false},
+		{"a listed merged submission and a README", []ChangedFile{{Path: merged + "/scores.json", Status: "modified"}, {Path: "README.md", Status: "modified"}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := NeedsPermission(base, pr, tt.dir, tt.files); got != tt.want {
+			if got := NeedsPermission(base, pr, tt.files); got != tt.want {
 				t.Errorf("NeedsPermission = %v, want %v", got, tt.want)
 			}
 		})
@@ -354,5 +370,39 @@ func TestOverlayCarriesThePrompts(t *testing.T) {
 	}
 	if e, _ := got.Lookup("basin-analysis"); e.Problem != "" || e.JudgePromptSHA256() != want.Entry.JudgePromptSHA256() {
 		t.Errorf("the judge's prompt in the verified tree: %+v", e)
+	}
+}
+
+// manyFiles is n added files named by format and their number.
+func manyFiles(format string, n int) []ChangedFile {
+	out := make([]ChangedFile, n)
+	for i := range out {
+		out[i] = ChangedFile{Path: fmt.Sprintf(format, i), Status: "added", Content: []byte("x")}
+	}
+	return out
+}
+
+// TestCheckPRLookalikeOwner: a submission merged with a look-alike
+// submitter (the Kelvin sign for K, which strings.EqualFold folds to k)
+// belongs to no GitHub account: the account it imitates may not change it
+// as its submitter, and even a maintainer's change fails verification
+// until the submitter is written in ASCII.
+func TestCheckPRLookalikeOwner(t *testing.T) {
+	const merged = "submissions/model-benchmark/qwen3-32b-reservoir"
+	base := fstest.MapFS{}
+	for _, p := range []string{"rubrics/rubrics.json", "rubrics/basin-analysis.json", "rubrics/reservoir-mcq.jsonl", merged + "/scores.json"} {
+		base[p] = &fstest.MapFile{Data: readRepo(t, p)}
+	}
+	kelvin := metaBy(t, readRepo(t, merged+"/meta.json"), "\u212Aim")
+	base[merged+"/meta.json"] = &fstest.MapFile{Data: kelvin}
+	edit := []ChangedFile{{Path: merged + "/scores.json", Status: "modified", Content: readRepo(t, merged+"/scores.json")}}
+
+	out := CheckPR(base, PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "kim"}, edit, checkOpts)
+	if out.Conclusion != Failure || !strings.Contains(out.Summary, "submitted by \u212Aim, and this pull request changes `"+merged+"/scores.json` there") {
+		t.Errorf("the look-alike's account: %s\n%s", out.Conclusion, out.Summary)
+	}
+	out = CheckPR(base, PRInfo{Repo: "geo/board", HeadSHA: "x", Author: "maint", AuthorCanWrite: true}, edit, checkOpts)
+	if out.Conclusion != Failure || !strings.Contains(out.Summary, "U+212A, not ASCII") || len(out.Annotations) != 1 || out.Annotations[0].Title != "meta.submitter" {
+		t.Errorf("a maintainer's change: %s %+v\n%s", out.Conclusion, out.Annotations, out.Summary)
 	}
 }

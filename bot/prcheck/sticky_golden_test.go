@@ -80,6 +80,29 @@ func TestStickyGolden(t *testing.T) {
 		out := check(t, []ChangedFile{{Path: "verify/verify.go", Status: "modified", Content: []byte("package verify")}}, Neutral)
 		golden(t, "sticky-neutral.md", out.Comment)
 	})
+	// A pull request touching a submission and anything else fails,
+	// naming what to move out; a change to someone else's submission
+	// fails outright, naming whose it is and the files.
+	t.Run("a submission and other files", func(t *testing.T) {
+		files := append(add("submissions/model-benchmark/new-run", meta, scores),
+			ChangedFile{Path: "README.md", Status: "modified", Content: []byte("typo fixed")},
+			ChangedFile{Path: "rubrics/rubrics.json", Status: "modified", Content: []byte("[]")})
+		golden(t, "sticky-mixed.md", check(t, files, Failure).Comment)
+	})
+	t.Run("someone else's submission and other files", func(t *testing.T) {
+		other := pr
+		other.Author = "newcomer"
+		files := []ChangedFile{
+			{Path: mcq + "/scores.json", Status: "modified", Content: badScores},
+			{Path: mcq + "/README.md", Status: "removed"},
+			{Path: "README.md", Status: "modified", Content: []byte("typo fixed")},
+		}
+		out := CheckPR(base, other, files, checkOpts)
+		if out.Conclusion != Failure {
+			t.Fatalf("conclusion %s:\n%s", out.Conclusion, out.Summary)
+		}
+		golden(t, "sticky-others.md", out.Comment)
+	})
 	t.Run("with a spot-check", func(t *testing.T) {
 		// The spot-check of a multiple-choice submission re-reads its
 		// answers: no judge is called.

@@ -39,6 +39,13 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	if err := oneOf(*format, []string{"text", "github"}); err != nil {
 		return err
 	}
+	*author = strings.TrimSpace(*author)
+	if *author != "" {
+		// An empty author is the check's to refuse, as the App's is.
+		if _, err := submission.ParseLogin(*author); err != nil {
+			return usageError(fl, fmt.Errorf("--author: %v", err))
+		}
+	}
 	root, err := rootFlag.locate()
 	if err != nil {
 		return err
@@ -54,7 +61,7 @@ func runCheckPR(args []string, stdout, stderr io.Writer) error {
 	if err := readHead(*head, files, *maxBytes); err != nil {
 		return err
 	}
-	pr := prcheck.PRInfo{Author: strings.TrimSpace(*author), AuthorCanWrite: *maintainer}
+	pr := prcheck.PRInfo{Author: *author, AuthorCanWrite: *maintainer}
 	out := prcheck.CheckPR(boardFS(root), pr, files, verify.Options{MaxFileBytes: *maxBytes})
 	if err := renderCheck(stdout, *format, out); err != nil {
 		return err

@@ -32,16 +32,23 @@ func TestCheckPR(t *testing.T) {
 		author     string
 		maintainer bool
 		want       prcheck.Conclusion
+		says       string // in check-pr's output, when set
 	}{
-		{"one folder", "A\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "example-lab", false, prcheck.Success},
-		{"one folder, another submitter", "A\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "mallory", false, prcheck.Failure},
-		{"two folders", "A\tsubmissions/model-benchmark/run-a/meta.json\nA\tsubmissions/model-benchmark/run-a/scores.json\nA\tsubmissions/model-benchmark/run-b/meta.json\nA\tsubmissions/model-benchmark/run-b/scores.json\n", merge(newRun("run-a"), newRun("run-b")), "example-lab", false, prcheck.Failure},
-		{"rubrics edit", "M\trubrics/rubrics.json\n", nil, "example-lab", false, prcheck.Neutral},
-		{"rubrics edit with a submission", "M\trubrics/rubrics.json\nA\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "example-lab", false, prcheck.Neutral},
-		{"someone else's merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "mallory", false, prcheck.Failure},
-		{"own merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "example-lab", false, prcheck.Success},
-		{"a maintainer edits a merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "maint", true, prcheck.Success},
-		{"rename of a merged submission", "R100\t" + merged + "/meta.json\tsubmissions/model-benchmark/mine/meta.json\n", map[string]string{"submissions/model-benchmark/mine/meta.json": meta}, "mallory", false, prcheck.Failure},
+		{"one folder", "A\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "example-lab", false, prcheck.Success, ""},
+		{"one folder, another submitter", "A\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "mallory", false, prcheck.Failure, "meta.submitter"},
+		{"two folders", "A\tsubmissions/model-benchmark/run-a/meta.json\nA\tsubmissions/model-benchmark/run-a/scores.json\nA\tsubmissions/model-benchmark/run-b/meta.json\nA\tsubmissions/model-benchmark/run-b/scores.json\n", merge(newRun("run-a"), newRun("run-b")), "example-lab", false, prcheck.Failure, "Open one pull request for each"},
+		// Neutral, and exit 0, only for a pull request touching no
+		// submission; one touching a submission and more fails.
+		{"rubrics edit", "M\trubrics/rubrics.json\n", nil, "example-lab", false, prcheck.Neutral, "changes no submission folder (it changes `rubrics/rubrics.json`)"},
+		{"rubrics edit with a submission", "M\trubrics/rubrics.json\nA\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "example-lab", false, prcheck.Failure, "also 1 file(s) outside it: `rubrics/rubrics.json`"},
+		{"a maintainer's submission with a README", "M\tREADME.md\nA\tsubmissions/model-benchmark/new-run/meta.json\nA\tsubmissions/model-benchmark/new-run/scores.json\n", newRun("new-run"), "maint", true, prcheck.Failure, "also 1 file(s) outside it: `README.md`"},
+		{"someone else's merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "mallory", false, prcheck.Failure, "submitted by example-lab, and this pull request changes `" + merged + "/meta.json` there"},
+		{"someone else's merged submission with a README typo", "M\tREADME.md\nM\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "mallory", false, prcheck.Failure, "submitted by example-lab, and this pull request changes `" + merged + "/meta.json` there"},
+		{"someone else's merged submission deleted with a README typo", "M\tREADME.md\nD\t" + merged + "/meta.json\nD\t" + merged + "/scores.json\n", nil, "mallory", false, prcheck.Failure, "and this pull request removes `" + merged + "/meta.json`, `" + merged + "/scores.json` there"},
+		{"own merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "example-lab", false, prcheck.Success, ""},
+		{"own merged submission with a README typo", "M\tREADME.md\nM\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "example-lab", false, prcheck.Failure, "also 1 file(s) outside it: `README.md`"},
+		{"a maintainer edits a merged submission", "M\t" + merged + "/meta.json\n", map[string]string{merged + "/meta.json": edited}, "maint", true, prcheck.Success, ""},
+		{"rename of a merged submission", "R100\t" + merged + "/meta.json\tsubmissions/model-benchmark/mine/meta.json\n", map[string]string{"submissions/model-benchmark/mine/meta.json": meta}, "mallory", false, prcheck.Failure, "submitted by example-lab, and this pull request removes `" + merged + "/meta.json` there"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -67,6 +74,8 @@ func TestCheckPR(t *testing.T) {
 				switch f[0] {
 				case "A":
 					files = append(files, prcheck.ChangedFile{Path: f[1], Status: "added", Content: []byte(tc.head[f[1]])})
+				case "D":
+					files = append(files, prcheck.ChangedFile{Path: f[1], Status: "removed"})
 				case "M":
 					files = append(files, prcheck.ChangedFile{Path: f[1], Status: "modified", Content: []byte(tc.head[f[1]])})
 				case "R100":
@@ -82,6 +91,9 @@ func TestCheckPR(t *testing.T) {
 			}
 			if !strings.Contains(out, app.Title) && app.Report == nil {
 				t.Errorf("check-pr does not say %q:\n%s", app.Title, out)
+			}
+			if !strings.Contains(out, tc.says) || !strings.Contains(app.Summary, tc.says) {
+				t.Errorf("check-pr or the App does not say %q:\ncheck-pr: %s\nthe App: %s", tc.says, out, app.Summary)
 			}
 		})
 	}
@@ -172,5 +184,25 @@ func TestCheckPRFileTooLarge(t *testing.T) {
 	code, out, stderr := runCLI(t, "check-pr", "--root", base, "--files", list, "--head", filepath.Join(tmp, "head"), "--author", "example-lab", "--max-file-bytes", "100")
 	if code != exitFail || !strings.Contains(out, "layout.too-large") {
 		t.Errorf("files over --max-file-bytes: exit %d, want 1 and layout.too-large\n%s%s", code, out, stderr)
+	}
+}
+
+// TestCheckPRAuthorLogin: --author is a GitHub login, ASCII as GitHub's
+// are: a look-alike (the Kelvin sign for K) is refused as a usage error
+// naming the flag, before anything is checked.
+func TestCheckPRAuthorLogin(t *testing.T) {
+	base := copyBoard(t)
+	tmp := t.TempDir()
+	list := filepath.Join(tmp, "files.txt")
+	writeFile(t, list, "M\tREADME.md\n")
+	for _, author := range []string{"\u212Aim", "kim--x", "-kim", strings.Repeat("k", 40)} {
+		code, out, stderr := runCLI(t, "check-pr", "--root", base, "--files", list, "--head", tmp, "--author", author)
+		if code != exitUsage || !strings.Contains(stderr, "--author: ") || !strings.Contains(stderr, "a GitHub login is") {
+			t.Errorf("--author %q: exit %d, %s%s; want a usage error naming --author and the rule", author, code, out, stderr)
+		}
+	}
+	code, out, stderr := runCLI(t, "check-pr", "--root", base, "--files", list, "--head", tmp, "--author", "Kim")
+	if code != exitOK {
+		t.Errorf("--author Kim: exit %d, %s%s", code, out, stderr)
 	}
 }

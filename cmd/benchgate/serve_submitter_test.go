@@ -37,6 +37,7 @@ func TestServeSubmitterBound(t *testing.T) {
 		return []fakegithub.File{{Name: merged + "meta.json", Status: "modified", Content: submittedBy(t, a.meta, submitter)}}
 	}
 	editScores := []fakegithub.File{{Name: merged + "scores.json", Status: "modified", Content: a.scores}}
+	readme := fakegithub.File{Name: "README.md", Status: "modified", Content: []byte("a typo fixed\n")}
 	tests := []struct {
 		name       string
 		author     string
@@ -47,7 +48,16 @@ func TestServeSubmitterBound(t *testing.T) {
 		{"a new submission in someone else's name", "mallory", add("claimed-run", "carol"), "failure", `set "submitter" to your GitHub login, "mallory"`},
 		{"a new submission in its author's name, in another case", "mallory", add("own-run", "Mallory"), "success", "1 passed"},
 		{"a maintainer submitting for someone else", "maint", add("imported-run", "carol"), "success", "1 passed"},
-		{"an edit claiming a merged submission", "carol", editMeta("carol"), "failure", "submitted by dave; only its submitter or a maintainer may change it"},
+		{"an edit claiming a merged submission", "carol", editMeta("carol"), "failure", "submitted by dave, and this pull request changes `" + merged + "meta.json` there; only its submitter or a maintainer may change it"},
+		// A pull request touching a submission changes that folder and
+		// nothing else; only one touching none is neutral.
+		{"an edit of a merged submission with a README typo", "carol", append(editScores, readme), "failure", "- `" + merged[:len(merged)-1] + "` is already on the leaderboard, submitted by dave, and this pull request changes `" + merged + "scores.json` there; only its submitter or a maintainer may change it. To add your own run, use a new folder name.\n- This pull request changes the submission `" + merged[:len(merged)-1] + "` and also 1 file(s) outside it: `README.md`."},
+		{"a deletion of a merged submission with a README typo", "carol", []fakegithub.File{{Name: merged + "meta.json", Status: "removed"}, {Name: merged + "scores.json", Status: "removed"}, readme}, "failure", "submitted by dave, and this pull request removes `" + merged + "meta.json`, `" + merged + "scores.json` there"},
+		{"its submitter's edit with a README typo", "dave", append(editScores, readme), "failure", "also 1 file(s) outside it: `README.md`. A submission pull request changes one submission folder and nothing else"},
+		{"a new submission with a README typo", "mallory", append(add("typo-run", "mallory"), readme), "failure", "also 1 file(s) outside it: `README.md`"},
+		{"a README typo alone", "mallory", []fakegithub.File{readme}, "neutral", "changes no submission folder (it changes `README.md`)"},
+		// A GitHub login is ASCII: a look-alike of the author's names no one.
+		{"a new submission in a look-alike of its author's name", "kim", add("kelvin-run", "\u212Aim"), "failure", "submitter is not a GitHub login: character 1 of \"\u212Aim\" is U+212A, not ASCII"},
 		{"an edit by its recorded submitter", "dave", editScores, "success", "1 passed"},
 		{"an edit by its recorded submitter, in another case", "DAVE", editScores, "success", "1 passed"},
 		{"its submitter handing it to another", "dave", editMeta("carol"), "failure", `set "submitter" to your GitHub login, "dave"`},
@@ -68,6 +78,18 @@ func TestServeSubmitterBound(t *testing.T) {
 			r := a.runs(prcheck.CheckName, head)[0]
 			if r.Conclusion != tt.conclusion || !strings.Contains(r.Output.Summary, tt.want) {
 				t.Errorf("%s: %s, want %s saying %q\n%s", tt.author, r.Conclusion, tt.conclusion, tt.want, r.Output.Summary)
+			}
+			if tt.conclusion == "success" && !slices.ContainsFunc(a.gh.Requests(), func(req fakegithub.RequestLog) bool { return strings.Contains(req.Query, head) }) {
+				t.Error("no request read the head's files: the test of what is not downloaded below sees nothing")
+			}
+			if strings.Contains(tt.name, "README") {
+				// Decided from the listing and the base branch: nothing
+				// of the pull request's head is downloaded.
+				for _, req := range a.gh.Requests() {
+					if strings.Contains(req.Query, head) || strings.Contains(req.Path, "/contents/README.md") {
+						t.Errorf("the head's files were read: %s %s?%s", req.Method, req.Path, req.Query)
+					}
+				}
 			}
 			if strings.Contains(tt.want, `"submitter"`) && !slices.ContainsFunc(r.Output.Annotations, func(an fakegithub.Annotation) bool {
 				return strings.HasSuffix(an.Path, "/meta.json") && an.Title == "meta.submitter"
@@ -215,6 +237,32 @@ func TestServeSpotCheckFlood(t *testing.T) {
 	} {
 		if got := a.metric(series); got != want {
 			t.Errorf("%s = %v, want %v", series, got, want)
+		}
+	}
+}
+
+// TestServeTooManyFilesToTell: a pull request at GitHub's 3,000-file
+// listing cap may touch a submission past it, so it is not taken for one
+// that touches none: it fails, asking to be split, and nothing of it is
+// downloaded.
+func TestServeTooManyFilesToTell(t *testing.T) {
+	a := startApp(t)
+	files := make([]fakegithub.File, 3001)
+	for i := range files[:3000] {
+		files[i] = fakegithub.File{Name: fmt.Sprintf("docs/page-%04d.md", i), Status: "added", Content: []byte("x\n")}
+	}
+	files[3000] = fakegithub.File{Name: "submissions/model-benchmark/late-run/meta.json", Status: "added", Content: submittedBy(t, a.meta, "mallory")}
+	head := fmt.Sprintf("%040x", 7001)
+	a.gh.AddPR("geo/board", fakegithub.PR{Number: 7001, Author: "mallory", HeadSHA: head, BaseRef: "main", Files: files})
+	a.deliver("pull_request", "many-7001", prEvent("opened", 7001, head))
+	a.waitFor("the check of 3,001 files", func() bool { return len(a.runs(prcheck.CheckName, head)) == 1 })
+	r := a.runs(prcheck.CheckName, head)[0]
+	if r.Conclusion != "failure" || !strings.Contains(r.Output.Summary, "cannot tell whether it touches a submission. Split it") {
+		t.Errorf("%s: %s", r.Conclusion, r.Output.Summary)
+	}
+	for _, req := range a.gh.Requests() {
+		if strings.Contains(req.Query, head) {
+			t.Errorf("the head's files were read: %s %s?%s", req.Method, req.Path, req.Query)
 		}
 	}
 }

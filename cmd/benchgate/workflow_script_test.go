@@ -82,7 +82,8 @@ func TestVerifyWorkflowScript(t *testing.T) {
 	}{
 		{"submission", "example-lab", "", exitOK, "1 passed"},
 		{"another submitter", "mallory", "", exitFail, "::error"},
-		{"with a registry edit", "example-lab", "rubrics/rubrics.json", exitOK, "Not a submission"},
+		// A submission and anything else fails, naming what to move out.
+		{"with a registry edit", "example-lab", "rubrics/rubrics.json", exitFail, "outside it: `rubrics/rubrics.json`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			git(board, "checkout", "-q", "-B", "pr-"+tc.author, base)
