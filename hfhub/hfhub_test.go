@@ -407,3 +407,16 @@ func TestNewRefusesBadSettings(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestWhoamiIsAskedOnce(t *testing.T) {
+	w := newWorld(t)
+	for range 3 {
+		u, err := w.c.Whoami(context.Background())
+		if err != nil || u.ID != w.bot.ID || u.Name != "benchgate-bot" {
+			t.Fatalf("%+v %v", u, err)
+		}
+	}
+	if n := len(w.hub.Calls()); n != 1 {
+		t.Errorf("%d calls to whoami-v2", n)
+	}
+}

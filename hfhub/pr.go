@@ -242,12 +242,19 @@ func (r *rawDetails) validate(repo Repo, num int) (*PR, error) {
 	return p, nil
 }
 
-// PR reads pull request num: its details with their events (hf-hub.md
-// §2.2 "PR details") and its head commit from the revision of refs/pr/N
-// ("Head SHA of PR N"). Two calls.
+// PR reads pull request num: its head commit from the revision of
+// refs/pr/N (hf-hub.md §2.2 "Head SHA of PR N") and its details with
+// their events ("PR details"). Two calls.
 func (c *Client) PR(ctx context.Context, repo Repo, num int) (*PR, error) {
 	if num < 1 {
 		return nil, fmt.Errorf("hfhub: pull request number %d", num)
+	}
+	// The head first: a push landing between the two calls then shows in
+	// the events as a commit the head does not have, which MergeBase
+	// passes over, rather than as a head whose commit no event names.
+	head, err := c.Revision(ctx, repo, "refs/pr/"+strconv.Itoa(num))
+	if err != nil {
+		return nil, err
 	}
 	target := apiPath(repo, "discussions/"+strconv.Itoa(num))
 	var raw rawDetails
@@ -258,9 +265,7 @@ func (c *Client) PR(ctx context.Context, repo Repo, num int) (*PR, error) {
 	if err != nil {
 		return nil, malformed("GET "+target, "%v", err)
 	}
-	if p.Head, err = c.Revision(ctx, repo, p.Ref()); err != nil {
-		return nil, err
-	}
+	p.Head = head
 	return p, nil
 }
 

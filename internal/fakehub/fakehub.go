@@ -31,6 +31,9 @@ const (
 	BucketAPI       = "api"
 	BucketResolvers = "resolvers"
 	BucketPages     = "pages"
+	// BucketWhoami is whoami-v2's own strict limit, on top of the API
+	// bucket (hf-hub.md §2.6: "heavily rate-limited"); its size is unknown.
+	BucketWhoami = "whoami"
 )
 
 // Window is the length of the Hub's fixed rate-limit windows (hf-hub.md §4).
@@ -117,8 +120,8 @@ func New(t testing.TB) *Hub {
 	h := &Hub{
 		TreePageSize: 50, CommitsPageSize: 50, DiscussionsPageSize: 50,
 		// The free-user and anonymous rows of hf-hub.md §4.
-		Quotas:             map[string]int{BucketAPI: 1000, BucketResolvers: 5000, BucketPages: 5000},
-		AnonQuotas:         map[string]int{BucketAPI: 500, BucketResolvers: 3000, BucketPages: 3000},
+		Quotas:             map[string]int{BucketAPI: 1000, BucketResolvers: 5000, BucketPages: 5000, BucketWhoami: 10},
+		AnonQuotas:         map[string]int{BucketAPI: 500, BucketResolvers: 3000, BucketPages: 3000, BucketWhoami: 10},
 		MergeRefusedStatus: http.StatusBadRequest,
 		TriggerCap:         1000,
 		Retries:            []time.Duration{10 * time.Millisecond, 20 * time.Millisecond},
@@ -275,6 +278,13 @@ func (h *Hub) middleware(next http.Handler) http.Handler {
 			}
 		}
 		limited, retry := h.chargeLocked(rec.Header(), c, r, bucket)
+		if r.URL.Path == "/api/whoami-v2" && !limited {
+			hd := http.Header{}
+			if limited, retry = h.chargeLocked(hd, c, r, BucketWhoami); limited {
+				rec.Header().Set("RateLimit", hd.Get("RateLimit"))
+				rec.Header().Set("RateLimit-Policy", hd.Get("RateLimit-Policy"))
+			}
+		}
 		h.mu.Unlock()
 		switch {
 		case bad:

@@ -702,3 +702,39 @@ func TestListDiscussionsPages(t *testing.T) {
 		t.Errorf("listed %v", nums)
 	}
 }
+
+func TestWhoamiIsStrictlyLimited(t *testing.T) {
+	w := newWorld(t)
+	w.hub.Quotas[fakehub.BucketWhoami] = 2
+	for i, want := range []int{200, 200, 429} {
+		r, b := w.do(t, "GET", "/api/whoami-v2", "hf_bot", "", nil)
+		if r.StatusCode != want {
+			t.Fatalf("call %d: %d %s", i, r.StatusCode, b)
+		}
+		if i == 0 && !strings.Contains(string(b), `"id":"`+w.bot.ID+`"`) {
+			t.Errorf("whoami: %s", b)
+		}
+		if i == 2 && !strings.HasPrefix(r.Header.Get("RateLimit"), `"whoami";r=0;`) {
+			t.Errorf("RateLimit %q", r.Header.Get("RateLimit"))
+		}
+	}
+}
+
+// TestNoiseEvents: the dataset viewer's ref and the parquet-converter's
+// discussion arrive as any other event does (hf-hub.md §3.4).
+func TestNoiseEvents(t *testing.T) {
+	w := newWorld(t)
+	conv := w.hub.AddUser("parquet-converter")
+	w.hub.SetRef(ds, "refs/convert/parquet", w.hub.Head(ds, "refs/heads/main"))
+	w.hub.OpenDiscussion(ds, conv, "[bot] Conversion to Parquet", "converted")
+	got := w.recv.got()
+	if len(got) != 2 || !strings.Contains(string(got[0]), `"ref":"refs/convert/parquet","oldSha":null`) ||
+		!strings.Contains(string(got[1]), `"isPullRequest":false`) || strings.Contains(string(got[1]), `"changes"`) {
+		t.Errorf("noise: %q", got)
+	}
+	// "Delete ref": newSha null.
+	w.hub.SetRef(ds, "refs/convert/parquet", "")
+	if g := w.recv.got(); !strings.Contains(string(g[2]), `"newSha":null`) {
+		t.Errorf("deleted ref: %s", g[2])
+	}
+}

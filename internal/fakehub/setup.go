@@ -81,6 +81,16 @@ func (h *Hub) OpenPR(dataset string, u *User, title, description string, put map
 	return d.num, head
 }
 
+// OpenDiscussion opens a discussion that is not a pull request, such as
+// the one the parquet-converter bot opens on a dataset (hf-hub.md §3.4).
+func (h *Hub) OpenDiscussion(dataset string, u *User, title, description string) int {
+	h.mu.Lock()
+	d := h.openDiscussionLocked(h.repos[dataset], u, title, description, false, StatusOpen, nil)
+	h.mu.Unlock()
+	h.deliverQueued()
+	return d.num
+}
+
 // SetRef moves or deletes (sha "") a ref as the Hub's own machinery does,
 // such as the dataset viewer's refs/convert/parquet or "Delete ref" after a
 // merge (hf-hub.md §3.4).

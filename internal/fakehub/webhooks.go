@@ -163,8 +163,11 @@ func (h *Hub) AddWebhook(target, secret string, opt WebhookOptions, watched ...s
 	return hk.id
 }
 
-// Hold queues deliveries until Send or Flush; by default each is sent as
-// soon as the action that caused it has been answered.
+// Hold queues deliveries until Send or Flush. By default the deliveries an
+// action causes are sent before the call that caused it is answered, so a
+// test sees them once the call returns; a webhook handler must then not
+// wait on that caller (the Hub's own advice is to answer 2xx at once and
+// work asynchronously, hf-hub.md §5).
 func (h *Hub) Hold(on bool) {
 	h.mu.Lock()
 	h.hold = on
