@@ -45,6 +45,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e.hasKind(ErrMalformed) {
+		return fmt.Sprintf("hfhub: %s: the answer cannot be read: %s", e.Op, e.Message)
+	}
 	s := fmt.Sprintf("hfhub: %s: %d", e.Op, e.Status)
 	if e.Code != "" {
 		s += " " + e.Code

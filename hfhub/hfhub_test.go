@@ -420,3 +420,41 @@ func TestWhoamiIsAskedOnce(t *testing.T) {
 		t.Errorf("%d calls to whoami-v2", n)
 	}
 }
+
+func TestReadFileChecks(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	head, _ := w.c.Revision(ctx, ds, "main")
+	es, err := w.c.Tree(ctx, ds, head, "submissions/model-benchmark/base")
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%v %v", es, err)
+	}
+	meta := es[0]
+	w.hub.ResetCalls()
+	for _, tc := range []struct {
+		name   string
+		commit string
+		entry  func(Entry) Entry
+		says   string
+	}{
+		{"a moving ref", "main", func(e Entry) Entry { return e }, "not a commit id"},
+		{"over the size limit", head, func(e Entry) Entry { e.Size = 17 << 20; return e }, "over the limit"},
+		{"a directory", head, func(e Entry) Entry { e.Type = TypeDirectory; return e }, "not a file"},
+		{"content that is not the listed blob", head, func(e Entry) Entry { e.OID = strings.Repeat("0", 40); return e }, "differs from the listing's oid"},
+		{"an LFS entry whose object differs", head, func(e Entry) Entry { e.LFS = &LFS{OID: strings.Repeat("0", 64), Size: e.Size}; return e }, "sha256 or size differs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := w.c.ReadFile(ctx, ds, tc.commit, tc.entry(meta))
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("got %v, want %q", err, tc.says)
+			}
+		})
+	}
+	// The first three are refused before any call.
+	if n := len(w.hub.Calls()); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+	if data, err := w.c.ReadFile(ctx, ds, head, meta); err != nil || string(data) != `{"name":"base"}` {
+		t.Errorf("%q %v", data, err)
+	}
+}

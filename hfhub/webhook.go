@@ -3,6 +3,7 @@ package hfhub
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -189,6 +190,16 @@ func str(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// DeliveryKey names a delivery for deduplication. The Hub sends no
+// delivery id, and a retry or a replay resends the same body byte for
+// byte (hf-hub.md §3.1 "Replay", §5 "Idempotency"), so the body's sha256
+// is the key. Distinct events that mean the same work, such as the two
+// deliveries of a PR opening, differ here: dedupe them by (PR, head).
+func DeliveryKey(body []byte) string {
+	s := sha256.Sum256(body)
+	return hex.EncodeToString(s[:])
 }
 
 // MaxWebhookBody bounds a delivery's body.

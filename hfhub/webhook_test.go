@@ -221,3 +221,34 @@ func FuzzParseWebhook(f *testing.F) {
 		}
 	})
 }
+
+// TestDeliveryKeyDedupesReplaysAndRetries: the fake Hub's replay and
+// retries carry the same key; the two events of a PR opening do not.
+func TestDeliveryKeyDedupesReplaysAndRetries(t *testing.T) {
+	h := fakehub.New(t)
+	owner, alice := h.AddUser("owner"), h.AddUser("alice")
+	h.CreateDataset(ds, owner, false, nil)
+	var mu sync.Mutex
+	var keys []string
+	fail := 1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		keys = append(keys, DeliveryKey(b))
+		if fail > 0 {
+			fail--
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	h.AddWebhook(srv.URL, "s", fakehub.WebhookOptions{}, ds)
+	h.OpenPR(ds, alice, "Add my-model", "", submission)
+	if err := h.Replay(h.Deliveries()[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	// A retry of the first, the second, and the replay of the second.
+	if len(keys) != 4 || keys[0] != keys[1] || keys[1] == keys[2] || keys[2] != keys[3] {
+		t.Errorf("keys %q", keys)
+	}
+}

@@ -104,7 +104,7 @@ func (h *Hub) newCommentLocked(d *discussion, u *User, text string) *event {
 	return h.addEventLocked(d, &event{typ: "comment", author: u, latest: version{text, h.now(), u}})
 }
 
-// conflictsLocked is the conflicting paths of an open PR against main.
+// conflicts is the conflicting paths of an open PR against main.
 func (rp *repo) conflicts(d *discussion) []string {
 	if !d.isPR || d.status == StatusMerged || d.status == StatusClosed {
 		return nil

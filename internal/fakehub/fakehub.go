@@ -334,7 +334,7 @@ func (h *Hub) chargeLocked(hd http.Header, c caller, r *http.Request, bucket str
 	return limited, reset
 }
 
-// repoFor finds the request's dataset, answering the Hub's 401 for a
+// repoForLocked finds the request's dataset, answering the Hub's 401 for a
 // missing or unreadable one (hf-hub.md §2.1 "The 401 trap").
 func (h *Hub) repoForLocked(w http.ResponseWriter, r *http.Request) (*repo, caller, bool) {
 	c := callerOf(r)

@@ -738,3 +738,30 @@ func TestNoiseEvents(t *testing.T) {
 		t.Errorf("deleted ref: %s", g[2])
 	}
 }
+
+// TestRetriesAfterATimeout: an attempt that outlasts DeliveryTimeout is a
+// failure and is retried.
+func TestRetriesAfterATimeout(t *testing.T) {
+	h := fakehub.New(t)
+	owner := h.AddUser("owner")
+	h.CreateDataset(ds, owner, false, nil)
+	h.DeliveryTimeout = 50 * time.Millisecond
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}))
+	defer srv.Close()
+	h.AddWebhook(srv.URL, "s", fakehub.WebhookOptions{}, ds)
+	h.OpenDiscussion(ds, owner, "A question", "?")
+	d := h.Deliveries()
+	if len(d) != 1 || len(d[0].Attempts) != 2 || d[0].Attempts[0].Err == "" || d[0].Attempts[1].Status != 200 {
+		t.Errorf("attempts %+v", d[0].Attempts)
+	}
+}

@@ -119,7 +119,7 @@ func (rp *repo) lastCommit(head *commit, p string) *commit {
 	return head
 }
 
-// nextLink sets `Link: <…>; rel="next"` (hf-hub.md §2.1 "Pagination") with
+// page sets `Link: <…>; rel="next"` (hf-hub.md §2.1 "Pagination") with
 // an opaque cursor, and returns the page [lo, hi).
 func (h *Hub) page(w http.ResponseWriter, r *http.Request, total, size int) (int, int) {
 	lo := 0
