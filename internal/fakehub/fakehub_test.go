@@ -412,14 +412,27 @@ func TestTreePagesDirectoriesAndLFS(t *testing.T) {
 	if types["submissions/model-benchmark"] != "directory" || types["submissions/model-benchmark/big"] != "directory" || len(types) != 7 {
 		t.Errorf("entries %v", types)
 	}
-	// expand adds lastCommit (hf-hub.md §2.3).
+	// expand adds lastCommit (hf-hub.md §2.3): for a folder too.
+	_, b0 := w.do(t, "GET", "/api/datasets/"+ds+"/tree/"+head+"/submissions/model-benchmark?expand=true", "", "", nil)
+	var dirs []struct {
+		Path       string
+		LastCommit struct{ ID string }
+	}
+	_ = json.Unmarshal(b0, &dirs)
+	lc := map[string]string{}
+	for _, d := range dirs {
+		lc[d.Path] = d.LastCommit.ID
+	}
+	if lc["submissions/model-benchmark/big"] != head || lc["submissions/model-benchmark/base"] == head || lc["submissions/model-benchmark/base"] == "" {
+		t.Errorf("folders' last commits %v", lc)
+	}
 	_, b := w.do(t, "GET", "/api/datasets/"+ds+"/tree/"+head+"/submissions/model-benchmark/big?expand=true", "", "", nil)
 	var ex []struct {
 		Path       string
 		LastCommit struct{ ID string }
 	}
 	_ = json.Unmarshal(b, &ex)
-	if len(ex) != 2 || ex[0].LastCommit.ID != head {
+	if len(ex) != 2 || ex[0].LastCommit.ID != head || ex[1].LastCommit.ID != head {
 		t.Errorf("expand: %s", b)
 	}
 }

@@ -102,13 +102,29 @@ func entries(files map[string]blob, dir string, recursive bool) ([]treeEntry, bo
 	return out, found
 }
 
+// sameUnder reports whether path p, a file or a folder, is the same in
+// both file sets.
+func sameUnder(a, b map[string]blob, p string) bool {
+	if !sameBlob(a, b, p) {
+		return false
+	}
+	for _, m := range []map[string]blob{a, b} {
+		for q := range m {
+			if strings.HasPrefix(q, p+"/") && !sameBlob(a, b, q) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // lastCommit is the newest commit reachable from head that changed path.
 func (rp *repo) lastCommit(head *commit, p string) *commit {
 	hist := rp.history(head.sha)
 	for i, c := range hist {
 		parentHas := false
 		for _, par := range c.parents {
-			if sameBlob(rp.commits[par].files, c.files, p) {
+			if sameUnder(rp.commits[par].files, c.files, p) {
 				parentHas = true
 			}
 		}
