@@ -104,15 +104,15 @@ func (c *Client) Tree(ctx context.Context, repo Repo, rev, dir string) ([]Entry,
 	return out, err
 }
 
-// Commit is one entry of a revision's history.
-type Commit struct {
+// commitEntry is one entry of a revision's history.
+type commitEntry struct {
 	ID    string
 	Title string
 }
 
 // history pages through the commits of rev, newest first (hf-hub.md §2.2
 // "Commits of a revision"), until stop says so.
-func (c *Client) history(ctx context.Context, repo Repo, rev string, stop func(Commit) bool) error {
+func (c *Client) history(ctx context.Context, repo Repo, rev string, stop func(commitEntry) bool) error {
 	target := apiPath(repo, "commits/"+escapeSegment(rev))
 	done := errors.New("done")
 	err := c.pages(ctx, target, func(body []byte) error {
@@ -127,7 +127,7 @@ func (c *Client) history(ctx context.Context, repo Repo, rev string, stop func(C
 			if r.ID == nil || !shaRE.MatchString(*r.ID) {
 				return malformed("GET "+target, "commit %d: id is not a 40-digit sha", i)
 			}
-			k := Commit{ID: *r.ID}
+			k := commitEntry{ID: *r.ID}
 			if r.Title != nil {
 				k.Title = *r.Title
 			}
@@ -157,7 +157,7 @@ func (c *Client) MergeBase(ctx context.Context, p *PR) (string, error) {
 		}
 	}
 	base := ""
-	if err := c.history(ctx, p.Repo, p.Head, func(k Commit) bool {
+	if err := c.history(ctx, p.Repo, p.Head, func(k commitEntry) bool {
 		if !own[k.ID] {
 			base = k.ID
 			return true
@@ -170,7 +170,7 @@ func (c *Client) MergeBase(ctx context.Context, p *PR) (string, error) {
 		return "", fmt.Errorf("hfhub: %s#%d: every commit of its history is its own; no merge base with %s", p.Repo, p.Num, p.Base)
 	}
 	found := false
-	if err := c.history(ctx, p.Repo, p.Base, func(k Commit) bool {
+	if err := c.history(ctx, p.Repo, p.Base, func(k commitEntry) bool {
 		found = k.ID == base
 		return found
 	}); err != nil {
