@@ -205,7 +205,7 @@ var settings = []setting{
 	usdSetting("BENCHGATE_JUDGE_USD_PER_DAY", "spend of all spot-checks and reproductions per UTC day", func(l *Limits) *float64 { return &l.JudgeUSDPerDay }),
 	usdSetting("BENCHGATE_SPOT_CHECK_USD", "what one spot-check may spend, reserved from the day's budget while it runs; at most `BENCHGATE_JUDGE_USD_PER_DAY`", func(l *Limits) *float64 { return &l.SpotCheckUSD }),
 	countSetting("BENCHGATE_SPOT_CHECK_CALLS", "judge calls one spot-check may make (the default rule makes up to 48 for the calibration fixtures, cached for the UTC day, and two per question up to 50: 148 on a 50-question rubric)", func(l *Limits) *int { return &l.SpotCheckCalls }),
-	countSetting("BENCHGATE_QUEUE_LIMIT", "jobs that may wait to run; beyond it a delivery asking for a verification, rerun or reproduction is refused with 503 and `Retry-After: 60`, and reconciliation queues the missed verification once the queue has drained (a merge's regeneration is always taken)", func(l *Limits) *int { return &l.QueueWaiting }),
+	countSetting("BENCHGATE_QUEUE_LIMIT", "jobs that may wait to run; beyond it a delivery asking for a verification, rerun or reproduction is refused with 503 and `Retry-After: 60`, and the missed verification is queued as soon as fewer jobs wait (the replica that refused reconciles then, without waiting for the next pass, unless serve runs with `--reconcile 0`; a refused command must be posted again); a merge's regeneration is always taken", func(l *Limits) *int { return &l.QueueWaiting }),
 }
 
 func setIf(b bool) string {
