@@ -3,6 +3,7 @@ package bot
 import (
 	"flag"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -198,4 +199,38 @@ func TestLeaderboardDirRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzBoardDir: a leaderboard folder taken is a clean, slash-separated
+// folder inside the repository, outside .git, submissions/ and rubrics/,
+// taken again as it is; one refused says which setting and what to name.
+func FuzzBoardDir(f *testing.F) {
+	for _, s := range []string{"leaderboard", "docs/board/", "../x", ".git/hooks", "a/.Git", "/abs", "submissions/x", "rubrics", `a\b`, "./", "a//b/./c/.."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		dir, err := boardDir(v)
+		if err != nil {
+			if !strings.Contains(err.Error(), "name a folder of its own") {
+				t.Fatalf("boardDir(%q): %v, without what to do", v, err)
+			}
+			return
+		}
+		if dir != path.Clean(dir) || dir == "." || !filepath.IsLocal(dir) || strings.Contains(dir, `\`) {
+			t.Fatalf("boardDir(%q) = %q, not a clean folder inside the repository", v, dir)
+		}
+		for _, part := range strings.Split(dir, "/") {
+			if strings.EqualFold(part, ".git") {
+				t.Fatalf("boardDir(%q) = %q, inside .git", v, dir)
+			}
+		}
+		for _, kept := range []string{"submissions", "rubrics"} {
+			if dir == kept || strings.HasPrefix(dir, kept+"/") || strings.HasPrefix(kept, dir+"/") {
+				t.Fatalf("boardDir(%q) = %q, over %s", v, dir, kept)
+			}
+		}
+		if again, err := boardDir(dir); err != nil || again != dir {
+			t.Fatalf("boardDir(%q) = %q, but boardDir(%q) = %q, %v", v, dir, dir, again, err)
+		}
+	})
 }
