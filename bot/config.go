@@ -36,22 +36,22 @@ const (
 	PublishPR   PublishMode = "pr"   // proposed in a pull request, for protected branches
 )
 
-// Config is the App's configuration, read from the environment (the
-// names below); a value that is missing or wrong stops the start with a
-// message saying which and how to fix it.
+// Config is the App's configuration, read by LoadConfig from the settings
+// of the table in settings.go (each field's variable is named below; its
+// default and meaning are the table's); a value that is missing or wrong
+// stops the start with a message saying which and how to fix it.
 type Config struct {
 	AppID          int64    // BENCHGATE_APP_ID
 	PrivateKey     []byte   // BENCHGATE_PRIVATE_KEY_FILE, or BENCHGATE_PRIVATE_KEY (PEM)
 	WebhookSecrets [][]byte // BENCHGATE_WEBHOOK_SECRET, comma-separated for rotation
-	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH (default sqlite:benchgate.db) or postgres://…
-	Listen         string   // BENCHGATE_LISTEN (default :8080)
-	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL (default https://api.github.com/; GitHub Enterprise Server: https://HOST/api/v3/)
-	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from (default: derived from the API URL, https://github.com/)
+	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH or postgres://…
+	Listen         string   // BENCHGATE_LISTEN
+	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL, with its final slash
+	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from, with its final slash
 	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
 	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
-	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT,
-	// default 3m, Groundtruth's); a call past it is retried, then counted
-	// as a fault.
+	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT); a
+	// call past it is retried, then counted as a fault.
 	JudgeTimeout time.Duration
 	// JudgeAzureAPIVersion selects Azure OpenAI for the judge
 	// (BENCHGATE_JUDGE_AZURE_API_VERSION); JudgeBaseURL is then the
@@ -83,7 +83,7 @@ type Config struct {
 	// the file BENCHGATE_CANDIDATE_API_KEY_FILE names.
 	CandidateAPIKey string
 	// CandidateTimeout bounds one candidate call
-	// (BENCHGATE_CANDIDATE_TIMEOUT, default 3m, as the judge's).
+	// (BENCHGATE_CANDIDATE_TIMEOUT).
 	CandidateTimeout time.Duration
 	// CandidateModels maps the model ids submissions name to the ids the
 	// endpoint serves them under (BENCHGATE_CANDIDATE_MODELS,
@@ -95,15 +95,15 @@ type Config struct {
 	// as the judge's prices are.
 	CandidatePriceInput, CandidatePriceOutput, CandidatePriceCachedInput *float64
 
-	RerunPolicy RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunPolicy RerunPolicy // BENCHGATE_RERUN_POLICY
 	RerunSecret []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's and the reproduction's samples; required with a judge or a candidate endpoint
-	BoardDir    string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	BoardDir    string      // BENCHGATE_LEADERBOARD_DIR, a clean slash-separated folder in the repository
 	// CacheDir keeps verification results, rankings and judge answers
-	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
-	// cache folder, as for the CLI); empty when there is none.
+	// between jobs (BENCHGATE_CACHE_DIR, by default the CLI's); empty when
+	// there is none.
 	CacheDir    string
-	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
-	PublishMode PublishMode // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH; empty: the repository's default branch
+	PublishMode PublishMode // BENCHGATE_PUBLISH
 	// AuthorName and AuthorEmail sign the App's leaderboard commits
 	// (BENCHGATE_COMMIT_NAME, BENCHGATE_COMMIT_EMAIL, both or neither);
 	// empty means the identity GitHub gives the App's commits,
@@ -111,8 +111,8 @@ type Config struct {
 	// which the App learns at start-up.
 	AuthorName  string
 	AuthorEmail string
-	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
-	// 15m: a spot-check calls a slow judge many times). A job still
+	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT: a
+	// spot-check calls a slow judge many times). A job still
 	// running after twice as long is taken for hung and run again; a job
 	// whose process died runs again within three heartbeats (30 s).
 	JobTimeout time.Duration
