@@ -1,13 +1,11 @@
 package bot
 
 import (
-	"bytes"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
 	"strconv"
@@ -15,7 +13,6 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/internal/filecache"
-	"github.com/benchgate/benchgate/llm"
 	"github.com/benchgate/benchgate/reproduce"
 )
 
@@ -39,22 +36,22 @@ const (
 	PublishPR   PublishMode = "pr"   // proposed in a pull request, for protected branches
 )
 
-// Config is the App's configuration, read from the environment (the
-// names below); a value that is missing or wrong stops the start with a
-// message saying which and how to fix it.
+// Config is the App's configuration, read by LoadConfig from the settings
+// of the table in settings.go (each field's variable is named below; its
+// default and meaning are the table's); a value that is missing or wrong
+// stops the start with a message saying which and how to fix it.
 type Config struct {
 	AppID          int64    // BENCHGATE_APP_ID
 	PrivateKey     []byte   // BENCHGATE_PRIVATE_KEY_FILE, or BENCHGATE_PRIVATE_KEY (PEM)
 	WebhookSecrets [][]byte // BENCHGATE_WEBHOOK_SECRET, comma-separated for rotation
-	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH (default sqlite:benchgate.db) or postgres://…
-	Listen         string   // BENCHGATE_LISTEN (default :8080)
-	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL (default https://api.github.com/; GitHub Enterprise Server: https://HOST/api/v3/)
-	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from (default: derived from the API URL, https://github.com/)
+	DatabaseURL    string   // BENCHGATE_DATABASE_URL: sqlite:PATH or postgres://…
+	Listen         string   // BENCHGATE_LISTEN
+	GitHubAPIURL   string   // BENCHGATE_GITHUB_API_URL, with its final slash
+	GitURL         string   // BENCHGATE_GIT_URL: where repositories are cloned from, with its final slash
 	JudgeBaseURL   string   // BENCHGATE_JUDGE_BASE_URL
 	JudgeAPIKey    string   // BENCHGATE_JUDGE_API_KEY
-	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT,
-	// default 3m, Groundtruth's); a call past it is retried, then counted
-	// as a fault.
+	// JudgeTimeout bounds one judge call (BENCHGATE_JUDGE_TIMEOUT); a
+	// call past it is retried, then counted as a fault.
 	JudgeTimeout time.Duration
 	// JudgeAzureAPIVersion selects Azure OpenAI for the judge
 	// (BENCHGATE_JUDGE_AZURE_API_VERSION); JudgeBaseURL is then the
@@ -86,7 +83,7 @@ type Config struct {
 	// the file BENCHGATE_CANDIDATE_API_KEY_FILE names.
 	CandidateAPIKey string
 	// CandidateTimeout bounds one candidate call
-	// (BENCHGATE_CANDIDATE_TIMEOUT, default 3m, as the judge's).
+	// (BENCHGATE_CANDIDATE_TIMEOUT).
 	CandidateTimeout time.Duration
 	// CandidateModels maps the model ids submissions name to the ids the
 	// endpoint serves them under (BENCHGATE_CANDIDATE_MODELS,
@@ -98,15 +95,15 @@ type Config struct {
 	// as the judge's prices are.
 	CandidatePriceInput, CandidatePriceOutput, CandidatePriceCachedInput *float64
 
-	RerunPolicy RerunPolicy // BENCHGATE_RERUN_POLICY: command (default) or auto
+	RerunPolicy RerunPolicy // BENCHGATE_RERUN_POLICY
 	RerunSecret []byte      // BENCHGATE_RERUN_SECRET or BENCHGATE_RERUN_SECRET_FILE, keys the spot-check's and the reproduction's samples; required with a judge or a candidate endpoint
-	BoardDir    string      // BENCHGATE_LEADERBOARD_DIR (default leaderboard)
+	BoardDir    string      // BENCHGATE_LEADERBOARD_DIR, a clean slash-separated folder in the repository
 	// CacheDir keeps verification results, rankings and judge answers
-	// between jobs (BENCHGATE_CACHE_DIR, default benchgate/ in the user's
-	// cache folder, as for the CLI); empty when there is none.
+	// between jobs (BENCHGATE_CACHE_DIR, by default the CLI's); empty when
+	// there is none.
 	CacheDir    string
-	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH (default: the repository's default branch)
-	PublishMode PublishMode // BENCHGATE_PUBLISH: push (default) or pr, for protected branches
+	BoardBranch string      // BENCHGATE_LEADERBOARD_BRANCH; empty: the repository's default branch
+	PublishMode PublishMode // BENCHGATE_PUBLISH
 	// AuthorName and AuthorEmail sign the App's leaderboard commits
 	// (BENCHGATE_COMMIT_NAME, BENCHGATE_COMMIT_EMAIL, both or neither);
 	// empty means the identity GitHub gives the App's commits,
@@ -114,8 +111,8 @@ type Config struct {
 	// which the App learns at start-up.
 	AuthorName  string
 	AuthorEmail string
-	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT, default
-	// 15m: a spot-check calls a slow judge many times). A job still
+	// JobTimeout bounds one run of a job (BENCHGATE_JOB_TIMEOUT: a
+	// spot-check calls a slow judge many times). A job still
 	// running after twice as long is taken for hung and run again; a job
 	// whose process died runs again within three heartbeats (30 s).
 	JobTimeout time.Duration
@@ -127,18 +124,27 @@ type Config struct {
 	Limits Limits
 }
 
-// String shows the configuration without its secrets.
+// String shows the configuration without its secrets, as key=value in
+// the order of the settings table: a secret as "set" or "unset", a
+// setting with no value left out.
 func (c Config) String() string {
-	set := func(b bool) string {
-		if b {
-			return "set"
+	var parts []string
+	for _, s := range settings {
+		if s.show == nil {
+			continue
 		}
-		return "unset"
+		v := s.show(c)
+		switch {
+		case s.Secret && v == "":
+			v = "unset"
+		case v == "":
+			continue
+		case strings.ContainsAny(v, " \t\""):
+			v = strconv.Quote(v)
+		}
+		parts = append(parts, s.Key()+"="+v)
 	}
-	l := c.Limits
-	return fmt.Sprintf("app %d, private key %s, %d webhook secret(s), database %s, listen %s, GitHub API %s, judge %s (key %s), candidate %s (key %s), rerun %s, leaderboard %s (%s), cache %q, limits: %d spot-checks per PR, %d per author per day, %d per repository per day, %.2f USD per day, %.2f USD and %d calls per spot-check, %d waiting jobs",
-		c.AppID, set(len(c.PrivateKey) > 0), len(c.WebhookSecrets), redactURL(c.DatabaseURL), c.Listen, c.GitHubAPIURL, c.JudgeBaseURL, set(c.JudgeAPIKey != ""), c.CandidateBaseURL, set(c.CandidateAPIKey != ""), c.RerunPolicy, c.BoardDir, c.PublishMode, c.CacheDir,
-		l.SpotChecksPerPR, l.SpotChecksPerAuthorDay, l.SpotChecksPerRepoDay, l.JudgeUSDPerDay, l.SpotCheckUSD, l.SpotCheckCalls, l.QueueWaiting)
+	return strings.Join(parts, " ")
 }
 
 // redactURL hides a password in a database URL.
@@ -157,209 +163,55 @@ func redactURL(s string) string {
 // is unset: a file in the working directory.
 const DefaultDatabaseURL = "sqlite:benchgate.db"
 
-// LoadConfig reads the configuration through getenv, and the private key
-// file through readFile.
+// LoadConfig reads the configuration through getenv, and the files some
+// settings name through readFile: each setting of the table settings is
+// read (its default when unset), then the checks across settings are made.
+// Every problem is reported at once.
 func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error)) (Config, error) {
 	var problems []string
-	c := Config{
-		DatabaseURL:  or(getenv("BENCHGATE_DATABASE_URL"), DefaultDatabaseURL),
-		Listen:       or(getenv("BENCHGATE_LISTEN"), ":8080"),
-		GitHubAPIURL: or(getenv("BENCHGATE_GITHUB_API_URL"), "https://api.github.com/"),
-		JudgeBaseURL: getenv("BENCHGATE_JUDGE_BASE_URL"),
-		JudgeAPIKey:  strings.TrimSpace(getenv("BENCHGATE_JUDGE_API_KEY")),
-		RerunPolicy:  RerunPolicy(or(getenv("BENCHGATE_RERUN_POLICY"), string(RerunCommand))),
-		BoardDir:     or(getenv("BENCHGATE_LEADERBOARD_DIR"), "leaderboard"),
-		CacheDir:     filecache.DefaultDir(getenv),
-		BoardBranch:  getenv("BENCHGATE_LEADERBOARD_BRANCH"),
-		PublishMode:  PublishMode(or(getenv("BENCHGATE_PUBLISH"), string(PublishPush))),
-		AuthorName:   strings.TrimSpace(getenv("BENCHGATE_COMMIT_NAME")),
-		AuthorEmail:  strings.TrimSpace(getenv("BENCHGATE_COMMIT_EMAIL")),
-	}
-	c.JobTimeout = 15 * time.Minute
-	if s := getenv("BENCHGATE_JOB_TIMEOUT"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d < time.Second {
-			problems = append(problems, fmt.Sprintf("BENCHGATE_JOB_TIMEOUT %q is not a duration of at least 1s, such as 15m", s))
-		}
-		c.JobTimeout = d
-	}
-	c.JudgeAzureAPIVersion = strings.TrimSpace(getenv("BENCHGATE_JUDGE_AZURE_API_VERSION"))
-	if s := getenv("BENCHGATE_JUDGE_DEPLOYMENTS"); s != "" {
-		m, err := llm.ParseDeployments(s)
-		switch {
-		case err != nil:
-			problems = append(problems, "BENCHGATE_JUDGE_DEPLOYMENTS: "+err.Error())
-		case c.JudgeAzureAPIVersion == "":
-			problems = append(problems, "BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too")
-		}
-		c.JudgeDeployments = m
-	}
-	switch c.JudgeTokenParam = strings.TrimSpace(getenv("BENCHGATE_JUDGE_TOKEN_PARAM")); c.JudgeTokenParam {
-	case "", llm.TokenParamMaxTokens, llm.TokenParamMaxCompletionTokens:
-	default:
-		problems = append(problems, fmt.Sprintf("BENCHGATE_JUDGE_TOKEN_PARAM %q is neither max_tokens nor max_completion_tokens", c.JudgeTokenParam))
-	}
-	for _, t := range []struct {
-		name string
-		dst  *time.Duration
-	}{{"BENCHGATE_JUDGE_TIMEOUT", &c.JudgeTimeout}, {"BENCHGATE_CANDIDATE_TIMEOUT", &c.CandidateTimeout}} {
-		*t.dst = 3 * time.Minute
-		if s := getenv(t.name); s != "" {
-			d, err := time.ParseDuration(s)
-			if err != nil || d <= 0 {
-				problems = append(problems, fmt.Sprintf("%s %q is not a duration above 0, such as 3m", t.name, s))
-			}
-			*t.dst = d
-		}
-	}
-	for _, p := range []struct {
-		name string
-		dst  **float64
-	}{{"BENCHGATE_JUDGE_PRICE_INPUT", &c.JudgePriceInput}, {"BENCHGATE_JUDGE_PRICE_OUTPUT", &c.JudgePriceOutput}, {"BENCHGATE_JUDGE_PRICE_CACHED_INPUT", &c.JudgePriceCachedInput},
-		{"BENCHGATE_CANDIDATE_PRICE_INPUT", &c.CandidatePriceInput}, {"BENCHGATE_CANDIDATE_PRICE_OUTPUT", &c.CandidatePriceOutput}, {"BENCHGATE_CANDIDATE_PRICE_CACHED_INPUT", &c.CandidatePriceCachedInput}} {
-		name, dst := p.name, p.dst
-		if s := strings.TrimSpace(getenv(name)); s != "" {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-				problems = append(problems, fmt.Sprintf("%s %q is not a price in US dollars per million tokens, such as 2.50", name, s))
-				continue
-			}
-			*dst = &x
-		}
-	}
-	if (c.AuthorName == "") != (c.AuthorEmail == "") {
-		problems = append(problems, "set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither: without them the App signs its leaderboard commits as GitHub shows the App, <slug>[bot] with <bot user id>+<slug>[bot]@users.noreply.github.com")
-	} else if c.AuthorEmail != "" && !strings.Contains(c.AuthorEmail, "@") {
-		problems = append(problems, fmt.Sprintf("BENCHGATE_COMMIT_EMAIL %q is not an e-mail address", c.AuthorEmail))
-	}
-	for _, p := range []struct {
-		who            string
-		in, out, cache *float64
-	}{{"JUDGE", c.JudgePriceInput, c.JudgePriceOutput, c.JudgePriceCachedInput}, {"CANDIDATE", c.CandidatePriceInput, c.CandidatePriceOutput, c.CandidatePriceCachedInput}} {
-		if (p.in == nil) != (p.out == nil) {
-			problems = append(problems, fmt.Sprintf("set both BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT, or neither", p.who))
-		} else if p.cache != nil && p.in == nil {
-			problems = append(problems, fmt.Sprintf("BENCHGATE_%[1]s_PRICE_CACHED_INPUT prices cached prompt tokens beside BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT: set those too, or leave it out", p.who))
-		}
-	}
-	c.Limits = DefaultLimits()
-	positiveInt := func(name string, dst *int) {
-		if s := strings.TrimSpace(getenv(name)); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 {
-				problems = append(problems, fmt.Sprintf("%s %q is not a whole number of at least 1", name, s))
-				return
-			}
-			*dst = n
-		}
-	}
-	positiveUSD := func(name string, dst *float64) {
-		if s := strings.TrimSpace(getenv(name)); s != "" {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || !(x > 0) || math.IsInf(x, 0) {
-				problems = append(problems, fmt.Sprintf("%s %q is not an amount of US dollars above 0, such as 20 or 2.50", name, s))
-				return
-			}
-			*dst = x
-		}
-	}
-	positiveInt("BENCHGATE_SPOT_CHECKS_PER_PR", &c.Limits.SpotChecksPerPR)
-	positiveInt("BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY", &c.Limits.SpotChecksPerAuthorDay)
-	positiveInt("BENCHGATE_SPOT_CHECKS_PER_REPO_DAY", &c.Limits.SpotChecksPerRepoDay)
-	positiveUSD("BENCHGATE_JUDGE_USD_PER_DAY", &c.Limits.JudgeUSDPerDay)
-	positiveUSD("BENCHGATE_SPOT_CHECK_USD", &c.Limits.SpotCheckUSD)
-	positiveInt("BENCHGATE_SPOT_CHECK_CALLS", &c.Limits.SpotCheckCalls)
-	positiveInt("BENCHGATE_QUEUE_LIMIT", &c.Limits.QueueWaiting)
-	if c.Limits.SpotCheckUSD > c.Limits.JudgeUSDPerDay {
-		problems = append(problems, fmt.Sprintf("BENCHGATE_SPOT_CHECK_USD (%.2f) is more than BENCHGATE_JUDGE_USD_PER_DAY (%.2f): one spot-check may not spend more than the day's budget", c.Limits.SpotCheckUSD, c.Limits.JudgeUSDPerDay))
-	}
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	c := Config{Limits: DefaultLimits()}
+	for _, s := range settings {
+		v := getenv(s.Env)
+		if strings.TrimSpace(v) == "" {
+			v = s.Default
+		}
+		if v == "" {
+			continue
+		}
+		if err := s.parse(&c, v, readFile); err != nil {
+			bad("%s: %v", s.Env, err)
+		}
+	}
+	set := func(name string) bool { return strings.TrimSpace(getenv(name)) != "" }
 
-	// The spot-check's sample must be one the submitter cannot compute:
-	// keyed with a secret, or a pusher edits the scores until the inflated
-	// answers fall outside it.
-	switch file, inline := getenv("BENCHGATE_RERUN_SECRET_FILE"), getenv("BENCHGATE_RERUN_SECRET"); {
-	case file != "" && inline != "":
-		bad("set BENCHGATE_RERUN_SECRET_FILE or BENCHGATE_RERUN_SECRET, not both")
-	case file != "":
-		data, err := readFile(file)
-		if err != nil {
-			bad("BENCHGATE_RERUN_SECRET_FILE: %v", err)
-		}
-		c.RerunSecret = bytes.TrimRight(data, "\r\n")
-	case inline != "":
-		c.RerunSecret = []byte(inline)
+	// Defaults that follow from other settings.
+	if !set("BENCHGATE_GIT_URL") {
+		c.GitURL = gitURLFor(c.GitHubAPIURL)
 	}
-	if problem := WeakSecret(c.RerunSecret); len(c.RerunSecret) > 0 && problem != "" {
-		bad("BENCHGATE_RERUN_SECRET %s: whoever guesses it can compute which questions a spot-check re-grades; use at least %d random bytes, such as the output of `openssl rand -hex 32`", problem, MinSecretBytes)
+	if !set("BENCHGATE_CACHE_DIR") {
+		c.CacheDir = filecache.DefaultDir(getenv)
 	}
-	switch file, inline := getenv("BENCHGATE_CANDIDATE_API_KEY_FILE"), strings.TrimSpace(getenv("BENCHGATE_CANDIDATE_API_KEY")); {
-	case file != "" && inline != "":
-		bad("set BENCHGATE_CANDIDATE_API_KEY_FILE or BENCHGATE_CANDIDATE_API_KEY, not both")
-	case file != "":
-		data, err := readFile(file)
-		if err != nil {
-			bad("BENCHGATE_CANDIDATE_API_KEY_FILE: %v", err)
-		}
-		c.CandidateAPIKey = strings.TrimSpace(string(data))
-	default:
-		c.CandidateAPIKey = inline
-	}
-	c.CandidateBaseURL = strings.TrimSpace(getenv("BENCHGATE_CANDIDATE_BASE_URL"))
 	if c.CandidateBaseURL == "" && c.CandidateAPIKey != "" {
 		c.CandidateBaseURL = reproduce.DefaultBaseURL
 	}
-	if u, err := url.Parse(c.CandidateBaseURL); c.CandidateBaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "") {
-		bad("BENCHGATE_CANDIDATE_BASE_URL %q is not an http(s) URL, such as %s", c.CandidateBaseURL, reproduce.DefaultBaseURL)
-	}
-	if s := getenv("BENCHGATE_CANDIDATE_MODELS"); s != "" {
-		m, err := reproduce.ParseModelMap(s)
-		if err != nil {
-			bad("BENCHGATE_CANDIDATE_MODELS: %v", err)
+
+	// One of two forms.
+	for _, pair := range [][2]string{{"BENCHGATE_PRIVATE_KEY_FILE", "BENCHGATE_PRIVATE_KEY"}, {"BENCHGATE_RERUN_SECRET_FILE", "BENCHGATE_RERUN_SECRET"}, {"BENCHGATE_CANDIDATE_API_KEY_FILE", "BENCHGATE_CANDIDATE_API_KEY"}} {
+		if set(pair[0]) && set(pair[1]) {
+			bad("set %s or %s, not both", pair[0], pair[1])
 		}
-		c.CandidateModels = m
-	}
-	if len(c.RerunSecret) == 0 && c.CandidateBaseURL != "" {
-		bad("BENCHGATE_RERUN_SECRET is required when reproductions can run (a candidate endpoint is set with BENCHGATE_CANDIDATE_BASE_URL or BENCHGATE_CANDIDATE_API_KEY): without it the questions a reproduction asks again would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset the candidate endpoint to run without reproductions")
-	}
-	if len(c.RerunSecret) == 0 && c.JudgeBaseURL != "" {
-		bad("BENCHGATE_RERUN_SECRET is required when spot-checks can run (BENCHGATE_JUDGE_BASE_URL is set): without it the questions a spot-check re-grades would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset BENCHGATE_JUDGE_BASE_URL to run without spot-checks")
 	}
 
-	switch id := strings.TrimSpace(getenv("BENCHGATE_APP_ID")); {
-	case id == "":
+	// What the App cannot start without.
+	if !set("BENCHGATE_APP_ID") {
 		bad("BENCHGATE_APP_ID is required: the App's numeric id, shown on its settings page")
-	default:
-		n, err := strconv.ParseInt(id, 10, 64)
-		if err != nil || n <= 0 {
-			bad("BENCHGATE_APP_ID %q is not a positive number", id)
-		}
-		c.AppID = n
 	}
-
-	switch file, inline := getenv("BENCHGATE_PRIVATE_KEY_FILE"), getenv("BENCHGATE_PRIVATE_KEY"); {
-	case file != "" && inline != "":
-		bad("set BENCHGATE_PRIVATE_KEY_FILE or BENCHGATE_PRIVATE_KEY, not both")
-	case file != "":
-		key, err := readFile(file)
-		if err != nil {
-			bad("BENCHGATE_PRIVATE_KEY_FILE: %v", err)
-		}
-		c.PrivateKey = key
-	case inline != "":
-		c.PrivateKey = []byte(strings.ReplaceAll(inline, `\n`, "\n"))
-	default:
+	if !set("BENCHGATE_PRIVATE_KEY_FILE") && !set("BENCHGATE_PRIVATE_KEY") {
 		bad("BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required: the App's private key, a PEM file generated on its settings page")
-	}
-	if len(c.PrivateKey) > 0 {
+	} else if len(c.PrivateKey) > 0 {
 		if err := checkPrivateKey(c.PrivateKey); err != nil {
 			bad("the private key: %v", err)
-		}
-	}
-
-	for _, s := range strings.Split(getenv("BENCHGATE_WEBHOOK_SECRET"), ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			c.WebhookSecrets = append(c.WebhookSecrets, []byte(s))
 		}
 	}
 	if len(c.WebhookSecrets) == 0 {
@@ -375,47 +227,46 @@ func LoadConfig(getenv func(string) string, readFile func(string) ([]byte, error
 		}
 	}
 
-	if !strings.HasPrefix(c.DatabaseURL, "sqlite:") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
-		bad("BENCHGATE_DATABASE_URL %q: use sqlite:PATH or postgres://…", redactURL(c.DatabaseURL))
+	// Settings that go together.
+	if c.JudgeDeployments != nil && c.JudgeAzureAPIVersion == "" {
+		bad("BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too")
 	}
-	if u, err := url.Parse(c.GitHubAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		bad("BENCHGATE_GITHUB_API_URL %q is not an http(s) URL", c.GitHubAPIURL)
-	} else {
-		if !strings.HasSuffix(c.GitHubAPIURL, "/") {
-			c.GitHubAPIURL += "/"
+	if set("BENCHGATE_COMMIT_NAME") != set("BENCHGATE_COMMIT_EMAIL") {
+		bad("set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither: without them the App signs its leaderboard commits as GitHub shows the App, <slug>[bot] with <bot user id>+<slug>[bot]@users.noreply.github.com")
+	}
+	for _, p := range []struct {
+		who            string
+		in, out, cache *float64
+	}{{"JUDGE", c.JudgePriceInput, c.JudgePriceOutput, c.JudgePriceCachedInput}, {"CANDIDATE", c.CandidatePriceInput, c.CandidatePriceOutput, c.CandidatePriceCachedInput}} {
+		if (p.in == nil) != (p.out == nil) {
+			bad("set both BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT, or neither", p.who)
+		} else if p.cache != nil && p.in == nil {
+			bad("BENCHGATE_%[1]s_PRICE_CACHED_INPUT prices cached prompt tokens beside BENCHGATE_%[1]s_PRICE_INPUT and BENCHGATE_%[1]s_PRICE_OUTPUT: set those too, or leave it out", p.who)
 		}
-		if problem := apiURLProblem(c.GitHubAPIURL); problem != "" {
-			bad("BENCHGATE_GITHUB_API_URL %q: %s", c.GitHubAPIURL, problem)
-		}
 	}
-	c.GitURL = or(getenv("BENCHGATE_GIT_URL"), gitURLFor(c.GitHubAPIURL))
-	if !strings.HasSuffix(c.GitURL, "/") {
-		c.GitURL += "/"
-	}
-	switch c.RerunPolicy {
-	case RerunCommand, RerunAuto:
-	default:
-		bad("BENCHGATE_RERUN_POLICY is %s or %s, not %q", RerunCommand, RerunAuto, c.RerunPolicy)
-	}
-	switch c.PublishMode {
-	case PublishPush, PublishPR:
-	default:
-		bad("BENCHGATE_PUBLISH is %s or %s, not %q", PublishPush, PublishPR, c.PublishMode)
+	if c.Limits.SpotCheckUSD > c.Limits.JudgeUSDPerDay {
+		bad("BENCHGATE_SPOT_CHECK_USD (%.2f) is more than BENCHGATE_JUDGE_USD_PER_DAY (%.2f): one spot-check may not spend more than the day's budget", c.Limits.SpotCheckUSD, c.Limits.JudgeUSDPerDay)
 	}
 	if c.JudgeBaseURL == "" && c.RerunPolicy == RerunAuto {
 		bad("BENCHGATE_RERUN_POLICY=auto needs a judge: set BENCHGATE_JUDGE_BASE_URL (and BENCHGATE_JUDGE_API_KEY)")
+	}
+
+	// The spot-check's sample must be one the submitter cannot compute:
+	// keyed with a secret, or a pusher edits the scores until the inflated
+	// answers fall outside it.
+	if problem := WeakSecret(c.RerunSecret); len(c.RerunSecret) > 0 && problem != "" {
+		bad("BENCHGATE_RERUN_SECRET %s: whoever guesses it can compute which questions a spot-check re-grades; use at least %d random bytes, such as the output of `openssl rand -hex 32`", problem, MinSecretBytes)
+	}
+	if len(c.RerunSecret) == 0 && c.CandidateBaseURL != "" {
+		bad("BENCHGATE_RERUN_SECRET is required when reproductions can run (a candidate endpoint is set with BENCHGATE_CANDIDATE_BASE_URL or BENCHGATE_CANDIDATE_API_KEY): without it the questions a reproduction asks again would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset the candidate endpoint to run without reproductions")
+	}
+	if len(c.RerunSecret) == 0 && c.JudgeBaseURL != "" {
+		bad("BENCHGATE_RERUN_SECRET is required when spot-checks can run (BENCHGATE_JUDGE_BASE_URL is set): without it the questions a spot-check re-grades would follow from the submission's scores, which its author can compute and steer; set it to a random value kept from contributors, such as the output of `openssl rand -hex 32` (or name a file holding it with BENCHGATE_RERUN_SECRET_FILE), or unset BENCHGATE_JUDGE_BASE_URL to run without spot-checks")
 	}
 	if len(problems) > 0 {
 		return c, errors.New("benchgate serve cannot start:\n  " + strings.Join(problems, "\n  "))
 	}
 	return c, nil
-}
-
-func or(v, def string) string {
-	if v = strings.TrimSpace(v); v != "" {
-		return v
-	}
-	return def
 }
 
 // checkPrivateKey checks that key is an RSA private key in PEM, as GitHub

@@ -45,14 +45,14 @@ func TestLoadConfig(t *testing.T) {
 		{"an Azure judge", merge(valid, map[string]string{"BENCHGATE_JUDGE_AZURE_API_VERSION": "2025-04-01-preview", "BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55-judge", "BENCHGATE_JUDGE_TOKEN_PARAM": "max_completion_tokens"}), nil},
 		{"nothing set", map[string]string{}, []string{"BENCHGATE_APP_ID is required", "BENCHGATE_PRIVATE_KEY_FILE (or BENCHGATE_PRIVATE_KEY) is required", "BENCHGATE_WEBHOOK_SECRET is required"}},
 		{"no webhook secret, no start", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": " , "}, []string{"BENCHGATE_WEBHOOK_SECRET is required"}},
-		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{`BENCHGATE_APP_ID "abc" is not a positive number`}},
+		{"bad id", map[string]string{"BENCHGATE_APP_ID": "abc", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{`BENCHGATE_APP_ID: "abc" is not a positive number`}},
 		{"missing key file", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/none.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"no such file"}},
 		{"not PEM", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/junk.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not PEM"}},
 		{"not RSA", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/ec.pem", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not an RSA private key"}},
 		{"both key forms", map[string]string{"BENCHGATE_APP_ID": "1", "BENCHGATE_PRIVATE_KEY_FILE": "/keys/app.pem", "BENCHGATE_PRIVATE_KEY": "x", "BENCHGATE_WEBHOOK_SECRET": testSecret}, []string{"not both"}},
 		{"bad database", merge(valid, map[string]string{"BENCHGATE_DATABASE_URL": "mysql://x"}), []string{"use sqlite:PATH or postgres://"}},
-		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{"command or auto"}},
-		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH is push or pr, not "force"`}},
+		{"bad policy", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "always"}), []string{`BENCHGATE_RERUN_POLICY: "always" is not command or auto`}},
+		{"bad publish mode", merge(valid, map[string]string{"BENCHGATE_PUBLISH": "force"}), []string{`BENCHGATE_PUBLISH: "force" is not push or pr`}},
 		{"auto needs a judge", merge(valid, map[string]string{"BENCHGATE_RERUN_POLICY": "auto"}), []string{"needs a judge"}},
 		{"a judge and a rerun secret", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1", "BENCHGATE_RERUN_SECRET": "5d0b6c1e9a7f4238e1c0"}), nil},
 		{"a judge and a rerun secret file", merge(valid, map[string]string{"BENCHGATE_JUDGE_BASE_URL": "https://judge.example.org/v1", "BENCHGATE_RERUN_SECRET_FILE": "/keys/rerun"}), nil},
@@ -64,16 +64,16 @@ func TestLoadConfig(t *testing.T) {
 		{"missing rerun secret file", merge(valid, map[string]string{"BENCHGATE_RERUN_SECRET_FILE": "/keys/none"}), []string{"BENCHGATE_RERUN_SECRET_FILE: open /keys/none"}},
 		{"bad API URL", merge(valid, map[string]string{"BENCHGATE_GITHUB_API_URL": "ftp://x"}), []string{"not an http(s) URL"}},
 		{"bad limits", merge(valid, map[string]string{"BENCHGATE_SPOT_CHECKS_PER_PR": "0", "BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY": "ten", "BENCHGATE_SPOT_CHECKS_PER_REPO_DAY": "many", "BENCHGATE_JUDGE_USD_PER_DAY": "NaN", "BENCHGATE_SPOT_CHECK_CALLS": "-5", "BENCHGATE_QUEUE_LIMIT": "1e3"}), []string{
-			`BENCHGATE_SPOT_CHECKS_PER_PR "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY "ten" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY "many"`, `BENCHGATE_JUDGE_USD_PER_DAY "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS "-5"`, `BENCHGATE_QUEUE_LIMIT "1e3"`}},
-		{"bad judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_TIMEOUT": "soon", "BENCHGATE_JUDGE_PRICE_INPUT": "-1"}), []string{`BENCHGATE_JUDGE_TIMEOUT "soon"`, `BENCHGATE_JUDGE_PRICE_INPUT "-1" is not a price`}},
+			`BENCHGATE_SPOT_CHECKS_PER_PR: "0" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_AUTHOR_DAY: "ten" is not a whole number of at least 1`, `BENCHGATE_SPOT_CHECKS_PER_REPO_DAY: "many"`, `BENCHGATE_JUDGE_USD_PER_DAY: "NaN" is not an amount`, `BENCHGATE_SPOT_CHECK_CALLS: "-5"`, `BENCHGATE_QUEUE_LIMIT: "1e3"`}},
+		{"bad judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_TIMEOUT": "soon", "BENCHGATE_JUDGE_PRICE_INPUT": "-1"}), []string{`BENCHGATE_JUDGE_TIMEOUT: "soon"`, `BENCHGATE_JUDGE_PRICE_INPUT: "-1" is not a price`}},
 		{"bad Azure judge settings", merge(valid, map[string]string{"BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5", "BENCHGATE_JUDGE_TOKEN_PARAM": "max_output_tokens"}), []string{
-			`BENCHGATE_JUDGE_DEPLOYMENTS: deployment "openai/gpt-5.5" is not written MODEL=DEPLOYMENT`, `BENCHGATE_JUDGE_TOKEN_PARAM "max_output_tokens" is neither`}},
+			`BENCHGATE_JUDGE_DEPLOYMENTS: deployment "openai/gpt-5.5" is not written MODEL=DEPLOYMENT`, `BENCHGATE_JUDGE_TOKEN_PARAM: "max_output_tokens" is neither`}},
 		{"deployments without Azure", merge(valid, map[string]string{"BENCHGATE_JUDGE_DEPLOYMENTS": "openai/gpt-5.5=gpt55"}), []string{"BENCHGATE_JUDGE_DEPLOYMENTS is for Azure OpenAI: set BENCHGATE_JUDGE_AZURE_API_VERSION too"}},
 		{"one price without the other", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_OUTPUT": "10"}), []string{"set both BENCHGATE_JUDGE_PRICE_INPUT and BENCHGATE_JUDGE_PRICE_OUTPUT"}},
 		{"a cached-input price alone", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_CACHED_INPUT": "0.5"}), []string{"BENCHGATE_JUDGE_PRICE_CACHED_INPUT prices cached prompt tokens"}},
-		{"a bad cached-input price", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_INPUT": "2", "BENCHGATE_JUDGE_PRICE_OUTPUT": "8", "BENCHGATE_JUDGE_PRICE_CACHED_INPUT": "cheap"}), []string{`BENCHGATE_JUDGE_PRICE_CACHED_INPUT "cheap" is not a price`}},
+		{"a bad cached-input price", merge(valid, map[string]string{"BENCHGATE_JUDGE_PRICE_INPUT": "2", "BENCHGATE_JUDGE_PRICE_OUTPUT": "8", "BENCHGATE_JUDGE_PRICE_CACHED_INPUT": "cheap"}), []string{`BENCHGATE_JUDGE_PRICE_CACHED_INPUT: "cheap" is not a price`}},
 		{"a commit name without an e-mail", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot"}), []string{"set both BENCHGATE_COMMIT_NAME and BENCHGATE_COMMIT_EMAIL, or neither"}},
-		{"a commit e-mail that is not one", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot", "BENCHGATE_COMMIT_EMAIL": "board"}), []string{`BENCHGATE_COMMIT_EMAIL "board" is not an e-mail address`}},
+		{"a commit e-mail that is not one", merge(valid, map[string]string{"BENCHGATE_COMMIT_NAME": "Board Bot", "BENCHGATE_COMMIT_EMAIL": "board"}), []string{`BENCHGATE_COMMIT_EMAIL: "board" is not an e-mail address`}},
 		{"a spot-check above the day's budget", merge(valid, map[string]string{"BENCHGATE_JUDGE_USD_PER_DAY": "5", "BENCHGATE_SPOT_CHECK_USD": "7.5"}), []string{"BENCHGATE_SPOT_CHECK_USD (7.50) is more than BENCHGATE_JUDGE_USD_PER_DAY (5.00)"}},
 	}
 	for _, tt := range tests {
@@ -214,7 +214,7 @@ func TestLoadConfigLimits(t *testing.T) {
 	if c.Limits != want {
 		t.Errorf("limits %+v, want %+v", c.Limits, want)
 	}
-	if s := c.String(); !strings.Contains(s, "2 spot-checks per PR, 3 per author per day, 9 per repository per day, 12.50 USD per day, 0.75 USD and 40 calls per spot-check, 250 waiting jobs") {
+	if s := c.String(); !strings.Contains(s, "spot_checks_per_pr=2 spot_checks_per_author_day=3 spot_checks_per_repo_day=9 judge_usd_per_day=12.50 spot_check_usd=0.75 spot_check_calls=40 queue_limit=250") {
 		t.Errorf("String() = %q, want the limits", s)
 	}
 }
@@ -293,7 +293,7 @@ func TestCandidateConfig(t *testing.T) {
 		{"both key forms", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY": "a", "BENCHGATE_CANDIDATE_API_KEY_FILE": "/keys/candidate"}), Config{}, []string{"BENCHGATE_CANDIDATE_API_KEY_FILE or BENCHGATE_CANDIDATE_API_KEY, not both"}},
 		{"a missing key file", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_API_KEY_FILE": "/keys/none"}), Config{}, []string{"BENCHGATE_CANDIDATE_API_KEY_FILE: open /keys/none"}},
 		{"bad settings", merge(valid, map[string]string{"BENCHGATE_CANDIDATE_BASE_URL": "openrouter.ai", "BENCHGATE_CANDIDATE_MODELS": "Qwen/Qwen3-32B", "BENCHGATE_CANDIDATE_TIMEOUT": "later", "BENCHGATE_CANDIDATE_PRICE_OUTPUT": "1"}), Config{}, []string{
-			`BENCHGATE_CANDIDATE_BASE_URL "openrouter.ai" is not an http(s) URL`, `BENCHGATE_CANDIDATE_MODELS: model map entry "Qwen/Qwen3-32B" is not written ID=SERVED`, `BENCHGATE_CANDIDATE_TIMEOUT "later"`, "set both BENCHGATE_CANDIDATE_PRICE_INPUT and BENCHGATE_CANDIDATE_PRICE_OUTPUT"}},
+			`BENCHGATE_CANDIDATE_BASE_URL: "openrouter.ai" is not an http(s) URL`, `BENCHGATE_CANDIDATE_MODELS: model map entry "Qwen/Qwen3-32B" is not written ID=SERVED`, `BENCHGATE_CANDIDATE_TIMEOUT: "later"`, "set both BENCHGATE_CANDIDATE_PRICE_INPUT and BENCHGATE_CANDIDATE_PRICE_OUTPUT"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

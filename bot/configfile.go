@@ -8,16 +8,14 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// fileKeys are the keys of the optional YAML configuration file, each the
-// lower-case name of its variable without the BENCHGATE_ prefix.
-var fileKeys = []string{
-	"app_id", "private_key_file", "private_key", "webhook_secret", "database_url", "listen", "github_api_url",
-	"git_url", "judge_base_url", "judge_api_key", "rerun_policy", "rerun_secret", "leaderboard_dir",
-	"leaderboard_branch", "publish", "commit_name", "commit_email", "job_timeout",
-	"judge_timeout", "judge_price_input", "judge_price_output", "cache_dir",
-	"candidate_base_url", "candidate_api_key", "candidate_api_key_file", "candidate_timeout", "candidate_models",
-	"candidate_price_input", "candidate_price_output", "candidate_price_cached_input",
-	"spot_checks_per_pr", "spot_checks_per_author_day", "spot_checks_per_repo_day", "judge_usd_per_day", "spot_check_usd", "spot_check_calls", "queue_limit",
+// fileKeys are the keys of the optional YAML configuration file, one for
+// each setting (setting.Key).
+func fileKeys() []string {
+	keys := make([]string, len(settings))
+	for i, s := range settings {
+		keys[i] = s.Key()
+	}
+	return keys
 }
 
 // WithFile returns a getenv for LoadConfig that reads the environment
@@ -29,7 +27,7 @@ func WithFile(getenv func(string) string, data []byte, name string) (func(string
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	allowed := map[string]bool{}
-	for _, k := range fileKeys {
+	for _, k := range fileKeys() {
 		allowed[k] = true
 	}
 	values := map[string]string{}
@@ -53,7 +51,7 @@ func WithFile(getenv func(string) string, data []byte, name string) (func(string
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown keys %s; the keys are %s", name, strings.Join(unknown, ", "), strings.Join(fileKeys, ", "))
+		return nil, fmt.Errorf("%s: unknown keys %s; the keys are %s", name, strings.Join(unknown, ", "), strings.Join(fileKeys(), ", "))
 	}
 	return func(k string) string {
 		if v := getenv(k); v != "" {

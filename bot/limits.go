@@ -49,8 +49,8 @@ type Limits struct {
 	SpotCheckCalls int
 	// QueueWaiting is how many jobs may wait before deliveries asking for
 	// more are refused with 503 (BENCHGATE_QUEUE_LIMIT, default 1000).
-	// Verifications refused so are queued by reconciliation once the
-	// queue has drained.
+	// Verifications refused so are queued as soon as fewer jobs wait
+	// (Backlog).
 	QueueWaiting int
 }
 

@@ -130,6 +130,10 @@ type Webhook struct {
 	// holds under 2n for a moment while its buffer grows, so below twice
 	// MaxWebhookBytes the largest deliveries may not pass.
 	BodyBytesInFlight int64
+	// Backlog, when set, is told of each delivery refused because the
+	// queue is full, so that its verification is looked for once the
+	// queue has room.
+	Backlog *Backlog
 
 	inFlight byteBudget
 }
@@ -221,9 +225,10 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		inserted, err := h.Queue.Enqueue(r.Context(), j)
 		if errors.Is(err, ErrOverloaded) {
 			// 503 with Retry-After: GitHub shows the failed delivery, and
-			// reconciliation queues the missed verification once the
-			// queue has drained.
+			// the backlog queues the missed verification as soon as the
+			// queue has room.
 			h.observe(label, "overloaded")
+			h.Backlog.Refused()
 			log.Warn("delivery refused: the queue is full", "err", err, "repo", clip(j.Repo), "pr", j.PR)
 			w.Header().Set("Retry-After", "60")
 			http.Error(w, "benchgate is overloaded; this pull request will be verified once the queue drains", http.StatusServiceUnavailable)

@@ -131,7 +131,8 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 		return err
 	}
 	adapter := bot.QueueAdapter{Q: q}
-	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log}
+	backlog := &bot.Backlog{}
+	hook := &bot.Webhook{Secrets: cfg.WebhookSecrets, Queue: adapter, Log: log, Backlog: backlog}
 	// The App learns who it is from GitHub before it recognises its own
 	// comments and runs, signs its commits or reconciles; until then
 	// /readyz says so and jobs that need it wait for their retry.
@@ -139,6 +140,9 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 		if !learnIdentity(ctx, app, log) || reconcile <= 0 {
 			return
 		}
+		// A delivery refused for want of room is looked for as soon as
+		// the queue has room, by this replica, whichever leads.
+		go backlog.HealWhenDrained(ctx, cfg.Limits.QueueWaiting, q.Waiting, app, adapter, log)
 		bot.ReconcileEvery(ctx, reconcile, q.Leading, app, adapter, log)
 	}()
 	ready := func() error {
