@@ -20,9 +20,10 @@ import (
 // (a block quote, with the lines that continue its paragraph without a
 // ">"), inside an HTML element left open around it (a <blockquote>, a
 // <details>) or on a list item's marker line is an example or someone
-// else's words, not a request. In doubt, a line is not a command: the
-// cost of one missed is typing it again, that of one read in a quotation
-// a spot-check nobody asked for.
+// else's words, not a request; one spelt with escapes or character
+// references is none either. In doubt, a line is not a command: the cost
+// of one missed is typing it again, that of one read in a quotation a
+// spot-check nobody asked for.
 func Command(body string) (found Kind) {
 	// A parser failure on a hostile comment is a comment that asks for
 	// nothing.
@@ -33,7 +34,7 @@ func Command(body string) (found Kind) {
 	}()
 	p := parser.NewCommonMarkWithExtensions(parser.Tables | parser.Strikethrough)
 	doc := p.Parse([]byte(body))
-	var r commandReader
+	r := commandReader{written: writtenCommands(body)}
 	ast.WalkFunc(doc, func(n ast.Node, entering bool) ast.WalkStatus {
 		if !entering {
 			return ast.GoToNext
@@ -55,8 +56,9 @@ func Command(body string) (found Kind) {
 // commandReader reads a comment's paragraphs in order, carrying the HTML
 // elements left open from one block to the next.
 type commandReader struct {
-	open  openElements
-	found Kind
+	open    openElements
+	written map[Kind]bool // the commands some line of the comment spells out
+	found   Kind
 }
 
 // paragraph looks for a command among the lines of p made only of text
@@ -71,7 +73,9 @@ func (r *commandReader) paragraph(p *ast.Paragraph) {
 	first := true
 	flush := func() {
 		if eligible && plain && !(first && markerLine) && r.found == "" {
-			r.found = lineCommand(line.String())
+			if k := lineCommand(line.String()); r.written[k] {
+				r.found = k
+			}
 		}
 		line.Reset()
 		plain, first = r.open.none(), false
@@ -110,6 +114,19 @@ func insideQuote(n ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// writtenCommands lists the commands that lines of body spell out as
+// they are, so that one made of escapes or character references
+// ("&#47;benchgate rerun"), which renders the same, is not taken for one.
+func writtenCommands(body string) map[Kind]bool {
+	out := map[Kind]bool{}
+	for _, line := range strings.FieldsFunc(body, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if k := lineCommand(line); k != "" {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // lineCommand returns the command a line's text is, or "".

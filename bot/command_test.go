@@ -71,6 +71,8 @@ func TestCommand(t *testing.T) {
 		{"details block until a blank line", "<details>\n/benchgate rerun\n</details>", ""},
 		{"after a details block", "<details>\n</details>\n\n/benchgate rerun", rerun},
 		{"in an attribute", "<span title=\"\n/benchgate rerun\n\">x</span>", ""},
+		{"a character reference", "&#47;benchgate rerun", ""},
+		{"an escaped slash", "\\/benchgate rerun", ""},
 		{"escaped comment", "\\<!--\n/benchgate rerun\n-->", rerun},
 
 		// HTML elements left open hold what follows, markdown paragraphs
