@@ -40,13 +40,19 @@ func FuzzRoute(f *testing.F) {
 // FuzzCommand: a comment commands the App only with a line that is exactly
 // "/benchgate rerun" or "/benchgate verify" (spaces aside), and never with
 // one it shows as code, hides or quotes: the same comment quoted line by
-// line, in a fence none of its lines can close, or in an HTML comment asks
-// for nothing.
+// line, in a fence none of its lines can close, in an HTML comment or in
+// an HTML <blockquote> it does not close asks for nothing.
 func FuzzCommand(f *testing.F) {
 	for _, s := range []string{"/benchgate rerun", "please /benchgate rerun", "/benchgate  verify\r\n", "/benchgate rerun now", "/BENCHGATE rerun", "\u00a0/benchgate rerun",
 		"```\n/benchgate rerun\n```", "~~~~\n~~~\n/benchgate rerun", "    /benchgate rerun", "`\n/benchgate rerun\n`", "<!--\n/benchgate rerun\n-->",
-		"a <!--\n/benchgate verify\n-->", "> /benchgate rerun", "> quoted\n/benchgate rerun", "- ```\n  /benchgate rerun", "- a\n  /benchgate rerun", "<pre>\n/benchgate rerun\n</pre>"} {
+		"a <!--\n/benchgate verify\n-->", "> /benchgate rerun", "> quoted\n/benchgate rerun", "- ```\n  /benchgate rerun", "- a\n  /benchgate rerun", "<pre>\n/benchgate rerun\n</pre>",
+		"<blockquote>\n\n/benchgate rerun\n\n</blockquote>", "<q>\n/benchgate rerun\n</q>", "</b>\n\n/benchgate verify"} {
 		f.Add(s)
+	}
+	// Inputs built to exhaust a parser: deep containers, long runs of
+	// delimiters, brackets, tags and comments left open.
+	for _, unit := range []string{"> ", "1. ", "- > ", "`", "` ", "[", "[a](", "*a ", "<a ", "<!--", "<b>", "</b>", "\\", "a\n"} {
+		f.Add(strings.Repeat(unit, 4096) + "\n/benchgate rerun")
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
@@ -71,6 +77,11 @@ func FuzzCommand(f *testing.F) {
 		fence := strings.Repeat("`", max(3, longest+1))
 		if fenced := fence + "\n" + body + "\n" + fence; Command(fenced) != "" {
 			t.Fatalf("Command(%q) = %q in a fence", fenced, Command(fenced))
+		}
+		if !strings.Contains(strings.ToLower(body), "</blockquote") {
+			if quoted := "<blockquote>\n\n" + body; Command(quoted) != "" {
+				t.Fatalf("Command(%q) = %q in an HTML blockquote", quoted, Command(quoted))
+			}
 		}
 		if !strings.Contains(body, "-->") {
 			if hidden := "<!--\n" + body + "\n-->"; Command(hidden) != "" {

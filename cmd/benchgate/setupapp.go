@@ -37,8 +37,8 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 	webhook := fl.String("webhook-url", "", "the public address GitHub delivers webhooks to: where benchgate serve will answer /webhook (required)")
 	org := fl.String("org", "", "create the App in this organization (default: in your own account)")
 	name := fl.String("name", "", "the App's name, unique on GitHub (default: the manifest's)")
-	listen := fl.String("listen", "localhost:3000", "where this setup page listens")
-	public := fl.String("url", "", "this setup page's address as your browser reaches it (default: http:// and --listen)")
+	listen := fl.String("listen", "localhost:3000", "where this setup page listens: a loopback address (localhost, 127.0.0.1 or [::1]) and a port")
+	public := fl.String("url", "", "this setup page's address as your browser reaches it, on this machine (default: http:// and --listen; another port for a forwarded one)")
 	configFile := fl.String("config", "benchgate.yaml", "the configuration file to write, for benchgate serve --config")
 	keyFile := fl.String("key", "benchgate.private-key.pem", "the file to write the App's private key to")
 	webURL := fl.String("github-url", "https://github.com/", "GitHub's web address (GitHub Enterprise: https://HOST/)")
@@ -48,15 +48,21 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 	} else if len(pos) > 0 {
 		return usageError(fl, nil)
 	}
+	if err := loopbackListen(*listen); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return setupError(fmt.Errorf("cannot listen on %s (--listen): %v", *listen, err))
 	}
 	defer ln.Close()
+	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--listen %s is bound to %s, which is not a loopback address; give --listen 127.0.0.1:PORT", *listen, ln.Addr())}
+	}
 	if *public == "" {
 		*public = "http://" + browserAddr(*listen, ln.Addr())
 	}
-	s, err := newAppSetup(appSetupOptions{WebhookURL: *webhook, Org: *org, Name: *name, PublicURL: *public, ConfigFile: *configFile, KeyFile: *keyFile, GitHubURL: *webURL, GitHubAPIURL: *apiURL})
+	s, err := newAppSetup(appSetupOptions{WebhookURL: *webhook, Org: *org, Name: *name, PublicURL: *public, Listen: ln.Addr().String(), ConfigFile: *configFile, KeyFile: *keyFile, GitHubURL: *webURL, GitHubAPIURL: *apiURL})
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -86,7 +92,7 @@ func runSetupApp(args []string, stdout, stderr io.Writer) error {
 }
 
 // browserAddr is the address a browser on this machine reaches listen at:
-// as given, with localhost for an empty host and the chosen port for 0.
+// as given, with the chosen port for 0.
 func browserAddr(listen string, bound net.Addr) string {
 	host, port, err := net.SplitHostPort(listen)
 	if err != nil {
@@ -95,10 +101,37 @@ func browserAddr(listen string, bound net.Addr) string {
 	if port == "0" {
 		_, port, _ = net.SplitHostPort(bound.String())
 	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "localhost"
-	}
 	return net.JoinHostPort(host, port)
+}
+
+// The setup page holds the state that lets an answer from GitHub through
+// and takes the App's credentials: only this machine may reach it. Bound
+// to the loopback, no other machine can; the Host check stops a web page
+// whose name is made to resolve to 127.0.0.1 (DNS rebinding) from reading
+// the page, its state or the callback through the browser.
+
+// loopbackListen refuses a --listen address that other machines could
+// reach: its host must be localhost or a loopback IP, never empty (every
+// interface).
+func loopbackListen(listen string) error {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("--listen %q is not HOST:PORT: %v", listen, err)
+	}
+	if !loopbackHost(host) {
+		return fmt.Errorf("--listen %q is reachable from other machines; the setup page listens on the loopback only (localhost:PORT, 127.0.0.1:PORT or [::1]:PORT). On a remote machine, forward the port: ssh -L 3000:localhost:3000 HOST", listen)
+	}
+	return nil
+}
+
+// loopbackHost reports whether host names this machine's loopback
+// interface: localhost or a loopback IP.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // appSetupOptions configure the manifest flow.
@@ -106,7 +139,8 @@ type appSetupOptions struct {
 	WebhookURL   string // the App's webhook address (hook_attributes.url)
 	Org          string // the organization to own the App; "" for the user
 	Name         string // the App's name; "" for the manifest's
-	PublicURL    string // this server's address, as the browser reaches it
+	PublicURL    string // this server's address, as the browser reaches it: a loopback one
+	Listen       string // the address it is bound to, HOST:PORT
 	ConfigFile   string // the YAML configuration to write
 	KeyFile      string // the private key to write
 	GitHubURL    string // GitHub's web address, where the form posts
@@ -122,6 +156,7 @@ type appSetup struct {
 	manifest []byte // the manifest, with this setup's addresses
 	action   string // where the form posts, with the state
 	state    string
+	hosts    map[string]bool // the Host headers this page answers
 	client   *github.Client
 
 	mu         sync.Mutex // one exchange at a time: a code works once
@@ -139,6 +174,13 @@ func newAppSetup(opt appSetupOptions) (*appSetup, error) {
 	public, err := url.Parse(strings.TrimSuffix(opt.PublicURL, "/"))
 	if err != nil || (public.Scheme != "https" && public.Scheme != "http") || public.Host == "" {
 		return nil, fmt.Errorf("--url %q is not an http(s) address", opt.PublicURL)
+	}
+	if !loopbackHost(public.Hostname()) {
+		return nil, fmt.Errorf("--url %q is not on this machine; the setup page answers only at localhost, 127.0.0.1 or [::1] (forward the port: ssh -L 3000:localhost:3000 HOST)", opt.PublicURL)
+	}
+	hosts, err := setupHosts(public, opt.Listen)
+	if err != nil {
+		return nil, err
 	}
 	web, err := url.Parse(opt.GitHubURL)
 	if err != nil || (web.Scheme != "https" && web.Scheme != "http") || web.Host == "" {
@@ -183,7 +225,7 @@ func newAppSetup(opt appSetupOptions) (*appSetup, error) {
 	}
 	state := make([]byte, 16)
 	rand.Read(state)
-	s := &appSetup{opt: opt, manifest: manifest, state: hex.EncodeToString(state), done: make(chan struct{})}
+	s := &appSetup{opt: opt, manifest: manifest, state: hex.EncodeToString(state), hosts: hosts, done: make(chan struct{})}
 	path := "settings/apps/new"
 	if opt.Org != "" {
 		path = "organizations/" + url.PathEscape(opt.Org) + "/settings/apps/new"
@@ -192,6 +234,31 @@ func newAppSetup(opt appSetupOptions) (*appSetup, error) {
 	s.client = github.NewClient(opt.HTTPClient)
 	s.client.BaseURL = api
 	return s, nil
+}
+
+// setupHosts lists the Host headers the setup page answers: localhost,
+// 127.0.0.1 and [::1] with the port of the page's address and of the one
+// it is bound to (they differ behind a forwarded port), and the page's
+// host itself.
+func setupHosts(public *url.URL, listen string) (map[string]bool, error) {
+	ports := []string{public.Port()}
+	if ports[0] == "" {
+		ports[0] = map[string]string{"http": "80", "https": "443"}[public.Scheme]
+	}
+	if listen != "" {
+		_, port, err := net.SplitHostPort(listen)
+		if err != nil {
+			return nil, fmt.Errorf("the setup page's address %q is not HOST:PORT: %v", listen, err)
+		}
+		ports = append(ports, port)
+	}
+	hosts := map[string]bool{strings.ToLower(public.Host): true}
+	for _, port := range ports {
+		for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+			hosts[net.JoinHostPort(h, port)] = true
+		}
+	}
+	return hosts, nil
 }
 
 // apiURLForWeb gives the REST API of a GitHub web address, as GitHub lays
@@ -223,6 +290,10 @@ func refuseExisting(path string) error {
 func (s *appSetup) Done() <-chan struct{} { return s.done }
 
 func (s *appSetup) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts[strings.ToLower(r.Host)] {
+		s.fail(w, http.StatusMisdirectedRequest, "This setup page answers only at localhost, 127.0.0.1 or [::1] on its port, not at "+r.Host+": open the address benchgate setup-app printed.")
+		return
+	}
 	switch {
 	case r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		s.page(w, http.StatusOK, startPage, map[string]any{"Action": s.action, "Manifest": string(s.manifest), "Org": s.opt.Org, "Webhook": s.opt.WebhookURL})
@@ -340,6 +411,10 @@ func (s *appSetup) fail(w http.ResponseWriter, status int, msg string) {
 func (s *appSetup) page(w http.ResponseWriter, status int, t *template.Template, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	// The page is not framed by another, and the callback's address,
+	// which carries the code and the state, is not sent on as a referrer.
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
 	t.Execute(w, data)
 }

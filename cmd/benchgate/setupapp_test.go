@@ -315,14 +315,102 @@ func TestSetupAppCommand(t *testing.T) {
 	}
 }
 
+// TestSetupAppLoopbackOnly: the setup page is reachable from this machine
+// only. A --listen that other machines could reach, or a --url on another
+// host, is refused before anything listens.
+func TestSetupAppLoopbackOnly(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--listen", ":0", "reachable from other machines"},
+		{"--listen", "0.0.0.0:0", "reachable from other machines"},
+		{"--listen", "[::]:0", "reachable from other machines"},
+		{"--listen", "192.0.2.7:3000", "reachable from other machines"},
+		{"--listen", "3000", "not HOST:PORT"},
+		{"--url", "http://setup.example.org:3000", "not on this machine"},
+	} {
+		args := []string{"setup-app", "--webhook-url", setupWebhook, "--config", filepath.Join(dir, "c.yaml"), "--key", filepath.Join(dir, "k.pem"), "--listen", "127.0.0.1:0"}
+		code, _, stderr := runCLI(t, append(args, tc.flag, tc.value)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s %s: exit %d, want %d saying %q\n%s", tc.flag, tc.value, code, exitUsage, tc.want, stderr)
+		}
+	}
+	for host, want := range map[string]bool{"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.0.0.2": true, "[::1]": true, "::1": true,
+		"": false, "0.0.0.0": false, "::": false, "localhost.evil.example": false, "192.0.2.7": false} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v", host, got)
+		}
+	}
+}
+
+// TestSetupAppHostCheck: a page whose name resolves to 127.0.0.1 (DNS
+// rebinding) reaches the setup's port, but the browser sends its own name
+// as Host: neither the start page, with the state, nor the callback
+// answers it, and nothing is written. The loopback names with the port
+// are answered, and each run has a state of its own, which the callback
+// requires.
+func TestSetupAppHostCheck(t *testing.T) {
+	fake := newFake(t)
+	dir := t.TempDir()
+	s, public := startSetup(t, fake, dir, "")
+	_, _, back := submitForm(t, fake, public)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(public, "http://"))
+	getHost := func(u, host string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, host := range []string{"rebind.evil.example:" + port, "rebind.evil.example", "127.0.0.1.evil.example:" + port, "localhost:1"} {
+		for _, u := range []string{public + "/", back.String()} {
+			status, page := getHost(u, host)
+			if status != http.StatusMisdirectedRequest || strings.Contains(page, s.state) || !strings.Contains(page, "answers only at localhost") {
+				t.Errorf("Host %s, %s: %d, want 421 without the state\n%s", host, u, status, page)
+			}
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a callback under another Host wrote %v", entries)
+	}
+	for _, host := range []string{"localhost:" + port, "[::1]:" + port} {
+		if status, page := getHost(public+"/", host); status != http.StatusOK || !strings.Contains(page, s.state) {
+			t.Errorf("Host %s: %d, want the start page", host, status)
+		}
+	}
+	noState := *back
+	q := noState.Query()
+	q.Del("state")
+	noState.RawQuery = q.Encode()
+	if status, _ := get(t, noState.String()); status != http.StatusBadRequest {
+		t.Errorf("a callback without the state: %d, want 400", status)
+	}
+	other, err := newAppSetup(appSetupOptions{WebhookURL: setupWebhook, PublicURL: public, ConfigFile: filepath.Join(dir, "other.yaml"), KeyFile: filepath.Join(dir, "other.pem"), GitHubURL: fake.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.state == s.state {
+		t.Errorf("two runs share the state %s", s.state)
+	}
+	if status, _ := getHost(back.String(), "localhost:"+port); status != http.StatusOK {
+		t.Errorf("the callback under localhost:%s: %d, want 200", port, status)
+	}
+}
+
 // TestBrowserAddr: the address printed for each form of --listen.
 func TestBrowserAddr(t *testing.T) {
 	bound := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}
 	for listen, want := range map[string]string{
 		"localhost:3000": "localhost:3000",
-		":3000":          "localhost:3000",
 		"127.0.0.1:0":    "127.0.0.1:41234",
-		"0.0.0.0:3000":   "localhost:3000",
+		"[::1]:3000":     "[::1]:3000",
 	} {
 		if got := browserAddr(listen, bound); got != want {
 			t.Errorf("%s: %s, want %s", listen, got, want)

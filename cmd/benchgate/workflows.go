@@ -7,6 +7,23 @@ import "strings"
 // verify workflow runs on pull_request_target from the base branch and
 // reads the pull request's files as data (docs/actions.md).
 
+// workflowAction is an action the workflows use, pinned by the full SHA
+// of a release's commit: a tag can be moved to other code, a commit
+// cannot. The release is named in a comment beside it for people and for
+// tools that propose updates.
+type workflowAction struct {
+	Name, Commit, Release string
+}
+
+// workflowActions are the actions the workflows use, each written
+// "uses: <Name>@<Commit> # <Release>" where a workflow says @@<Name>@@.
+var workflowActions = []workflowAction{
+	{"actions/checkout", "3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"},
+	{"actions/setup-go", "b7ad1dad31e06c5925ef5d2fc7ad053ef454303e", "v7.0.0"},
+	{"actions/upload-pages-artifact", "fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"},
+	{"actions/deploy-pages", "cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"},
+}
+
 const verifyWorkflowText = `# Verifies submission pull requests the way the benchgate App does, for a
 # leaderboard repository that does not install the App. It runs on
 # pull_request_target with the base branch checked out, so the registry,
@@ -31,12 +48,12 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - name: Check out the base branch only
-        uses: actions/checkout@v4
+        uses: @@actions/checkout@@
         with:
           ref: ${{ github.event.pull_request.base.sha }}
           fetch-depth: 0
           persist-credentials: false
-      - uses: actions/setup-go@v5
+      - uses: @@actions/setup-go@@
         with:
           go-version: "1.26"
           cache: false
@@ -82,15 +99,14 @@ jobs:
 
 const leaderboardWorkflowText = `# Regenerates the leaderboard from the default branch's submissions after
 # each push and publishes leaderboard/ to GitHub Pages (Settings → Pages →
-# Source: GitHub Actions).
+# Source: GitHub Actions). The build job, which runs benchgate, can only
+# read the repository; only the deploy job may publish.
 name: benchgate leaderboard
 on:
   push:
   workflow_dispatch:
 permissions:
   contents: read
-  pages: write
-  id-token: write
 concurrency:
   group: pages
   cancel-in-progress: false
@@ -101,38 +117,56 @@ jobs:
   build:
     if: github.ref == format('refs/heads/{0}', github.event.repository.default_branch)
     runs-on: ubuntu-latest
+    permissions:
+      contents: read
     steps:
-      - uses: actions/checkout@v4
+      # The whole history: each entry's "added by" link is the commit that
+      # added it, which a shallow clone does not have.
+      - uses: @@actions/checkout@@
         with:
+          fetch-depth: 0
           persist-credentials: false
-      - uses: actions/setup-go@v5
+      - uses: @@actions/setup-go@@
         with:
           go-version: "1.26"
           cache: false
       - name: Install benchgate
         run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
       - name: benchgate leaderboard
-        run: '"$RUNNER_TEMP/bin/benchgate" leaderboard --root . --out leaderboard --format all'
-      - uses: actions/upload-pages-artifact@v3
+        # The board is dated by the commit it is built from (in UTC), so a
+        # rebuild of the same commit gives the same pages.
+        run: |
+          as_of=$(TZ=UTC0 git log -1 --date=short-local --format=%cd HEAD)
+          "$RUNNER_TEMP/bin/benchgate" leaderboard --root . --out leaderboard --format all --as-of "$as_of"
+      - uses: @@actions/upload-pages-artifact@@
         with:
           path: leaderboard
   deploy:
     needs: build
     runs-on: ubuntu-latest
+    permissions:
+      pages: write
+      id-token: write
     environment:
       name: github-pages
       url: ${{ steps.deployment.outputs.page_url }}
     steps:
       - id: deployment
-        uses: actions/deploy-pages@v4
+        uses: @@actions/deploy-pages@@
 `
 
-func verifyWorkflow(p pin) string {
-	return strings.ReplaceAll(verifyWorkflowText, "@@PIN@@", quoteYAML(p.Version))
-}
+func verifyWorkflow(p pin) string { return fillWorkflow(verifyWorkflowText, p) }
 
-func leaderboardWorkflow(p pin) string {
-	return strings.ReplaceAll(leaderboardWorkflowText, "@@PIN@@", quoteYAML(p.Version))
+func leaderboardWorkflow(p pin) string { return fillWorkflow(leaderboardWorkflowText, p) }
+
+// fillWorkflow writes the benchgate version and the pinned actions into a
+// workflow.
+func fillWorkflow(text string, p pin) string {
+	pairs := []string{"@@PIN@@", quoteYAML(p.Version)}
+	for _, a := range workflowActions {
+		pairs = append(pairs, "@@"+a.Name+"@@", a.Name+"@"+a.Commit+" # "+a.Release)
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
 }
 
 // quoteYAML quotes a version so that YAML reads it as a string (a commit

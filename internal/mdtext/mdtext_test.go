@@ -1,11 +1,13 @@
 package mdtext
 
 import (
+	"fmt"
 	"html"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/benchgate/benchgate/internal/golden"
 	"github.com/gomarkdown/markdown"
 	"github.com/gomarkdown/markdown/parser"
 )
@@ -27,6 +29,11 @@ func TestEscape(t *testing.T) {
 		{"mailto:me@evil.example", `mailto:<!-- -->me\@<!-- -->evil.example`},
 		{"time 12:30, ratio 1:2, a.b, Note: x, end:", "time 12:30, ratio 1:2, a.b, Note: x, end:"},
 		{"<!-- -->", `\<\!-- --\>`}, // a contributor's comment is text, not a Break
+		{"fixes #12, GH-3 and gh-4", `fixes \#<!-- -->12, GH-<!-- -->3 and gh-<!-- -->4`},
+		{"geo/board#5 C# #x", `geo/board\#<!-- -->5 C\# \#x`},
+		{"at 0123456789abcdef0123456789abcdef01234567", "at 012345<!-- -->6789ab<!-- -->cdef01<!-- -->234567<!-- -->89abcd<!-- -->ef0123<!-- -->4567"},
+		{"abc1234 123456 sha256abcdef0", "abc123<!-- -->4 123456 sha256abcdef0"},
+		{"$x^2$ costs $5", "<span>$</span>x^2<span>$</span> costs <span>$</span>5"},
 	}
 	for _, tt := range tests {
 		if got := Escape(tt.in); got != tt.want {
@@ -34,6 +41,12 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+// gfmReference matches what GitHub links or renders by itself in text it
+// has rendered, beyond its autolinks: a reference to an issue or pull
+// request (#1, GH-1), a word that may be a commit's SHA, and "$", which
+// starts or ends math unless it stands alone in an element of its own.
+var gfmReference = regexp.MustCompile(`(?i)#[0-9]|\bgh-[0-9]|\b[0-9a-f]{7,40}\b|\$`)
 
 // gfmAutolink matches what GitHub's autolink extension could link in one
 // run of text, and more: a scheme's "://", "www." and an e-mail address,
@@ -65,9 +78,15 @@ func TestEscapeRendersAsText(t *testing.T) {
 		"xmpp:support@evil.example/chat",
 		"https://user@evil.example/",
 		"@maintainers a.b@c.d.example",
+		"fixes #1 and GH-2",
+		"see geo/board#77",
+		"merged as 0123456789abcdef0123456789abcdef01234567",
+		"kim@0123456789abcdef0123456789abcdef01234567",
+		"short abcdef0",
+		"score $\\frac{1}{2}$ of $x$",
 	}
 	for _, in := range inputs {
-		if !gfmAutolink.MatchString(in) {
+		if !gfmAutolink.MatchString(in) && !gfmReference.MatchString(in) {
 			t.Fatalf("%q has nothing GitHub would link: the check below would prove nothing", in)
 		}
 		for _, doc := range []string{Escape(in) + "\n", "| h |\n| --- |\n| " + Escape(in) + " |\n"} {
@@ -82,6 +101,9 @@ func TestEscapeRendersAsText(t *testing.T) {
 				if gfmAutolink.MatchString(run) {
 					t.Errorf("%q: GitHub would link in the run of text %q (%s)", in, run, out)
 				}
+				if run != "$" && gfmReference.MatchString(run) {
+					t.Errorf("%q: GitHub would link or render in the run of text %q (%s)", in, run, out)
+				}
 				seen.WriteString(run)
 			}
 			if got := strings.TrimSpace(seen.String()); !strings.Contains(got, in) {
@@ -95,4 +117,28 @@ func TestCode(t *testing.T) {
 	if got := Code("a`b|c\nd"); got != `a'b\|c d` {
 		t.Errorf("Code = %q", got)
 	}
+}
+
+// TestEscapeGolden: contributor text as it reaches a comment or
+// LEADERBOARD.md, in a paragraph and a table cell, with what GitHub would
+// otherwise link or render: URLs, mentions, references, SHAs and math.
+func TestEscapeGolden(t *testing.T) {
+	inputs := []string{
+		"see https://evil.example/x and www.evil.example",
+		"@maintainers: mail me@evil.example",
+		"fixes #1, GH-2, gh-3 and geo/board#4",
+		"merged as 0123456789abcdef0123456789abcdef01234567 (kim@abcdef0123)",
+		"score $\\frac{1}{2}$ costs $5",
+		"<b>bold</b> **bold** `code` | cell",
+	}
+	var b strings.Builder
+	b.WriteString("| contributor's text | escaped |\n| --- | --- |\n")
+	for _, in := range inputs {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", Code(in), Escape(in))
+	}
+	b.WriteString("\n")
+	for _, in := range inputs {
+		b.WriteString(Escape(in) + "\n\n")
+	}
+	golden.Check(t, "escape.md", []byte(b.String()))
 }

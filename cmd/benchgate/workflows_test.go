@@ -1,0 +1,188 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// workflowFile is the part of a GitHub Actions workflow these tests read.
+type workflowFile struct {
+	Permissions map[string]string
+	Jobs        map[string]struct {
+		Permissions map[string]string
+		Steps       []struct {
+			Name, Uses, Run string
+			With            map[string]any
+		}
+	}
+}
+
+func parseWorkflow(t *testing.T, text string) workflowFile {
+	t.Helper()
+	var w workflowFile
+	if err := yaml.Unmarshal([]byte(text), &w); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestWorkflowActionsPinned: every action the workflows use is pinned by a
+// full commit SHA, with the release it is in a comment beside it.
+func TestWorkflowActionsPinned(t *testing.T) {
+	line := regexp.MustCompile(`^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$`)
+	for name, text := range map[string]string{"verify.yml": verifyWorkflow(pin{Version: "v1.2.3"}), "leaderboard.yml": leaderboardWorkflow(pin{Version: "v1.2.3"})} {
+		uses := 0
+		for _, l := range strings.Split(text, "\n") {
+			if !strings.Contains(l, "uses:") {
+				continue
+			}
+			uses++
+			if !line.MatchString(l) {
+				t.Errorf("%s: %q is not pinned as uses: OWNER/ACTION@<40 hex digits> # vX.Y.Z", name, strings.TrimSpace(l))
+			}
+		}
+		if uses == 0 {
+			t.Errorf("%s uses no action: the check above proves nothing", name)
+		}
+		if strings.Contains(text, "@@") {
+			t.Errorf("%s keeps a placeholder:\n%s", name, text)
+		}
+		for _, j := range parseWorkflow(t, text).Jobs {
+			for _, s := range j.Steps {
+				if s.Uses != "" && !regexp.MustCompile(`@[0-9a-f]{40}$`).MatchString(s.Uses) {
+					t.Errorf("%s: GitHub reads uses: %q", name, s.Uses)
+				}
+			}
+		}
+	}
+}
+
+// TestWorkflowPermissions: a token can do no more than its job needs. The
+// verify workflow and the leaderboard's build job, which run benchgate on
+// the repository's files, can write nothing; only the deploy job, which
+// runs no code of the repository, may publish to Pages.
+func TestWorkflowPermissions(t *testing.T) {
+	readOnly := func(where string, perms map[string]string) {
+		t.Helper()
+		if len(perms) == 0 {
+			t.Errorf("%s names no permissions, so it gets the repository's defaults", where)
+		}
+		for scope, level := range perms {
+			if level != "read" && level != "none" {
+				t.Errorf("%s has %s: %s", where, scope, level)
+			}
+		}
+	}
+	verify := parseWorkflow(t, verifyWorkflow(pin{Version: "v1.2.3"}))
+	readOnly("verify.yml", verify.Permissions)
+	for name, j := range verify.Jobs {
+		if j.Permissions != nil {
+			readOnly("verify.yml job "+name, j.Permissions)
+		}
+	}
+	board := parseWorkflow(t, leaderboardWorkflow(pin{Version: "v1.2.3"}))
+	readOnly("leaderboard.yml", board.Permissions)
+	readOnly("leaderboard.yml job build", board.Jobs["build"].Permissions)
+	deploy := board.Jobs["deploy"]
+	if deploy.Permissions["pages"] != "write" || deploy.Permissions["id-token"] != "write" || len(deploy.Permissions) != 2 {
+		t.Errorf("the deploy job has %v, want pages: write and id-token: write only", deploy.Permissions)
+	}
+	for _, s := range deploy.Steps {
+		if s.Run != "" || !strings.HasPrefix(s.Uses, "actions/deploy-pages@") {
+			t.Errorf("the deploy job, which may publish, runs %+v", s)
+		}
+	}
+}
+
+// TestLeaderboardWorkflowScript runs the leaderboard workflow's build
+// step in a clone of a board with the whole history, as its checkout
+// (fetch-depth: 0) makes it: the board is dated by the commit it is built
+// from, in UTC, and each entry links the commit that added it. A shallow
+// clone, the checkout's default, would know neither.
+func TestLeaderboardWorkflowScript(t *testing.T) {
+	for _, tool := range []string{"git", "bash"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: %v", tool, err)
+		}
+	}
+	fixBuild(t, "v1.2.3", "")
+	tmp := t.TempDir()
+	board := filepath.Join(tmp, "board")
+	if code, _, stderr := runCLI(t, "init", board, "--benchmark", filepath.Join(repoRoot, "rubrics/reservoir-mcq.jsonl"), "--key", "reservoir-mcq"); code != exitOK {
+		t.Fatal(stderr)
+	}
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		// Late on 4 March in New York is 5 March in UTC.
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE=2026-03-04T23:30:00-05:00", "GIT_AUTHOR_DATE=2026-03-04T23:30:00-05:00")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git(board, "init", "-q")
+	git(board, "add", ".")
+	git(board, "commit", "-qm", "New leaderboard")
+	merged := filepath.Join(repoRoot, "submissions/model-benchmark/qwen3-32b-reservoir")
+	for _, f := range []string{"meta.json", "scores.json"} {
+		writeFile(t, filepath.Join(board, "submissions/model-benchmark/qwen", f), readFile(t, filepath.Join(merged, f)))
+	}
+	git(board, "add", ".")
+	git(board, "commit", "-qm", "Add qwen")
+	added := git(board, "rev-parse", "HEAD")
+
+	w := parseWorkflow(t, readFile(t, filepath.Join(board, ".github/workflows/leaderboard.yml")))
+	var script string
+	for _, s := range w.Jobs["build"].Steps {
+		if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["fetch-depth"] != 0 {
+			t.Errorf("the build checks out with fetch-depth %v, want 0 (the whole history)", s.With["fetch-depth"])
+		}
+		if s.Name == "benchgate leaderboard" {
+			script = s.Run
+		}
+	}
+	if !strings.Contains(script, "--as-of") {
+		t.Fatalf("the build's leaderboard step passes no --as-of: %q", script)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(clone ...string) (md, html string) {
+		t.Helper()
+		work := filepath.Join(t.TempDir(), "work")
+		git(tmp, append(append([]string{"clone", "-q"}, clone...), "file://"+board, work)...)
+		runner := t.TempDir()
+		bin := filepath.Join(runner, "bin")
+		writeFile(t, filepath.Join(bin, "benchgate"), "#!/bin/sh\nBENCHGATE_TEST_AS_CLI=1 exec '"+exe+"' \"$@\"\n")
+		if err := os.Chmod(filepath.Join(bin, "benchgate"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", script)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+runner, "TZ=America/New_York", "BENCHGATE_CACHE_DIR="+t.TempDir())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the leaderboard step: %v\n%s", err, out)
+		}
+		return readFile(t, filepath.Join(work, "leaderboard/LEADERBOARD.md")), readFile(t, filepath.Join(work, "leaderboard/index.html"))
+	}
+	md, html := build()
+	if !strings.Contains(md, "As of 2026-03-05.") {
+		t.Errorf("LEADERBOARD.md is not dated by the commit in UTC:\n%s", md)
+	}
+	if !strings.Contains(html, "Added by") || !strings.Contains(html, "commit "+added[:12]) {
+		t.Errorf("the page does not say which commit added the entry (%s)", added[:12])
+	}
+	if _, html := build("--depth", "1"); strings.Contains(html, "Added by") {
+		t.Errorf("a shallow clone knows who added an entry: the check above proves nothing")
+	}
+}
