@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
@@ -149,7 +150,7 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 			// empty, for the check to say what is wrong with its name.
 			cf.Content = []byte{}
 		} else if cf.Status != "removed" {
-			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, cf.BlobSHA)
+			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, cf.BlobSHA, a.cfg.MaxChangedBytes-total)
 			if errors.Is(err, errOtherBlob) {
 				// The listing is of the pull request's current head, the
 				// read of headSHA: a push in between also gives another
@@ -161,7 +162,7 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 			}
 			total += int64(len(data))
 			if total > a.cfg.MaxChangedBytes {
-				return nil, fmt.Errorf("pull request %s#%d changes more than %d bytes of files; benchgate does not read submissions that large", repo, number, a.cfg.MaxChangedBytes)
+				return nil, a.tooBig(cf.Path, int64(len(data)), total)
 			}
 			cf.Content, cf.Symlink = data, link
 		}
@@ -180,7 +181,11 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 // its answer being another file than the one listed: another path, or a
 // blob other than the listed one. For a link, fileAt returns link true and
 // its target path, which is what git stores as the link's blob.
-func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, blobSHA string) (data []byte, link bool, err error) {
+//
+// room is how many bytes may still be read. A file over 1 MB has its size
+// asked first, and one larger than room is refused before any of it is
+// downloaded.
+func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, blobSHA string, room int64) (data []byte, link bool, err error) {
 	var fc *github.RepositoryContent
 	err = a.call(ctx, inst, fmt.Sprintf("reading %s at %s", file, ref), func(gh *github.Client) error {
 		var err error
@@ -189,8 +194,17 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	})
 	if tooLarge(err) && blobSHA != "" {
 		// Over 1 MB the contents API refuses the file; the Git Data API
-		// reads blobs up to 100 MB. The listed blob is the path's own: if
-		// it is small, what was too large was a file a link led to.
+		// reads blobs up to 100 MB. Its size is asked first, so that a
+		// file too large to read is refused without downloading it. The
+		// listed blob is the path's own: if it is small, what was too
+		// large was a file a link led to.
+		size, own, err := a.fileSize(ctx, inst, owner, name, file, ref)
+		if err != nil {
+			return nil, false, err
+		}
+		if own && size > room {
+			return nil, false, a.tooBig(file, size, a.cfg.MaxChangedBytes-room+size)
+		}
 		data, err := a.blob(ctx, inst, owner, name, blobSHA)
 		return data, err == nil && len(data) <= 1<<20, err
 	}
@@ -230,6 +244,52 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	}
 	data, err = a.blob(ctx, inst, owner, name, blobSHA)
 	return data, false, err
+}
+
+// fileSize asks the contents API for file at ref in its object media
+// type, which describes a file of up to 100 MB, with its size, without
+// its content. own is false when the answer is another file, reached
+// through a symbolic link.
+func (a *App) fileSize(ctx context.Context, inst int64, owner, name, file, ref string) (size int64, own bool, err error) {
+	var fc github.RepositoryContent
+	u := fmt.Sprintf("repos/%s/%s/contents/%s?ref=%s", url.PathEscape(owner), url.PathEscape(name), (&url.URL{Path: file}).EscapedPath(), url.QueryEscape(ref))
+	err = a.call(ctx, inst, fmt.Sprintf("reading the size of %s at %s", file, ref), func(gh *github.Client) error {
+		req, err := gh.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Accept", "application/vnd.github.object+json")
+		_, err = gh.Do(ctx, req, &fc)
+		return err
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	return int64(fc.GetSize()), fc.GetPath() == file, nil
+}
+
+// tooBig is the check's answer to a pull request whose file is larger
+// than what is left of Config.MaxChangedBytes: a failure that names the
+// size and the cap, posted at once, since no retry makes the file
+// smaller.
+func (a *App) tooBig(file string, size, total int64) error {
+	what := fmt.Sprintf("`%s` is %s", mdtext.Code(file), byteCount(size))
+	if total > size {
+		what += fmt.Sprintf(", which brings the pull request's files to %s", byteCount(total))
+	}
+	return &bot.Unverifiable{Conclusion: prcheck.Failure, Title: "A file is too large to read",
+		Reason: fmt.Sprintf("%s; benchgate reads at most %s of a pull request's files, so it has not downloaded it. A submission's `meta.json` and `scores.json` must fit in that together: keep only what the format asks for (no embedded data, no duplicated responses).", what, byteCount(a.cfg.MaxChangedBytes))}
+}
+
+// byteCount writes n bytes for people: "94.0 MiB (98566144 bytes)".
+func byteCount(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // errOtherBlob is fileAt's answer when the contents API gives the listed
