@@ -163,7 +163,7 @@ func TestPullRequestAndChangedFiles(t *testing.T) {
 	srv.SetFile(repo, "main", "docs/old.md", []byte("old\n"))
 	var files []fakegithub.File
 	for i := 0; i < 130; i++ {
-		files = append(files, fakegithub.File{Name: fmt.Sprintf("submissions/model-benchmark/run/f%03d.json", i), Status: "added", Content: []byte(fmt.Sprintf("{\"n\": %d}\n", i))})
+		files = append(files, fakegithub.File{Name: fmt.Sprintf("submissions/model-benchmark/run%03d/meta.json", i), Status: "added", Content: []byte(fmt.Sprintf("{\"n\": %d}\n", i))})
 	}
 	big := bytes.Repeat([]byte("0123456789abcdef"), 80<<10) // over the contents API's 1 MB
 	files = append(files,

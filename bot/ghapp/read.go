@@ -36,7 +36,7 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 	if err != nil {
 		return prcheck.PRInfo{}, "", "", err
 	}
-	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments()}
+	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments(), ChangedFiles: pr.GetChangedFiles()}
 	if info.HeadSHA == "" || info.Author == "" {
 		return prcheck.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
 	}
@@ -45,11 +45,16 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 
 // CanWrite reports whether user has write permission or more on repo.
 // GitHub's legacy permission field reads maintain as write, so admin and
-// write cover admin, maintain and write. An unknown user cannot write.
+// write cover admin, maintain and write. An unknown user cannot write,
+// nor can nobody: GitHub's schema lets a comment's user be null (a
+// deleted account), and GitHub is not asked about an empty login.
 func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return false, err
+	}
+	if user == "" {
+		return false, nil
 	}
 	var perm *github.RepositoryPermissionLevel
 	err = a.call(ctx, inst, fmt.Sprintf("reading %s's permission on %s", user, repo), func(gh *github.Client) error {
@@ -84,21 +89,18 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 	return a.ReadFiles(ctx, inst, repo, number, headSHA, listed)
 }
 
-// MaxListedFiles is where GitHub stops listing a pull request's files.
-const MaxListedFiles = 3000
-
 // ListFiles lists the files a pull request changes, without their
 // content: what the check's scope is decided from before anything is
 // downloaded. A renamed file also yields a "removed" entry for its old
-// path. A pull request with more files than GitHub lists is reported as
-// bot.Unverifiable: it cannot be one submission, and its whole list is
-// not known.
+// path. The listing stops early once what it has read settles the check
+// (prcheck.Overfull), and at prcheck.MaxListedFiles, where GitHub stops.
 func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int) ([]prcheck.ChangedFile, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
 	}
-	var listed []*github.CommitFile
+	var out []prcheck.ChangedFile
+	listed := 0
 	opts := &github.ListOptions{PerPage: 100}
 	for {
 		var page []*github.CommitFile
@@ -111,24 +113,18 @@ func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int
 		if err != nil {
 			return nil, err
 		}
-		listed = append(listed, page...)
-		if resp.NextPage == 0 {
-			break
+		for _, f := range page {
+			if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
+				out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
+			}
+			out = append(out, prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus(), BlobSHA: f.GetSHA()})
+		}
+		listed += len(page)
+		if resp.NextPage == 0 || listed >= prcheck.MaxListedFiles || prcheck.Overfull(out) {
+			return out, nil
 		}
 		opts.Page = resp.NextPage
 	}
-	if len(listed) >= MaxListedFiles {
-		return nil, &bot.Unverifiable{Conclusion: prcheck.Neutral, Title: "Not a submission",
-			Reason: fmt.Sprintf("This pull request changes %d files or more, the most GitHub lists, so it is not a submission: maintainers review it as a change to the leaderboard itself. A submission adds only `submissions/<track>/<slug>/meta.json` and `scores.json` (and an optional `README.md`).", MaxListedFiles)}
-	}
-	var out []prcheck.ChangedFile
-	for _, f := range listed {
-		if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
-			out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
-		}
-		out = append(out, prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus(), BlobSHA: f.GetSHA()})
-	}
-	return out, nil
 }
 
 // ReadFiles reads the content at headSHA of each listed file that is not

@@ -80,6 +80,10 @@ type PRInfo struct {
 	// Comments is how many conversation comments the pull request had when
 	// it was read: with none, there is no sticky comment to look for.
 	Comments int
+	// ChangedFiles is how many files GitHub says the pull request changes
+	// (changed_files), 0 when unknown: past MaxListedFiles its listing is
+	// not read.
+	ChangedFiles int
 }
 
 // Annotation is a check-run annotation, in GitHub's terms.
@@ -223,6 +227,9 @@ func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neu
 // and the files of dir are to be read and verified: so that a pull
 // request of a thousand files costs its listing, not a thousand downloads.
 func Listed(pr PRInfo, files []ChangedFile) (out CheckOutcome, dir string, ok bool) {
+	if out, settled := tooManyListed(pr, files); settled {
+		return out, "", true
+	}
 	dir, problem, neutral := pathScope(files)
 	switch {
 	case neutral:
@@ -249,6 +256,9 @@ func NeedsPermission(base fs.FS, pr PRInfo, dir string, files []ChangedFile) boo
 
 // pathScope is the part of scope that paths alone decide.
 func pathScope(files []ChangedFile) (dir, problem string, neutral bool) {
+	if dir, problem := overfull(files); problem != "" {
+		return dir, problem, false
+	}
 	dirs := map[string]bool{}
 	var other []string
 	for _, f := range files {

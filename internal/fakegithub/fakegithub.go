@@ -91,6 +91,8 @@ type Server struct {
 	reqCount int
 	events   []CommentEvent
 
+	tokenLife time.Duration // 0: an hour, as GitHub's
+
 	rateLimit int
 	remaining int
 	reset     time.Time
@@ -235,6 +237,17 @@ func (s *Server) SetRateLimit(remaining int, reset time.Time) {
 	defer s.mu.Unlock()
 	s.remaining = remaining
 	s.reset = reset
+}
+
+// SetTokenLifetime sets how long the installation tokens minted from now
+// on live (GitHub's live an hour), so that a test sees the App renew its
+// token without waiting an hour. Clients renew a token shortly before it
+// expires (ghinstallation: a minute before), so a lifetime a few seconds
+// over a minute renews every few seconds.
+func (s *Server) SetTokenLifetime(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokenLife = d
 }
 
 // SetClock replaces the server's clock, e.g. to expire tokens or JWTs
@@ -503,7 +516,11 @@ func (s *Server) handleAccessToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := "ghs_" + randomAlnum(36)
-	exp := s.now().Add(time.Hour).UTC().Truncate(time.Second)
+	life := s.tokenLife
+	if life <= 0 {
+		life = time.Hour
+	}
+	exp := s.now().Add(life).UTC().Truncate(time.Second)
 	s.tokens[tok] = token{installation: inst, expires: exp}
 	s.issued++
 	writeJSON(w, http.StatusCreated, map[string]any{
