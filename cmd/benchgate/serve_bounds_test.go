@@ -252,3 +252,89 @@ func TestServeRevokedTokenAndErrors(t *testing.T) {
 		t.Errorf("the files were listed %d times, want 2 (the 500 and its retry)", n)
 	}
 }
+
+// TestServeReconcileHourlyCost measures what reconcile passes over
+// unchanged pull requests cost in an hour, token renewal included.
+// GitHub's tags are per token and an installation token lives an hour,
+// so the first time each question is asked under a renewed token it is
+// answered (and charged) in full: each renewal costs one full pass, 2 + k
+// calls for k open pull requests (the repositories, the open pull
+// requests, and one check-run listing per head), and every other pass is
+// answered 304. Tokens here live 63 s, which the App renews a minute
+// before expiry, so that a renewal comes every few seconds rather than
+// every hour.
+func TestServeReconcileHourlyCost(t *testing.T) {
+	const prs = 20
+	a := startAppWith(t, appOptions{reconcile: 500 * time.Millisecond, edit: func(a *app, cfg *bot.Config) {
+		a.gh.SetTokenLifetime(63 * time.Second)
+		a.gh.AddInstallation(7, "geo/board")
+		for n := 1; n <= prs; n++ {
+			a.pr(n, fmt.Sprintf("%040x", n), a.scores)
+		}
+	}})
+	a.waitFor("every pull request's check", func() bool { return len(a.runs(prcheck.CheckName, "")) == prs })
+	settled := len(a.gh.Requests())
+	type pass struct{ calls, charged, renewals int }
+	// passes splits what came after settled into reconcile passes, each
+	// starting with the App's listing of its installations.
+	passes := func() []pass {
+		var out []pass
+		for _, r := range a.gh.Requests()[settled:] {
+			if r.Method == http.MethodGet && r.Path == "/app/installations" {
+				out = append(out, pass{})
+			}
+			if len(out) == 0 {
+				continue
+			}
+			p := &out[len(out)-1]
+			p.calls++
+			switch {
+			case r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/access_tokens"):
+				p.renewals++
+			case strings.HasPrefix(r.Path, "/app/"), r.Path == "/app":
+				// The App's own budget, not the installation's.
+			case r.Status != http.StatusNotModified:
+				p.charged++
+			}
+		}
+		return out[:max(len(out)-1, 0)] // the last may be under way
+	}
+	// A window from a quiet pass to a quiet pass, with two renewals or
+	// more in between, so that every renewal's full pass is inside it.
+	var window []pass
+	a.waitFor("two token renewals between quiet passes", func() bool {
+		ps := passes()
+		start := -1
+		for i, p := range ps {
+			if p.charged == 0 && p.renewals == 0 {
+				start = i
+				break
+			}
+		}
+		if start < 0 {
+			return false
+		}
+		renewals := 0
+		for i := start + 1; i < len(ps); i++ {
+			renewals += ps[i].renewals
+			if renewals >= 2 && ps[i].charged == 0 && ps[i].renewals == 0 {
+				window = ps[start+1 : i+1]
+				return true
+			}
+		}
+		return false
+	})
+	calls, charged, renewals := 0, 0, 0
+	for _, p := range window {
+		calls += p.calls
+		charged += p.charged
+		renewals += p.renewals
+	}
+	full := 2 + prs
+	if charged != renewals*full {
+		t.Errorf("%d passes with %d token renewals: %d calls charged, want %d (%d for each renewal)", len(window), renewals, charged, renewals*full, full)
+	}
+	perHour := 60 / 10 // passes an hour at serve's default -reconcile 10m
+	t.Logf("%d reconcile passes over %d open pull requests, %d token renewals: %d calls, %d charged (%d per renewal)", len(window), prs, renewals, calls, charged, charged/max(renewals, 1))
+	t.Logf("an hour at the default 10-minute interval: %d passes, one renewal: %d calls charged of the installation's 5,000", perHour, charged/max(renewals, 1))
+}
