@@ -189,17 +189,24 @@ func (w *Worker) moved(ctx context.Context, j Job, pr prcheck.PRInfo, asked time
 // that two jobs of one pull request never both create it. The comment is
 // the pull request's while check runs are each head's own: a head that is
 // no longer current leaves it to the newer one (moved). A pull request
-// that had no comment at all when it was read has no sticky comment to
-// find, so the comment is created without listing them; a retry reads the
-// pull request again and finds the one it made.
+// that has no comment at all has no sticky comment to find, so the
+// comment is created without listing them; that count is read again under
+// the lock, since another job of the pull request may have written the
+// comment after this one read it (two re-runs of one suite at once).
 func (w *Worker) sticky(ctx context.Context, j Job, pr prcheck.PRInfo, asked time.Time, body string) error {
 	return w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
 		if stale, err := w.moved(ctx, j, pr, asked); err != nil || stale {
 			return err
 		}
 		if pr.Comments == 0 {
-			_, err := w.GH.CreateComment(ctx, j.InstallationID, j.Repo, j.PR, body)
-			return err
+			now, _, _, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+			if err != nil {
+				return err
+			}
+			if now.Comments == 0 {
+				_, err := w.GH.CreateComment(ctx, j.InstallationID, j.Repo, j.PR, body)
+				return err
+			}
 		}
 		_, _, err := w.GH.UpsertComment(ctx, j.InstallationID, j.Repo, j.PR, body)
 		return err
@@ -218,15 +225,19 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 	pr.Repo, pr.Number = j.Repo, j.PR
 	// What the listing settles costs nothing more: only a pull request
 	// that may be one submission has its files and the base tree read.
-	listed, err := w.GH.ListFiles(ctx, j.InstallationID, j.Repo, j.PR)
-	if err != nil {
-		return unverifiable(pr, err)
+	var listed []prcheck.ChangedFile
+	if pr.ChangedFiles < prcheck.MaxListedFiles { // past it, Listed settles it unread
+		var err error
+		if listed, err = w.GH.ListFiles(ctx, j.InstallationID, j.Repo, j.PR); err != nil {
+			return unverifiable(pr, err)
+		}
 	}
 	out, dir, settled := prcheck.Listed(pr, listed)
 	if settled {
 		return out, nil
 	}
 	files := listed
+	var err error
 	if dir != "" {
 		if files, err = w.GH.ReadFiles(ctx, j.InstallationID, j.Repo, j.PR, pr.HeadSHA, listed); err != nil {
 			return unverifiable(pr, err)

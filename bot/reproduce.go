@@ -111,8 +111,14 @@ func (w *Worker) maintainer(ctx context.Context, j Job, command, what string) (b
 	if err != nil || ok {
 		return ok, err
 	}
+	// A comment's user may be null on GitHub (a deleted account): it is
+	// nobody to mention, and not a collaborator.
+	thanks := "Thanks"
+	if j.Commenter != "" {
+		thanks += ", @" + j.Commenter
+	}
 	return false, w.locked(ctx, fmt.Sprintf("comment:%s#%d", j.Repo, j.PR), func() error {
-		return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("Thanks, @%s. `%s` %s, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", j.Commenter, command, what))
+		return w.GH.Reply(ctx, j.InstallationID, j.Repo, j.PR, fmt.Sprintf("%s. `%s` %s, so only maintainers (write permission or more) can start it; a maintainer will look at this submission.", thanks, command, what))
 	})
 }
 

@@ -17,6 +17,24 @@ const (
 	ReadmeFile = "README.md"
 )
 
+// FolderFiles are the files a submission folder may hold, and all it may
+// hold: MetaFile and ScoresFile, which it must, and ReadmeFile.
+var FolderFiles = []string{MetaFile, ScoresFile, ReadmeFile}
+
+// FolderRule says what a submission folder holds, in words.
+const FolderRule = "a submission folder holds only meta.json, scores.json and an optional README.md"
+
+// FolderFile reports whether name, a path within a submission folder, is
+// one of FolderFiles.
+func FolderFile(name string) bool {
+	for _, f := range FolderFiles {
+		if name == f {
+			return true
+		}
+	}
+	return false
+}
+
 // Dir is the folder that holds all submissions.
 const Dir = "submissions"
 

@@ -199,13 +199,13 @@ func (c *check) layout() bool {
 			c.errorf("layout.symlink", c.file(name), 0, "", "%s is a symbolic link; commit the file itself", name)
 			ok = ok && name != submission.MetaFile && name != submission.ScoresFile
 		case e.IsDir():
-			c.errorf("layout.unexpected-dir", c.file(name), 0, "", "a submission folder holds only meta.json, scores.json and an optional README.md; remove the folder %s", name)
+			c.errorf("layout.unexpected-dir", c.file(name), 0, "", "%s; remove the folder %s", submission.FolderRule, name)
 		case name == submission.MetaFile || name == submission.ScoresFile:
 			have[name] = true
 		case name == submission.ReadmeFile:
 			c.readme()
 		default:
-			c.errorf("layout.unexpected-file", c.file(name), 0, "", "a submission folder holds only meta.json, scores.json and an optional README.md; remove %s", name)
+			c.errorf("layout.unexpected-file", c.file(name), 0, "", "%s; remove %s", submission.FolderRule, name)
 		}
 	}
 	for _, name := range []string{submission.MetaFile, submission.ScoresFile} {

@@ -3,6 +3,7 @@ package ghapp
 import (
 	"bytes"
 	"container/list"
+	"crypto/sha256"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -22,6 +23,9 @@ import (
 // last 200 answer to every GET and its tag, asks conditionally, and hands
 // the remembered answer to go-github as a 200 when GitHub says 304.
 //
+// Tags are per credential: an installation token lives an hour, and the
+// first pass after it is renewed is answered (and charged) in full.
+//
 // The 304 still passes through the counting and observing transports
 // below: it is a request, and Config.Observe sees its status.
 
@@ -33,11 +37,12 @@ const (
 	maxETagBytes = 16 << 20
 )
 
-// etagKey names one answer. scope is the installation the answer was given
-// to (0 for the App itself): installations see different repositories and
-// permissions, so one installation's answer is never another's.
+// etagKey names one answer. cred is a digest of the credential the
+// request carried: GitHub's answers vary by Authorization, and a tag it
+// gave to one token is not matched for another, so an installation's
+// answers are kept per token and a renewed token starts afresh.
 type etagKey struct {
-	scope      int64
+	cred       [sha256.Size]byte
 	url        string
 	accept     string
 	apiVersion string
@@ -101,20 +106,23 @@ func (c *etagCache) removeLocked(k etagKey) {
 	}
 }
 
-// conditional is the transport that asks conditionally for the client of
-// one scope (an installation, or 0 for the App).
+// conditional is the transport that asks conditionally. It sits below
+// the authenticating transports, so that it sees the credential each
+// request carries and keys its answers by it.
 type conditional struct {
 	next  http.RoundTripper
 	cache *etagCache
-	scope int64
 }
 
 func (c conditional) RoundTrip(r *http.Request) (*http.Response, error) {
-	// A caller's own validators or ranges are the caller's business.
-	if r.Method != http.MethodGet || r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" || r.Header.Get("Range") != "" {
+	// A caller's own validators or ranges are the caller's business. An
+	// App JWT is signed afresh for each request, so an answer given to
+	// one can never be asked about again with it.
+	auth := r.Header.Get("Authorization")
+	if r.Method != http.MethodGet || r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" || r.Header.Get("Range") != "" || isJWT(auth) {
 		return c.next.RoundTrip(r)
 	}
-	key := etagKey{scope: c.scope, url: r.URL.String(), accept: r.Header.Get("Accept"), apiVersion: r.Header.Get("X-GitHub-Api-Version")}
+	key := etagKey{cred: sha256.Sum256([]byte(auth)), url: r.URL.String(), accept: r.Header.Get("Accept"), apiVersion: r.Header.Get("X-GitHub-Api-Version")}
 	e := c.cache.get(key)
 	req := r
 	if e != nil {
@@ -132,6 +140,13 @@ func (c conditional) RoundTrip(r *http.Request) (*http.Response, error) {
 		return c.keep(key, resp), nil
 	}
 	return resp, nil
+}
+
+// isJWT reports a bearer credential shaped as a JSON Web Token (three
+// dot-separated parts), which is how an App authenticates as itself.
+func isJWT(auth string) bool {
+	scheme, cred, _ := strings.Cut(auth, " ")
+	return strings.EqualFold(scheme, "bearer") && strings.Count(cred, ".") == 2
 }
 
 // response is the remembered answer as a 200, with the 304's fresh
@@ -254,9 +269,10 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
-// newClient is a go-github client for the scope, through the cache.
-func (a *App) newClient(rt http.RoundTripper, scope int64) *github.Client {
-	c := github.NewClient(&http.Client{Transport: conditional{next: rt, cache: a.etags, scope: scope}, Timeout: a.timeout})
+// newClient is a go-github client over rt, an authenticating transport
+// whose requests pass the App's conditional transport (New).
+func (a *App) newClient(rt http.RoundTripper) *github.Client {
+	c := github.NewClient(&http.Client{Transport: rt, Timeout: a.timeout})
 	b, u := *a.base, *a.upload
 	c.BaseURL, c.UploadURL = &b, &u
 	return c

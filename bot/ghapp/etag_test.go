@@ -116,9 +116,10 @@ func TestConditionalReconcile(t *testing.T) {
 		{"open pulls unchanged", nil, openPulls, "[1]", true, 0},
 		{"open pulls after a new pull", func() { srv.AddPR(repo, fakegithub.PR{Number: 2}) }, openPulls, "[2 1]", false, 1},
 		{"open pulls unchanged again", nil, openPulls, "[2 1]", true, 0},
-		// The App's own listing is not metered by the fake.
+		// The App's own listing is not metered by the fake, and its JWT,
+		// signed afresh for each request, is never asked conditionally.
 		{"installations", nil, installations, fmt.Sprint([]int64{inst}), false, 0},
-		{"installations unchanged", nil, installations, fmt.Sprint([]int64{inst}), true, 0},
+		{"installations again", nil, installations, fmt.Sprint([]int64{inst}), false, 0},
 		{"repositories", nil, repositories, "[" + repo + "]", false, 1},
 		{"repositories unchanged", nil, repositories, "[" + repo + "]", true, 0},
 	} {
@@ -273,7 +274,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, body)
 }
 
-// authorizing stands in for the installation transport below the cache.
+// authorizing stands in for the installation transport above the cache.
 type authorizing struct {
 	as   string
 	next http.RoundTripper
@@ -301,7 +302,7 @@ func TestConditionalTransport(t *testing.T) {
 	cache := newETagCache(128, 1<<10)
 	clients := map[int64]*http.Client{}
 	for _, scope := range []int64{1, 2} {
-		clients[scope] = &http.Client{Transport: conditional{next: authorizing{fmt.Sprint("inst", scope), ts.Client().Transport}, cache: cache, scope: scope}}
+		clients[scope] = &http.Client{Transport: authorizing{fmt.Sprint("token inst", scope), conditional{next: ts.Client().Transport, cache: cache}}}
 	}
 
 	for _, step := range []struct {
@@ -315,20 +316,20 @@ func TestConditionalTransport(t *testing.T) {
 		body        string // "" for the origin's body as is
 		conditional bool   // sent with If-None-Match
 	}{
-		{"first", nil, "GET", 1, "/a", "", 200, "A1 inst1 as ", false},
-		{"again", nil, "GET", 1, "/a", "", 200, "A1 inst1 as ", true},
-		{"changed", func() { o.bodies["/a"] = "A2 {who}" }, "GET", 1, "/a", "", 200, "A2 inst1 as ", true},
-		{"unchanged after the change", nil, "GET", 1, "/a", "", 200, "A2 inst1 as ", true},
-		{"another Accept", nil, "GET", 1, "/a", "text/plain", 200, "A2 inst1 as text/plain", false},
+		{"first", nil, "GET", 1, "/a", "", 200, "A1 token inst1 as ", false},
+		{"again", nil, "GET", 1, "/a", "", 200, "A1 token inst1 as ", true},
+		{"changed", func() { o.bodies["/a"] = "A2 {who}" }, "GET", 1, "/a", "", 200, "A2 token inst1 as ", true},
+		{"unchanged after the change", nil, "GET", 1, "/a", "", 200, "A2 token inst1 as ", true},
+		{"another Accept", nil, "GET", 1, "/a", "text/plain", 200, "A2 token inst1 as text/plain", false},
 		{"error answer", func() { o.fail = http.StatusBadGateway }, "GET", 1, "/a", "", 502, "failing\n", true},
-		{"kept through the error", func() { o.fail = 0 }, "GET", 1, "/a", "", 200, "A2 inst1 as ", true},
-		{"not a GET", nil, "POST", 1, "/a", "", 200, "A2 inst1 as ", false},
-		{"another installation, colliding tags", func() { o.lax = true }, "GET", 2, "/a", "", 200, "A2 inst2 as ", false},
-		{"own installation, colliding tags", nil, "GET", 1, "/a", "", 200, "A2 inst1 as ", true},
+		{"kept through the error", func() { o.fail = 0 }, "GET", 1, "/a", "", 200, "A2 token inst1 as ", true},
+		{"not a GET", nil, "POST", 1, "/a", "", 200, "A2 token inst1 as ", false},
+		{"another installation, colliding tags", func() { o.lax = true }, "GET", 2, "/a", "", 200, "A2 token inst2 as ", false},
+		{"own installation, colliding tags", nil, "GET", 1, "/a", "", 200, "A2 token inst1 as ", true},
 		{"too big", nil, "GET", 1, "/big", "", 200, strings.Repeat("x", 200), false},
 		{"too big, not kept", nil, "GET", 1, "/big", "", 200, strings.Repeat("x", 200), false},
-		{"no tag", func() { o.lax = false }, "GET", 1, "/untagged", "", 200, "U inst1 as ", false},
-		{"no tag, not kept", nil, "GET", 1, "/untagged", "", 200, "U inst1 as ", false},
+		{"no tag", func() { o.lax = false }, "GET", 1, "/untagged", "", 200, "U token inst1 as ", false},
+		{"no tag, not kept", nil, "GET", 1, "/untagged", "", 200, "U token inst1 as ", false},
 		{"full last page", nil, "GET", 1, "/list?per_page=2", "", 200, "[1, 2]", false},
 		{"full last page, not kept", nil, "GET", 1, "/list?per_page=2", "", 200, "[1, 2]", false},
 		{"short last page", nil, "GET", 1, "/list?per_page=3", "", 200, "[1, 2]", false},
@@ -382,7 +383,7 @@ func TestConditionalTransport(t *testing.T) {
 
 func TestETagCacheLRU(t *testing.T) {
 	c := newETagCache(8, 10)
-	key := func(s string) etagKey { return etagKey{scope: 1, url: s} }
+	key := func(s string) etagKey { return etagKey{url: s} }
 	put := func(k string, n int) {
 		c.put(&etagEntry{key: key(k), etag: `"` + k + `"`, body: make([]byte, n)})
 	}
@@ -432,6 +433,47 @@ func TestListingLen(t *testing.T) {
 		n, ok := listingLen([]byte(c.body))
 		if n != c.n || ok != c.ok {
 			t.Errorf("listingLen(%s) = %d %v, want %d %v", c.body, n, ok, c.n, c.ok)
+		}
+	}
+}
+
+// TestConditionalPerToken: GitHub's tags are per token, so the answers
+// kept under a token that was replaced are not offered for the new one:
+// the first question after the renewal is answered in full (and charged),
+// the next one 304 again.
+func TestConditionalPerToken(t *testing.T) {
+	srv, app, _ := setupObserved(t)
+	ctx := context.Background()
+	sha := strings.Repeat("ef", 20)
+	srv.AddPR(repo, fakegithub.PR{Number: 1, HeadSHA: sha})
+	ask := func() {
+		t.Helper()
+		if _, err := app.HasCompletedCheck(ctx, inst, repo, sha, prcheck.CheckName); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask()
+	for _, step := range []struct {
+		name        string
+		change      func()
+		notModified bool
+		charged     int
+	}{
+		{"same token", nil, true, 0},
+		{"a new token", srv.RevokeTokens, false, 1},
+		{"the new token again", nil, true, 0},
+	} {
+		if step.change != nil {
+			step.change()
+		}
+		budget := srv.RateLimitRemaining()
+		ask()
+		l := lastRequest(srv)
+		if (l.Status == http.StatusNotModified) != step.notModified {
+			t.Errorf("%s: %+v, want 304 %v", step.name, l, step.notModified)
+		}
+		if spent := budget - srv.RateLimitRemaining(); spent != step.charged {
+			t.Errorf("%s: %d charged, want %d", step.name, spent, step.charged)
 		}
 	}
 }

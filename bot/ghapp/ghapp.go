@@ -83,7 +83,7 @@ type App struct {
 	upload  *url.URL
 	rt      http.RoundTripper
 	timeout time.Duration
-	etags   *etagCache // shared by all clients, keyed by installation
+	etags   *etagCache // shared by all clients, keyed by credential
 
 	mu         sync.Mutex
 	transports map[int64]*ghinstallation.Transport
@@ -131,7 +131,7 @@ func New(cfg Config) (*App, error) {
 	if cfg.Observe != nil {
 		a.rt = observing{a.rt, cfg.Observe}
 	}
-	a.rt = counting{a.rt}
+	a.rt = conditional{next: counting{a.rt}, cache: a.etags}
 	a.cfg.PrivateKey = nil // parsed; not kept around in a second form
 	return a, nil
 }
@@ -207,22 +207,63 @@ func (a *App) Client(installationID int64) (*github.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.newClient(t, installationID), nil
+	return a.newClient(t), nil
 }
 
 // call runs fn until it succeeds, fails for good, or runs out of
-// attempts, waiting out rate limits and gateway errors in between. Each
+// attempts, waiting out rate limits and transient errors in between. Each
 // attempt gets a fresh client (sharing the cached token): go-github
 // remembers a limit it has seen and refuses locally until the wall-clock
 // reset, which would defeat the waits this helper decides on itself.
+//
+// A 401 means GitHub no longer takes the installation's token (revoked,
+// or expired early): the token is dropped and a new one minted, once per
+// call, and the call is made again at once.
 func (a *App) call(ctx context.Context, inst int64, what string, fn func(gh *github.Client) error) error {
-	return a.callAs(ctx, func() (*github.Client, error) { return a.Client(inst) }, what, fn)
+	renewed := false
+	var used *ghinstallation.Transport
+	client := func() (*github.Client, error) {
+		t, err := a.transport(inst)
+		if err != nil {
+			return nil, err
+		}
+		used = t
+		return a.newClient(t), nil
+	}
+	renew := func(err error) bool {
+		if renewed || !unauthorized(err) {
+			return false
+		}
+		renewed = true
+		a.dropTransport(inst, used)
+		return true
+	}
+	return a.callAs(ctx, client, what, fn, renew)
+}
+
+// unauthorized reports GitHub's 401 to a call made with a token.
+func unauthorized(err error) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnauthorized
+}
+
+// dropTransport forgets inst's transport, and with it its token, unless
+// another call has replaced it already.
+func (a *App) dropTransport(inst int64, t *ghinstallation.Transport) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.transports[inst] == t {
+		delete(a.transports, inst)
+	}
 }
 
 // callAs is call with the client that client gives: the App's own (JWT)
-// or one without credentials.
-func (a *App) callAs(ctx context.Context, client func() (*github.Client, error), what string, fn func(gh *github.Client) error) error {
+// or an installation's. renew, when set, is asked about each failure: true
+// means the credentials were replaced and the call is to be made again at
+// once, without counting as an attempt.
+func (a *App) callAs(ctx context.Context, client func() (*github.Client, error), what string, fn func(gh *github.Client) error, renew ...func(error) bool) error {
 	var err error
+	secondary := 0
 	for attempt := 0; attempt < a.cfg.MaxAttempts; attempt++ {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", what, ctx.Err())
@@ -234,7 +275,11 @@ func (a *App) callAs(ctx context.Context, client func() (*github.Client, error),
 		if err = fn(gh); err == nil {
 			return nil
 		}
-		wait, retry := a.retryAfter(err, attempt)
+		if len(renew) > 0 && renew[0](err) {
+			attempt--
+			continue
+		}
+		wait, retry := a.retryAfter(err, attempt, &secondary)
 		if !retry || attempt == a.cfg.MaxAttempts-1 {
 			break
 		}
@@ -246,8 +291,10 @@ func (a *App) callAs(ctx context.Context, client func() (*github.Client, error),
 }
 
 // retryAfter decides whether err is worth another attempt, and after how
-// long.
-func (a *App) retryAfter(err error, attempt int) (time.Duration, bool) {
+// long. secondary counts the secondary limits this call met that named no
+// time: GitHub asks for at least a minute, then exponentially longer
+// waits while the limit holds.
+func (a *App) retryAfter(err error, attempt int, secondary *int) (time.Duration, bool) {
 	backoff := min(time.Second<<attempt, 30*time.Second)
 	var rl *github.RateLimitError
 	if errors.As(err, &rl) {
@@ -255,20 +302,27 @@ func (a *App) retryAfter(err error, attempt int) (time.Duration, bool) {
 	}
 	var ab *github.AbuseRateLimitError
 	if errors.As(err, &ab) {
-		if ab.RetryAfter != nil {
-			return a.bounded(*ab.RetryAfter)
+		// go-github takes X-RateLimit-Reset for the time a secondary limit
+		// names when Retry-After is missing; that is the primary limit's
+		// reset, up to an hour away, not what GitHub asks for here.
+		if ab.Response != nil {
+			if wait, named := limitTime(ab.Response); named {
+				return a.bounded(wait)
+			}
 		}
-		// GitHub asks for at least a minute when it names no time.
-		return a.bounded(time.Minute)
+		return a.secondaryWait(secondary), true
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
 		// GitHub answers a rate limit with 403 or 429; go-github knows
 		// only 403, so a 429 arrives as a plain error response.
-		if wait, limited := rateLimited(er.Response); limited {
+		if wait, named := limitTime(er.Response); named {
 			return a.bounded(wait)
 		}
-		if gateway(er.Response.StatusCode) {
+		if er.Response.StatusCode == http.StatusTooManyRequests {
+			return a.secondaryWait(secondary), true
+		}
+		if transient(er.Response.StatusCode) {
 			return backoff, true
 		}
 	}
@@ -283,19 +337,26 @@ func (a *App) retryAfter(err error, attempt int) (time.Duration, bool) {
 		if wait, limited := rateLimited(resp); limited {
 			return a.bounded(wait)
 		}
-		if gateway(resp.StatusCode) {
+		if transient(resp.StatusCode) {
 			return backoff, true
 		}
 	}
 	return 0, false
 }
 
-// rateLimited reads a 403 or 429 answer as GitHub documents its rate
-// limits: Retry-After (seconds) first, then, when no requests remain,
-// X-RateLimit-Reset (epoch seconds); a 429 that names neither is waited
-// out for a minute, as GitHub asks for secondary limits. limited is false
-// for any other answer: a 403 without limit headers is a refusal.
-func rateLimited(resp *http.Response) (wait time.Duration, limited bool) {
+// secondaryWait is the wait after a secondary limit that named no time:
+// a minute, doubled each time it holds, up to MaxWait (or a minute when
+// MaxWait is shorter: a minute is what GitHub asks for, never refused).
+func (a *App) secondaryWait(secondary *int) time.Duration {
+	wait := min(time.Minute<<min(*secondary, 10), max(a.cfg.MaxWait, time.Minute))
+	*secondary++
+	return wait
+}
+
+// limitTime is the time a 403 or 429 names for its limit: Retry-After
+// (seconds), or X-RateLimit-Reset (epoch seconds) when no requests
+// remain. named is false when it names none.
+func limitTime(resp *http.Response) (wait time.Duration, named bool) {
 	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
 		return 0, false
 	}
@@ -306,6 +367,17 @@ func rateLimited(resp *http.Response) (wait time.Duration, limited bool) {
 		if r, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
 			return time.Until(time.Unix(r, 0)) + time.Second, true
 		}
+	}
+	return 0, false
+}
+
+// rateLimited reads a 403 or 429 answer to the token exchange as GitHub
+// documents its rate limits (limitTime); a 429 that names no time is
+// waited out for a minute. limited is false for any other answer: a 403
+// without limit headers is a refusal.
+func rateLimited(resp *http.Response) (wait time.Duration, limited bool) {
+	if wait, named := limitTime(resp); named {
+		return wait, true
 	}
 	return time.Minute, resp.StatusCode == http.StatusTooManyRequests
 }
@@ -318,8 +390,16 @@ func (a *App) bounded(d time.Duration) (time.Duration, bool) {
 	return d, d <= a.cfg.MaxWait
 }
 
-func gateway(status int) bool {
-	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+// transient reports a status worth retrying the call for, a few times
+// with backoff: gateway errors, GitHub's own 500, and 422, which GitHub
+// also gives for a commit or pull request it has not finished indexing.
+// Retrying the call costs one request; failing would cost the whole job.
+func transient(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout, http.StatusUnprocessableEntity:
+		return true
+	}
+	return false
 }
 
 // splitRepo splits "owner/name".

@@ -25,6 +25,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/benchgate/benchgate/bot"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/fixtures"
@@ -162,7 +163,7 @@ func TestPullRequestAndChangedFiles(t *testing.T) {
 	srv.SetFile(repo, "main", "docs/old.md", []byte("old\n"))
 	var files []fakegithub.File
 	for i := 0; i < 130; i++ {
-		files = append(files, fakegithub.File{Name: fmt.Sprintf("submissions/model-benchmark/run/f%03d.json", i), Status: "added", Content: []byte(fmt.Sprintf("{\"n\": %d}\n", i))})
+		files = append(files, fakegithub.File{Name: fmt.Sprintf("submissions/model-benchmark/run%03d/meta.json", i), Status: "added", Content: []byte(fmt.Sprintf("{\"n\": %d}\n", i))})
 	}
 	big := bytes.Repeat([]byte("0123456789abcdef"), 80<<10) // over the contents API's 1 MB
 	files = append(files,
@@ -216,10 +217,18 @@ func TestPullRequestAndChangedFiles(t *testing.T) {
 		t.Errorf("%d blob reads, want 1 (for the file over 1 MB)", n)
 	}
 
-	// The cap on bytes read.
+	// The cap on bytes read: the file over it is refused by its size,
+	// before any of it is downloaded, as a verdict rather than an error
+	// to retry.
 	app.cfg.MaxChangedBytes = 1 << 20
-	if _, err := app.ChangedFiles(ctx, inst, repo, 9, info.HeadSHA); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+	blobs := countRequests(srv, "GET", "/git/blobs/")
+	_, err = app.ChangedFiles(ctx, inst, repo, 9, info.HeadSHA)
+	var u *bot.Unverifiable
+	if !errors.As(err, &u) || u.Conclusion != prcheck.Failure || !strings.Contains(u.Reason, "big.json` is 1.2 MiB (1310720 bytes)") || !strings.Contains(u.Reason, "at most 1.0 MiB (1048576 bytes)") {
 		t.Errorf("cap: %v", err)
+	}
+	if n := countRequests(srv, "GET", "/git/blobs/") - blobs; n != 0 {
+		t.Errorf("%d blobs downloaded past the cap", n)
 	}
 }
 
@@ -913,5 +922,140 @@ func TestBlobsKept(t *testing.T) {
 	}
 	if n := countRequests(srv, "GET", "/git/blobs/"); n != 2 {
 		t.Errorf("%d blob downloads, want 2 (the tampered copy replaced)", n)
+	}
+}
+
+// TestSecondaryLimitWithoutRetryAfter: a secondary limit that names no
+// time (GitHub then asks for at least a minute, and exponentially longer
+// while it holds) is waited out in place, a minute and then two, even
+// with a MaxWait under a minute; it is not taken for the primary limit's
+// reset, up to an hour away, and refused as too long.
+func TestSecondaryLimitWithoutRetryAfter(t *testing.T) {
+	srv, app, sl := setup(t)
+	srv.SetPermission(repo, "alice", "admin")
+	srv.SetRateLimit(4000, time.Now().Add(50*time.Minute))
+	ctx := context.Background()
+	for _, maxWait := range []time.Duration{DefaultMaxWait, 10 * time.Second} {
+		app.cfg.MaxWait = maxWait
+		sl.reset()
+		var n atomic.Int32
+		srv.Inject(func(r *http.Request, _ int) *fakegithub.Fault {
+			if strings.HasSuffix(r.URL.Path, "/permission") && n.Add(1) <= 2 {
+				return &fakegithub.Fault{Status: http.StatusForbidden, Secondary: true}
+			}
+			return nil
+		})
+		if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+			t.Fatalf("MaxWait %v: after two secondary limits: %v %v", maxWait, ok, err)
+		}
+		if d := sl.list(); !slices.Equal(d, []time.Duration{time.Minute, 2 * time.Minute}) && maxWait == DefaultMaxWait {
+			t.Errorf("MaxWait %v: waits %v, want 1m then 2m", maxWait, d)
+		} else if maxWait < time.Minute && !slices.Equal(d, []time.Duration{time.Minute, time.Minute}) {
+			t.Errorf("MaxWait %v: waits %v, want a minute each", maxWait, d)
+		}
+	}
+	srv.Inject(nil)
+}
+
+// TestRevokedToken: a token GitHub refuses (401) is replaced by a new
+// one, once per call, and the call made again at once; a 401 that
+// persists is returned rather than retried with the same token.
+func TestRevokedToken(t *testing.T) {
+	srv, app, sl := setup(t)
+	srv.SetPermission(repo, "alice", "admin")
+	ctx := context.Background()
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	srv.RevokeTokens()
+	if ok, err := app.CanWrite(ctx, inst, repo, "alice"); err != nil || !ok {
+		t.Fatalf("after the token was revoked: %v %v", ok, err)
+	}
+	if n := srv.TokensIssued(); n != 2 {
+		t.Errorf("%d tokens issued, want the first and its replacement", n)
+	}
+	if d := sl.list(); len(d) != 0 {
+		t.Errorf("waits %v before using a new token", d)
+	}
+	// A 401 on every request: one new token, then the error.
+	srv.Inject(func(r *http.Request, _ int) *fakegithub.Fault {
+		if strings.HasSuffix(r.URL.Path, "/permission") {
+			return &fakegithub.Fault{Status: http.StatusUnauthorized, Message: "Bad credentials"}
+		}
+		return nil
+	})
+	defer srv.Inject(nil)
+	if _, err := app.CanWrite(ctx, inst, repo, "alice"); err == nil {
+		t.Error("a persistent 401 succeeded")
+	}
+	if n := srv.TokensIssued(); n != 3 {
+		t.Errorf("%d tokens issued, want one more for the persistent 401", n)
+	}
+	if n := countRequests(srv, "GET", "/collaborators/alice/permission"); n != 5 {
+		t.Errorf("%d permission requests, want 5: 3 before, then the 401 and its one retry with a new token", n)
+	}
+}
+
+// TestTransientErrorsRetried: GitHub's 500 and 422 are retried in place,
+// with backoff, rather than failing the call and with it the job.
+func TestTransientErrorsRetried(t *testing.T) {
+	srv, app, sl := setup(t)
+	srv.AddPR(repo, fakegithub.PR{Number: 3})
+	ctx := context.Background()
+	if _, err := app.Token(ctx, inst); err != nil { // so that the faults meet the calls
+		t.Fatal(err)
+	}
+	for _, status := range []int{http.StatusInternalServerError, http.StatusUnprocessableEntity} {
+		sl.reset()
+		before := len(srv.Comments(repo, 3))
+		srv.FailNext(1, status)
+		if _, err := app.CreateComment(ctx, inst, repo, 3, fmt.Sprint("after ", status)); err != nil {
+			t.Fatalf("after a %d: %v", status, err)
+		}
+		if n := len(srv.Comments(repo, 3)) - before; n != 1 {
+			t.Errorf("%d: %d comments posted, want 1", status, n)
+		}
+		if d := sl.list(); len(d) != 1 || d[0] != time.Second {
+			t.Errorf("%d: waits %v, want one backoff of 1s", status, d)
+		}
+	}
+	// Bounded: a 500 that persists gives up after MaxAttempts.
+	sl.reset()
+	srv.FailNext(DefaultMaxAttempts, http.StatusInternalServerError)
+	if _, err := app.CreateComment(ctx, inst, repo, 3, "never"); err == nil || len(sl.list()) != DefaultMaxAttempts-1 {
+		t.Errorf("a persistent 500: %v, waits %v", err, sl.list())
+	}
+}
+
+// TestIdentifyPrivateMode: on GitHub Enterprise Server in private mode,
+// which answers nothing without credentials, the App reads its bot user
+// as an installation and becomes ready.
+func TestIdentifyPrivateMode(t *testing.T) {
+	key := testKey()
+	srv := fakegithub.New(t, appID, &key.PublicKey)
+	srv.PrivateMode = true
+	srv.AddRepo(repo, "main")
+	srv.AddInstallation(inst, repo)
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	app, err := New(Config{AppID: appID, PrivateKey: pemKey, BaseURL: srv.URL, HTTPClient: srv.Client(), Sleep: (&sleeps{}).sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := app.Identify(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bot := fakegithub.DefaultAppSlug + "[bot]"; id.BotLogin != bot || id.BotUserID != srv.UserID(bot) {
+		t.Errorf("identity %+v", id)
+	}
+	// The fake refuses anonymous reads in private mode, so the read
+	// above carried a token; check that it would have refused one.
+	resp, err := srv.Client().Get(srv.URL + "users/" + fakegithub.DefaultAppSlug + "%5Bbot%5D")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an anonymous read in private mode: %d, want 401", resp.StatusCode)
 	}
 }

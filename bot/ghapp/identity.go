@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 
 	"github.com/google/go-github/v60/github"
@@ -37,7 +36,7 @@ func (id Identity) CommitEmail() string {
 var ErrNoIdentity = errors.New("the App does not know its identity yet: GitHub has not answered GET /app")
 
 // Identify asks GitHub who the App is (GET /app, as the App) and who its
-// bot user is (GET /users/<slug>[bot]), and keeps the answer for the
+// bot user is (GET /users/<slug>[bot], as an installation), and keeps the answer for the
 // comments and check runs it must recognise as its own. The App's id must
 // be the configured one: a private key of another App would otherwise act
 // under a name that is not its own.
@@ -57,13 +56,7 @@ func (a *App) Identify(ctx context.Context) (Identity, error) {
 		return Identity{}, fmt.Errorf("the private key belongs to App %d (%s), not to the configured BENCHGATE_APP_ID %d", app.GetID(), app.GetSlug(), a.cfg.AppID)
 	}
 	id := Identity{AppID: app.GetID(), Slug: app.GetSlug(), Name: app.GetName(), BotLogin: app.GetSlug() + "[bot]"}
-	// The bot user is public; the App's JWT may call only /app endpoints,
-	// so it is read without credentials.
-	var user *github.User
-	err = a.callAs(ctx, func() (*github.Client, error) { return a.publicClient(), nil }, "reading the App's bot user (GET /users/"+id.BotLogin+")", func(gh *github.Client) (err error) {
-		user, _, err = gh.Users.Get(ctx, id.BotLogin)
-		return err
-	})
+	user, err := a.botUser(ctx, id.BotLogin)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -87,10 +80,30 @@ func (a *App) Identity() (id Identity, ok bool) {
 	return *a.identity, true
 }
 
-// publicClient is a go-github client without credentials.
-func (a *App) publicClient() *github.Client {
-	c := github.NewClient(&http.Client{Transport: a.rt, Timeout: a.timeout})
-	b, u := *a.base, *a.upload
-	c.BaseURL, c.UploadURL = &b, &u
-	return c
+// botUser reads the App's bot user. The App's JWT may call only /app
+// endpoints, and GitHub Enterprise Server in private mode refuses every
+// request without credentials, so it is read as an installation (the
+// first GitHub lists). An App installed nowhere has no token to read it
+// with, and reads it without credentials, as github.com allows.
+func (a *App) botUser(ctx context.Context, login string) (*github.User, error) {
+	what := "reading the App's bot user (GET /users/" + login + ")"
+	var insts []*github.Installation
+	err := a.callAs(ctx, func() (*github.Client, error) { return a.appClient(), nil }, "listing the App's installations to read its bot user", func(gh *github.Client) (err error) {
+		insts, _, err = gh.Apps.ListInstallations(ctx, &github.ListOptions{PerPage: 1})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var user *github.User
+	read := func(gh *github.Client) (err error) {
+		user, _, err = gh.Users.Get(ctx, login)
+		return err
+	}
+	if len(insts) == 0 {
+		err = a.callAs(ctx, func() (*github.Client, error) { return a.newClient(a.rt), nil }, what, read)
+	} else {
+		err = a.call(ctx, insts[0].GetID(), what, read)
+	}
+	return user, err
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
@@ -35,7 +36,7 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 	if err != nil {
 		return prcheck.PRInfo{}, "", "", err
 	}
-	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments()}
+	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments(), ChangedFiles: pr.GetChangedFiles()}
 	if info.HeadSHA == "" || info.Author == "" {
 		return prcheck.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
 	}
@@ -44,11 +45,16 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 
 // CanWrite reports whether user has write permission or more on repo.
 // GitHub's legacy permission field reads maintain as write, so admin and
-// write cover admin, maintain and write. An unknown user cannot write.
+// write cover admin, maintain and write. An unknown user cannot write,
+// nor can nobody: GitHub's schema lets a comment's user be null (a
+// deleted account), and GitHub is not asked about an empty login.
 func (a *App) CanWrite(ctx context.Context, inst int64, repo, user string) (bool, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return false, err
+	}
+	if user == "" {
+		return false, nil
 	}
 	var perm *github.RepositoryPermissionLevel
 	err = a.call(ctx, inst, fmt.Sprintf("reading %s's permission on %s", user, repo), func(gh *github.Client) error {
@@ -83,21 +89,18 @@ func (a *App) ChangedFiles(ctx context.Context, inst int64, repo string, number 
 	return a.ReadFiles(ctx, inst, repo, number, headSHA, listed)
 }
 
-// MaxListedFiles is where GitHub stops listing a pull request's files.
-const MaxListedFiles = 3000
-
 // ListFiles lists the files a pull request changes, without their
 // content: what the check's scope is decided from before anything is
 // downloaded. A renamed file also yields a "removed" entry for its old
-// path. A pull request with more files than GitHub lists is reported as
-// bot.Unverifiable: it cannot be one submission, and its whole list is
-// not known.
+// path. The listing stops early once what it has read settles the check
+// (prcheck.Overfull), and at prcheck.MaxListedFiles, where GitHub stops.
 func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int) ([]prcheck.ChangedFile, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
 	}
-	var listed []*github.CommitFile
+	var out []prcheck.ChangedFile
+	listed := 0
 	opts := &github.ListOptions{PerPage: 100}
 	for {
 		var page []*github.CommitFile
@@ -110,26 +113,18 @@ func (a *App) ListFiles(ctx context.Context, inst int64, repo string, number int
 		if err != nil {
 			return nil, err
 		}
-		listed = append(listed, page...)
-		if resp.NextPage == 0 {
-			break
+		for _, f := range page {
+			if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
+				out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
+			}
+			out = append(out, prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus(), BlobSHA: f.GetSHA()})
+		}
+		listed += len(page)
+		if resp.NextPage == 0 || listed >= prcheck.MaxListedFiles || prcheck.Overfull(out) {
+			return out, nil
 		}
 		opts.Page = resp.NextPage
 	}
-	if len(listed) >= MaxListedFiles {
-		// Past the cap, GitHub's listing cannot show that no submission is
-		// touched, which alone would make the pull request neutral.
-		return nil, &bot.Unverifiable{Conclusion: prcheck.Failure, Title: "Too many files to tell",
-			Reason: fmt.Sprintf("This pull request changes %d files or more, the most GitHub lists, so benchgate cannot tell whether it touches a submission. Split it: a submission pull request changes one submission folder and nothing else; a change to the leaderboard itself, for maintainers to review, changes no submission folder.", MaxListedFiles)}
-	}
-	var out []prcheck.ChangedFile
-	for _, f := range listed {
-		if f.GetStatus() == "renamed" && f.GetPreviousFilename() != "" {
-			out = append(out, prcheck.ChangedFile{Path: f.GetPreviousFilename(), Status: "removed"})
-		}
-		out = append(out, prcheck.ChangedFile{Path: f.GetFilename(), Status: f.GetStatus(), BlobSHA: f.GetSHA()})
-	}
-	return out, nil
 }
 
 // ReadFiles reads the content at headSHA of each listed file that is not
@@ -151,7 +146,7 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 			// empty, for the check to say what is wrong with its name.
 			cf.Content = []byte{}
 		} else if cf.Status != "removed" {
-			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, cf.BlobSHA)
+			data, link, err := a.fileAt(ctx, inst, owner, name, cf.Path, headSHA, cf.BlobSHA, a.cfg.MaxChangedBytes-total)
 			if errors.Is(err, errOtherBlob) {
 				// The listing is of the pull request's current head, the
 				// read of headSHA: a push in between also gives another
@@ -163,7 +158,7 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 			}
 			total += int64(len(data))
 			if total > a.cfg.MaxChangedBytes {
-				return nil, fmt.Errorf("pull request %s#%d changes more than %d bytes of files; benchgate does not read submissions that large", repo, number, a.cfg.MaxChangedBytes)
+				return nil, a.tooBig(cf.Path, int64(len(data)), total)
 			}
 			cf.Content, cf.Symlink = data, link
 		}
@@ -182,7 +177,11 @@ func (a *App) ReadFiles(ctx context.Context, inst int64, repo string, number int
 // its answer being another file than the one listed: another path, or a
 // blob other than the listed one. For a link, fileAt returns link true and
 // its target path, which is what git stores as the link's blob.
-func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, blobSHA string) (data []byte, link bool, err error) {
+//
+// room is how many bytes may still be read. A file over 1 MB has its size
+// asked first, and one larger than room is refused before any of it is
+// downloaded.
+func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, blobSHA string, room int64) (data []byte, link bool, err error) {
 	var fc *github.RepositoryContent
 	err = a.call(ctx, inst, fmt.Sprintf("reading %s at %s", file, ref), func(gh *github.Client) error {
 		var err error
@@ -191,8 +190,17 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	})
 	if tooLarge(err) && blobSHA != "" {
 		// Over 1 MB the contents API refuses the file; the Git Data API
-		// reads blobs up to 100 MB. The listed blob is the path's own: if
-		// it is small, what was too large was a file a link led to.
+		// reads blobs up to 100 MB. Its size is asked first, so that a
+		// file too large to read is refused without downloading it. The
+		// listed blob is the path's own: if it is small, what was too
+		// large was a file a link led to.
+		size, own, err := a.fileSize(ctx, inst, owner, name, file, ref)
+		if err != nil {
+			return nil, false, err
+		}
+		if own && size > room {
+			return nil, false, a.tooBig(file, size, a.cfg.MaxChangedBytes-room+size)
+		}
 		data, err := a.blob(ctx, inst, owner, name, blobSHA)
 		return data, err == nil && len(data) <= 1<<20, err
 	}
@@ -232,6 +240,52 @@ func (a *App) fileAt(ctx context.Context, inst int64, owner, name, file, ref, bl
 	}
 	data, err = a.blob(ctx, inst, owner, name, blobSHA)
 	return data, false, err
+}
+
+// fileSize asks the contents API for file at ref in its object media
+// type, which describes a file of up to 100 MB, with its size, without
+// its content. own is false when the answer is another file, reached
+// through a symbolic link.
+func (a *App) fileSize(ctx context.Context, inst int64, owner, name, file, ref string) (size int64, own bool, err error) {
+	var fc github.RepositoryContent
+	u := fmt.Sprintf("repos/%s/%s/contents/%s?ref=%s", url.PathEscape(owner), url.PathEscape(name), (&url.URL{Path: file}).EscapedPath(), url.QueryEscape(ref))
+	err = a.call(ctx, inst, fmt.Sprintf("reading the size of %s at %s", file, ref), func(gh *github.Client) error {
+		req, err := gh.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Accept", "application/vnd.github.object+json")
+		_, err = gh.Do(ctx, req, &fc)
+		return err
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	return int64(fc.GetSize()), fc.GetPath() == file, nil
+}
+
+// tooBig is the check's answer to a pull request whose file is larger
+// than what is left of Config.MaxChangedBytes: a failure that names the
+// size and the cap, posted at once, since no retry makes the file
+// smaller.
+func (a *App) tooBig(file string, size, total int64) error {
+	what := fmt.Sprintf("`%s` is %s", mdtext.Code(file), byteCount(size))
+	if total > size {
+		what += fmt.Sprintf(", which brings the pull request's files to %s", byteCount(total))
+	}
+	return &bot.Unverifiable{Conclusion: prcheck.Failure, Title: "A file is too large to read",
+		Reason: fmt.Sprintf("%s; benchgate reads at most %s of a pull request's files, so it has not downloaded it. A submission's `meta.json` and `scores.json` must fit in that together: keep only what the format asks for (no embedded data, no duplicated responses).", what, byteCount(a.cfg.MaxChangedBytes))}
+}
+
+// byteCount writes n bytes for people: "94.0 MiB (98566144 bytes)".
+func byteCount(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // errOtherBlob is fileAt's answer when the contents API gives the listed

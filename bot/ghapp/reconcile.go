@@ -14,7 +14,7 @@ import (
 func (a *App) appClient() *github.Client {
 	atr := ghinstallation.NewAppsTransportFromPrivateKey(a.rt, a.cfg.AppID, a.key)
 	atr.BaseURL = strings.TrimSuffix(a.base.String(), "/")
-	return a.newClient(atr, 0)
+	return a.newClient(atr)
 }
 
 // Installations lists the App's installations.

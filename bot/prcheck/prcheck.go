@@ -80,6 +80,10 @@ type PRInfo struct {
 	// Comments is how many conversation comments the pull request had when
 	// it was read: with none, there is no sticky comment to look for.
 	Comments int
+	// ChangedFiles is how many files GitHub says the pull request changes
+	// (changed_files), 0 when unknown: past MaxListedFiles its listing is
+	// not read.
+	ChangedFiles int
 }
 
 // Annotation is a check-run annotation, in GitHub's terms.
@@ -198,6 +202,9 @@ func capBytes(s string, max int, tail string) string {
 // by its recorded submitter or a maintainer. It returns the folder when
 // there is one, and the problems (a failure), each naming the files.
 func scope(base fs.FS, pr PRInfo, files []ChangedFile) (dir, problem string, neutral bool) {
+	if dir, problem := overfull(files); problem != "" {
+		return dir, problem, false
+	}
 	t := touch(files)
 	if len(t.dirs) == 0 {
 		return "", notASubmission(t.other), true
@@ -331,6 +338,12 @@ func codeList(paths []string) string {
 // needs only the base tree to say whose submissions it touches
 // (CheckPR with the listing), never the files' content.
 func Listed(pr PRInfo, files []ChangedFile) (out CheckOutcome, dir string, ok bool) {
+	if out, settled := tooManyListed(pr, files); settled {
+		return out, "", true
+	}
+	if dir, problem := overfull(files); problem != "" {
+		return finish(CheckOutcome{Conclusion: Failure, Title: "Not a valid submission pull request", Summary: problem, Submission: dir}, pr), "", true
+	}
 	t := touch(files)
 	switch {
 	case len(t.dirs) == 0:

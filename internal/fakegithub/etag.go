@@ -7,11 +7,17 @@ import (
 	"strings"
 )
 
-// etag is the strong entity tag of an answer: a digest of its body only,
-// like GitHub's, so that a page whose items are unchanged keeps its tag
-// even when its Link header would differ.
-func etag(body []byte) string {
-	sum := sha256.Sum256(body)
+// etag is the strong entity tag of an answer: a digest of the credential
+// it was given to and of its body, not of its headers, so that a page
+// whose items are unchanged keeps its tag even when its Link header would
+// differ, while another token (a renewed one) gets another tag, as on
+// GitHub.
+func etag(auth string, body []byte) string {
+	h := sha256.New()
+	h.Write([]byte(auth))
+	h.Write([]byte{0})
+	h.Write(body)
+	sum := h.Sum(nil)
 	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 

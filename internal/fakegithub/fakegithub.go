@@ -66,6 +66,11 @@ type Server struct {
 	// first request to name another.
 	AppSlug string
 
+	// PrivateMode answers every request without credentials with 401, as
+	// GitHub Enterprise Server does in private mode, public endpoints
+	// (GET /users/...) included. Set it before the first request.
+	PrivateMode bool
+
 	// TruncateTrees makes every recursive tree listing come back with
 	// "truncated": true and only part of its entries, as GitHub answers
 	// for trees over 100,000 entries or 7 MB.
@@ -85,6 +90,8 @@ type Server struct {
 	requests []RequestLog
 	reqCount int
 	events   []CommentEvent
+
+	tokenLife time.Duration // 0: an hour, as GitHub's
 
 	rateLimit int
 	remaining int
@@ -125,11 +132,16 @@ type RequestLog struct {
 //   - Status 403 or 429 with RateLimitReset set: the primary limit is
 //     exhausted, X-RateLimit-Remaining is 0 and X-RateLimit-Reset is
 //     RateLimitReset (the stored budget is left alone).
+//   - Status 403 or 429 with Secondary set and neither of the above: a
+//     secondary rate limit that names no time (no Retry-After, requests
+//     still remaining), which GitHub documents as "wait at least one
+//     minute", then exponentially longer while it holds.
 //   - Anything else (e.g. 502): a bare error with Message, or the status text.
 type Fault struct {
 	Status         int
 	RetryAfter     string
 	RateLimitReset time.Time
+	Secondary      bool
 	Message        string
 }
 
@@ -227,6 +239,17 @@ func (s *Server) SetRateLimit(remaining int, reset time.Time) {
 	s.reset = reset
 }
 
+// SetTokenLifetime sets how long the installation tokens minted from now
+// on live (GitHub's live an hour), so that a test sees the App renew its
+// token without waiting an hour. Clients renew a token shortly before it
+// expires (ghinstallation: a minute before), so a lifetime a few seconds
+// over a minute renews every few seconds.
+func (s *Server) SetTokenLifetime(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokenLife = d
+}
+
 // SetClock replaces the server's clock, e.g. to expire tokens or JWTs
 // without sleeping.
 func (s *Server) SetClock(now func() time.Time) {
@@ -318,8 +341,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	charged := s.serveLocked(rec, r, n, fault)
 	res := rec.Result()
 	status, header, body := res.StatusCode, res.Header, rec.Body.Bytes()
+	// GitHub's answers vary by credential (its Vary header names
+	// Authorization): a tag given to one token does not match for another,
+	// so a renewed installation token is answered in full once.
+	header.Set("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
 	if r.Method == http.MethodGet && status == http.StatusOK {
-		tag := etag(body)
+		tag := etag(r.Header.Get("Authorization"), body)
 		header.Set("ETag", tag)
 		if noneMatch(r.Header.Values("If-None-Match"), tag) {
 			// GitHub does not charge a 304 to the rate limit.
@@ -354,6 +381,12 @@ func (s *Server) serveLocked(w http.ResponseWriter, r *http.Request, n int, faul
 	if _, pattern := s.mux.Handler(r); pattern == "" {
 		s.rateHeadersLocked(w.Header())
 		writeError(w, http.StatusNotFound, "Not Found", docNotFound)
+		return false
+	}
+	if s.PrivateMode && r.Header.Get("Authorization") == "" {
+		// GitHub Enterprise Server in private mode serves nobody it does
+		// not know, not even what github.com keeps public.
+		writeError(w, http.StatusUnauthorized, "Must authenticate to access this API.", docAuth)
 		return false
 	}
 	if r.URL.Path == "/users" || strings.HasPrefix(r.URL.Path, "/users/") {
@@ -423,6 +456,12 @@ func (s *Server) writeFaultLocked(w http.ResponseWriter, f Fault) {
 			msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + w.Header().Get("X-GitHub-Request-Id") + "."
 		}
 		writeError(w, f.Status, msg, docSecondaryRateLimit)
+	case limited && f.Secondary && f.RateLimitReset.IsZero():
+		msg := f.Message
+		if msg == "" {
+			msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " + w.Header().Get("X-GitHub-Request-Id") + "."
+		}
+		writeError(w, f.Status, msg, docSecondaryRateLimit)
 	case limited && !f.RateLimitReset.IsZero():
 		h := w.Header()
 		h.Set("X-RateLimit-Remaining", "0")
@@ -477,7 +516,11 @@ func (s *Server) handleAccessToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := "ghs_" + randomAlnum(36)
-	exp := s.now().Add(time.Hour).UTC().Truncate(time.Second)
+	life := s.tokenLife
+	if life <= 0 {
+		life = time.Hour
+	}
+	exp := s.now().Add(life).UTC().Truncate(time.Second)
 	s.tokens[tok] = token{installation: inst, expires: exp}
 	s.issued++
 	writeJSON(w, http.StatusCreated, map[string]any{

@@ -1086,3 +1086,50 @@ func TestInstallationPages(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubAsItIs: a secondary limit that names no time, a revoked
+// token, tags that differ by token, and private mode, each as GitHub
+// answers it.
+func TestGitHubAsItIs(t *testing.T) {
+	s := newServer(t)
+	s.AddPR("acme/bench", PR{Number: 1})
+	tok := installationToken(t, s)
+
+	s.Inject(func(r *http.Request, n int) *Fault {
+		s.Inject(nil)
+		return &Fault{Status: http.StatusForbidden, Secondary: true}
+	})
+	r := do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, r, http.StatusForbidden)
+	var e struct {
+		Message string
+		Doc     string `json:"documentation_url"`
+	}
+	r.json(t, &e)
+	if r.Header.Get("Retry-After") != "" || r.Header.Get("X-RateLimit-Remaining") == "0" || !strings.HasPrefix(e.Message, "You have exceeded a secondary rate limit") || !strings.HasSuffix(e.Doc, "secondary-rate-limits") {
+		t.Errorf("secondary without a time: %v %+v", r.Header, e)
+	}
+
+	first := do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil)
+	expectStatus(t, first, http.StatusOK)
+	if v := first.Header.Get("Vary"); !strings.Contains(v, "Authorization") {
+		t.Errorf("Vary %q", v)
+	}
+	tag := first.Header.Get("ETag")
+	expectStatus(t, doWith(t, s, "repos/acme/bench/pulls/1", tok, http.Header{"If-None-Match": {tag}}), http.StatusNotModified)
+
+	s.RevokeTokens()
+	expectStatus(t, do(t, s, "GET", "repos/acme/bench/pulls/1", tok, nil), http.StatusUnauthorized)
+	other := installationToken(t, s)
+	r = doWith(t, s, "repos/acme/bench/pulls/1", other, http.Header{"If-None-Match": {tag}})
+	expectStatus(t, r, http.StatusOK)
+	if r.Header.Get("ETag") == tag || !bytes.Equal(r.body, first.body) {
+		t.Errorf("another token, same answer: tag %s (the first token's %s)", r.Header.Get("ETag"), tag)
+	}
+
+	s.mu.Lock() // set before the first request, outside this test
+	s.PrivateMode = true
+	s.mu.Unlock()
+	expectStatus(t, do(t, s, "GET", "users/octocat", "", nil), http.StatusUnauthorized)
+	expectStatus(t, do(t, s, "GET", "users/octocat", other, nil), http.StatusOK)
+}

@@ -73,6 +73,18 @@ func (s *Server) handleInstallationRepos(w http.ResponseWriter, r *http.Request)
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "repository_selection": "selected", "repositories": repos})
 }
 
+// RevokeTokens revokes every installation token issued so far, as
+// GitHub does when an installation is suspended and reinstated or a token
+// is revoked through DELETE /installation/token: requests carrying one are
+// answered 401 Bad credentials until a new token is minted.
+func (s *Server) RevokeTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for tok := range s.tokens {
+		delete(s.tokens, tok)
+	}
+}
+
 // ValidToken reports whether tok is an installation token this server
 // issued and that has not expired, so that a git server in the same test
 // can accept exactly what GitHub would.
