@@ -45,8 +45,8 @@ func TestListedFolderRule(t *testing.T) {
 		{"removals do not count", PRInfo{}, files(dir+"/meta.json", dir+"/scores.json", "removed:"+dir+"/a.txt", "removed:"+dir+"/b.txt"), false, false, "", nil},
 		{"a thousand files, ten named", PRInfo{}, files(many(1000, dir+"/")...), true, true, Failure, []string{"puts 1000 files or more", "part-0009.csv`, and 990 more"}},
 		{"crowded, with files elsewhere", PRInfo{}, files(append(many(5, dir+"/"), "README.md")...), true, true, Failure, []string{"puts 5 files"}},
-		{"changed_files past the cap", PRInfo{ChangedFiles: 3001}, nil, false, true, Neutral, []string{"3000 files or more"}},
-		{"a listing at the cap", PRInfo{}, files(many(MaxListedFiles, "data/")...), false, true, Neutral, []string{"3000 files or more"}},
+		{"changed_files past the cap", PRInfo{ChangedFiles: 3001}, nil, false, true, Failure, []string{"3000 files or more", "Split it"}},
+		{"a listing at the cap", PRInfo{}, files(many(MaxListedFiles, "data/")...), false, true, Failure, []string{"3000 files or more", "Split it"}},
 	} {
 		if got := Overfull(c.files); got != c.overfull {
 			t.Errorf("%s: Overfull %v, want %v", c.name, got, c.overfull)
