@@ -80,6 +80,9 @@ type PRInfo struct {
 	// Comments is how many conversation comments the pull request had when
 	// it was read: with none, there is no sticky comment to look for.
 	Comments int
+	// Closed: the pull request is closed or merged, and nothing is
+	// verified or spot-checked for it any more.
+	Closed bool
 }
 
 // Annotation is a check-run annotation, in GitHub's terms.

@@ -280,9 +280,9 @@ func (b *pgBackend) prune(ctx context.Context, deliveries, replicas time.Duratio
 }
 
 func (b *pgBackend) recordVerdict(ctx context.Context, v Verdict) error {
-	if _, err := b.pool.Exec(ctx, `INSERT INTO `+b.verdicts+` (repo, pr, head_sha, base_sha, conclusion, title, at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at`,
-		v.Repo, int64(v.PR), v.HeadSHA, v.BaseSHA, v.Conclusion, v.Title, v.At.Unix()); err != nil {
+	if _, err := b.pool.Exec(ctx, `INSERT INTO `+b.verdicts+` (repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, base_ref = excluded.base_ref, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at, complete = excluded.complete`,
+		v.Repo, int64(v.PR), v.HeadSHA, v.BaseSHA, v.BaseRef, v.Conclusion, v.Title, v.At.Unix(), complete(v)); err != nil {
 		return fmt.Errorf("queue: record verdict: %w", err)
 	}
 	return nil
@@ -301,7 +301,7 @@ func (b *pgBackend) verdictsOnHead(ctx context.Context, repo, head string) ([]Ve
 }
 
 func (b *pgBackend) readVerdicts(ctx context.Context, where string, args ...any) ([]Verdict, error) {
-	rows, err := b.pool.Query(ctx, `SELECT repo, pr, head_sha, base_sha, conclusion, title, at FROM `+b.verdicts+` `+where, args...)
+	rows, err := b.pool.Query(ctx, `SELECT repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete FROM `+b.verdicts+` `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("queue: read verdicts: %w", err)
 	}
@@ -309,11 +309,11 @@ func (b *pgBackend) readVerdicts(ctx context.Context, where string, args ...any)
 	var out []Verdict
 	for rows.Next() {
 		var v Verdict
-		var pr, at int64
-		if err := rows.Scan(&v.Repo, &pr, &v.HeadSHA, &v.BaseSHA, &v.Conclusion, &v.Title, &at); err != nil {
+		var pr, at, done int64
+		if err := rows.Scan(&v.Repo, &pr, &v.HeadSHA, &v.BaseSHA, &v.BaseRef, &v.Conclusion, &v.Title, &at, &done); err != nil {
 			return nil, fmt.Errorf("queue: read verdicts: %w", err)
 		}
-		v.PR, v.At = int(pr), time.Unix(at, 0)
+		v.PR, v.At, v.Complete = int(pr), time.Unix(at, 0), done == 1
 		out = append(out, v)
 	}
 	return out, rows.Err()

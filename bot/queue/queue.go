@@ -49,9 +49,10 @@ type VerifyArgs struct {
 	Repo       string `json:"repo" river:"unique"`
 	PR         int    `json:"pr" river:"unique"`
 	HeadSHA    string `json:"head_sha" river:"unique"`
-	// BaseSHA is the base the delivery named, when it named one: a pull
-	// request moved to another base is verified again.
+	// BaseSHA and BaseRef are the base the delivery named, when it named
+	// one: a pull request moved to another base is verified again.
 	BaseSHA        string `json:"base_sha,omitempty" river:"unique"`
+	BaseRef        string `json:"base_ref,omitempty"`
 	InstallationID int64  `json:"installation_id"`
 	// Rerequested: someone asked for this verification again. It
 	// supersedes a waiting retry of the same head or pull request.

@@ -236,9 +236,9 @@ func (b *sqliteBackend) prune(ctx context.Context, deliveries, replicas time.Dur
 }
 
 func (b *sqliteBackend) recordVerdict(ctx context.Context, v Verdict) error {
-	if _, err := b.db.ExecContext(ctx, `INSERT INTO benchgate_verdict (repo, pr, head_sha, base_sha, conclusion, title, at) VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at`,
-		v.Repo, v.PR, v.HeadSHA, v.BaseSHA, v.Conclusion, v.Title, v.At.Unix()); err != nil {
+	if _, err := b.db.ExecContext(ctx, `INSERT INTO benchgate_verdict (repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, base_ref = excluded.base_ref, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at, complete = excluded.complete`,
+		v.Repo, v.PR, v.HeadSHA, v.BaseSHA, v.BaseRef, v.Conclusion, v.Title, v.At.Unix(), complete(v)); err != nil {
 		return fmt.Errorf("queue: record verdict: %w", err)
 	}
 	return nil
@@ -257,7 +257,7 @@ func (b *sqliteBackend) verdictsOnHead(ctx context.Context, repo, head string) (
 }
 
 func (b *sqliteBackend) verdicts(ctx context.Context, where string, args ...any) ([]Verdict, error) {
-	rows, err := b.db.QueryContext(ctx, `SELECT repo, pr, head_sha, base_sha, conclusion, title, at FROM benchgate_verdict `+where, args...)
+	rows, err := b.db.QueryContext(ctx, `SELECT repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete FROM benchgate_verdict `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("queue: read verdicts: %w", err)
 	}
@@ -265,11 +265,11 @@ func (b *sqliteBackend) verdicts(ctx context.Context, where string, args ...any)
 	var out []Verdict
 	for rows.Next() {
 		var v Verdict
-		var at int64
-		if err := rows.Scan(&v.Repo, &v.PR, &v.HeadSHA, &v.BaseSHA, &v.Conclusion, &v.Title, &at); err != nil {
+		var at, done int64
+		if err := rows.Scan(&v.Repo, &v.PR, &v.HeadSHA, &v.BaseSHA, &v.BaseRef, &v.Conclusion, &v.Title, &at, &done); err != nil {
 			return nil, fmt.Errorf("queue: read verdicts: %w", err)
 		}
-		v.At = time.Unix(at, 0)
+		v.At, v.Complete = time.Unix(at, 0), done == 1
 		out = append(out, v)
 	}
 	return out, rows.Err()

@@ -38,11 +38,17 @@ type Verdict struct {
 	PR      int
 	HeadSHA string
 	BaseSHA string
+	BaseRef string
 	// Conclusion is the check run's conclusion (success, failure, …).
 	Conclusion string
 	// Title is the check run's title, to name the verdict elsewhere.
 	Title string
 	At    time.Time
+	// Complete: everything the verification posts was posted. A verdict
+	// is recorded before its check run, so that pull requests sharing a
+	// head see each other's, and completed after its comment: a job
+	// retried after a failure in between does not take it for done.
+	Complete bool
 }
 
 // retryTarget names the verifications whose waiting retries a new request
@@ -107,8 +113,18 @@ const verdictTable = `(
 	pr bigint NOT NULL,
 	head_sha text NOT NULL,
 	base_sha text NOT NULL,
+	base_ref text NOT NULL,
 	conclusion text NOT NULL,
 	title text NOT NULL,
 	at bigint NOT NULL,
+	complete bigint NOT NULL,
 	PRIMARY KEY (repo, pr)
 )`
+
+// complete is Verdict.Complete as both databases store it.
+func complete(v Verdict) int64 {
+	if v.Complete {
+		return 1
+	}
+	return 0
+}

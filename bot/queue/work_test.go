@@ -123,7 +123,7 @@ func TestVerdicts(t *testing.T) {
 		at := time.Unix(1_800_000_000, 0)
 		for _, v := range []Verdict{
 			{Repo: "acme/board", PR: 1, HeadSHA: "h0", BaseSHA: "b1", Conclusion: "success", Title: "old", At: at},
-			{Repo: "acme/board", PR: 1, HeadSHA: "h1", BaseSHA: "b1", Conclusion: "success", Title: "ok", At: at},
+			{Repo: "acme/board", PR: 1, HeadSHA: "h1", BaseSHA: "b1", BaseRef: "stale", Conclusion: "success", Title: "ok", At: at, Complete: true},
 			{Repo: "acme/board", PR: 2, HeadSHA: "h1", BaseSHA: "b2", Conclusion: "failure", Title: "overwrites", At: at},
 			{Repo: "acme/other", PR: 3, HeadSHA: "h1", BaseSHA: "b3", Conclusion: "failure", Title: "elsewhere", At: at},
 		} {
@@ -132,11 +132,11 @@ func TestVerdicts(t *testing.T) {
 			}
 		}
 		v, ok, err := q.LastVerdict(ctx, "acme/board", 1)
-		if err != nil || !ok || v.HeadSHA != "h1" || v.Title != "ok" || !v.At.Equal(at) {
+		if err != nil || !ok || v.HeadSHA != "h1" || v.Title != "ok" || v.BaseRef != "stale" || !v.Complete || !v.At.Equal(at) {
 			t.Fatalf("last verdict of #1: %+v %v %v", v, ok, err)
 		}
 		on, err := q.VerdictsOnHead(ctx, "acme/board", "h1")
-		if err != nil || len(on) != 2 || on[0].PR != 1 || on[1].PR != 2 || on[1].Conclusion != "failure" {
+		if err != nil || len(on) != 2 || on[0].PR != 1 || on[1].PR != 2 || on[1].Conclusion != "failure" || on[1].Complete {
 			t.Fatalf("verdicts on h1: %+v %v", on, err)
 		}
 		if err := q.RecordVerdict(ctx, Verdict{Repo: "acme/board"}); err == nil {
