@@ -181,11 +181,13 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	own := queue.Verdict{Repo: j.Repo, PR: j.PR, HeadSHA: pr.HeadSHA, BaseSHA: baseSHA, BaseRef: baseRef, Conclusion: string(out.Conclusion), Title: out.Title}
 	// Pull requests sharing the head post on one check run: recording
 	// a verdict, reading the others' and posting are one step at a time.
+	var sharing []queue.Verdict
 	err = w.locked(ctx, fmt.Sprintf("check:%s@%s", j.Repo, pr.HeadSHA), func() error {
-		shown, note, err := w.worstOnHead(ctx, j, own, out)
+		shown, note, others, err := w.worstOnHead(ctx, j, own, out)
 		if err != nil {
 			return err
 		}
+		sharing = others
 		out.Comment += note
 		_, err = w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), shown)
 		return err
@@ -203,7 +205,20 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 		return err
 	}
 	own.Complete = true
-	return w.Verdicts.RecordVerdict(ctx, own)
+	if err := w.Verdicts.RecordVerdict(ctx, own); err != nil {
+		return err
+	}
+	// The others' comments were written before this verdict was known:
+	// each is written again, naming this one (and no further).
+	for _, v := range sharing {
+		if j.refresh {
+			break
+		}
+		if err := w.VerifyPR(ctx, Job{Kind: KindVerify, DeliveryID: j.DeliveryID, Repo: j.Repo, PR: v.PR, HeadSHA: own.HeadSHA, InstallationID: j.InstallationID, refresh: true}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unchanged reports whether the pull request's head and base are those
@@ -212,7 +227,7 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 // head again (someone with write access asked, maybe because GitHub lost
 // what was posted).
 func (w *Worker) unchanged(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (bool, error) {
-	if w.Verdicts == nil || (j.Rerequested && j.CommentID == 0) {
+	if w.Verdicts == nil || j.refresh || (j.Rerequested && j.CommentID == 0) {
 		return false, nil
 	}
 	last, ok, err := w.Verdicts.LastVerdict(ctx, j.Repo, j.PR)
@@ -239,21 +254,21 @@ func severity(c string) int {
 
 // worstOnHead records own as its pull request's verdict and returns what
 // the head's check run shows: out, unless other open pull requests have
-// the same head, in which case the worst of all their verdicts, naming
-// whose it is. note is what own's comment adds about them. The others'
+// the same head (others), in which case the worst of all their verdicts,
+// naming whose it is. note is what own's comment adds about them. The others'
 // verdicts are from memory; each is read from GitHub only to see that it
 // is still open with this head, so a head of one pull request costs
 // nothing more.
-func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out prcheck.CheckOutcome) (shown prcheck.CheckOutcome, note string, _ error) {
+func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out prcheck.CheckOutcome) (shown prcheck.CheckOutcome, note string, others []queue.Verdict, _ error) {
 	if w.Verdicts == nil {
-		return out, "", nil
+		return out, "", nil, nil
 	}
 	if err := w.Verdicts.RecordVerdict(ctx, own); err != nil {
-		return out, "", err
+		return out, "", nil, err
 	}
 	on, err := w.Verdicts.VerdictsOnHead(ctx, j.Repo, own.HeadSHA)
 	if err != nil {
-		return out, "", err
+		return out, "", nil, err
 	}
 	all := []queue.Verdict{own}
 	for _, v := range on {
@@ -262,7 +277,7 @@ func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out 
 		}
 		p, ref, _, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, v.PR)
 		if err != nil {
-			return out, "", err
+			return out, "", nil, err
 		}
 		if p.Closed || p.HeadSHA != own.HeadSHA || ref != v.BaseRef {
 			continue // no longer shares this head, or its new base is verified by its own job
@@ -270,7 +285,7 @@ func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out 
 		all = append(all, v)
 	}
 	if len(all) == 1 {
-		return out, "", nil
+		return out, "", nil, nil
 	}
 	worst := own
 	for _, v := range all[1:] {
@@ -278,7 +293,7 @@ func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out 
 			worst = v
 		}
 	}
-	return sharedOutcome(all, worst, out), sharedNote(all, worst, own), nil
+	return sharedOutcome(all, worst, out), sharedNote(all, worst, own), all[1:], nil
 }
 
 // icons are the marks of conclusions in the texts about a shared head.

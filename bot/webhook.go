@@ -104,6 +104,10 @@ type Job struct {
 	// ids ask for it (see workKey); empty for work that may be asked for
 	// again with the same words (the Re-run button).
 	WorkKey string
+	// refresh: the verification of a pull request sharing its head with
+	// one just verified, so that its comment names that one; it verifies
+	// no other in turn.
+	refresh bool
 }
 
 // ErrNoInstallation is Route's answer to a delivery that asks for work
