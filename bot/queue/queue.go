@@ -134,10 +134,10 @@ func (RegenerateArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
 // uniqueByArgs makes the river:"unique" fields the job's unique key while
 // a job with that key waits or runs: the same work asked for twice at once
-// runs once. Work that is done is not a duplicate: a re-run someone asks
-// for later (the Re-run button, /benchgate verify) runs again; a
-// redelivered delivery is refused by its id (the deliveries table), not by
-// uniqueness. No ByPeriod: period buckets are aligned to the clock, so two
+// runs once. Work that is done is not a duplicate by uniqueness: a re-run
+// someone asks for later (the Re-run button) runs again; a redelivered
+// delivery is refused by its id (the deliveries table), and the same work
+// asked for again under another id by its work key (work.go). No ByPeriod: period buckets are aligned to the clock, so two
 // events a minute apart across a bucket boundary would both run.
 func uniqueByArgs() river.InsertOpts {
 	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: activeStates}}
