@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -14,19 +15,58 @@ import (
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/syncbuf"
+	"github.com/jackc/pgx/v5"
 )
 
 // What a verdict is for: a pull request's head on its base, once. These
 // tests run the App against the fake GitHub and replay, retarget and
 // share heads as GitHub and an attacker holding captured deliveries can.
 
+// queueDatabases runs f with the App's queue on SQLite and, when
+// BENCHGATE_TEST_DATABASE_URL names one, on PostgreSQL (in a schema of
+// its own): the memory of work and verdicts is SQL of each.
+func queueDatabases(t *testing.T, f func(t *testing.T, database string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, "") })
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv("BENCHGATE_TEST_DATABASE_URL")
+		if url == "" {
+			t.Skip("PostgreSQL case skipped: set BENCHGATE_TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
+		}
+		ctx := context.Background()
+		db, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Skipf("PostgreSQL case skipped: BENCHGATE_TEST_DATABASE_URL does not answer: %v", err)
+		}
+		defer db.Close(ctx)
+		schema := fmt.Sprintf("bgident_%d", time.Now().UnixNano())
+		if _, err := db.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if db, err := pgx.Connect(context.Background(), url); err == nil {
+				db.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+				db.Close(context.Background())
+			}
+		})
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		f(t, url+sep+"search_path="+schema)
+	})
+}
+
 // identityApp is an App whose repository is installed (so that the fake's
 // deliveries name the installation) with a branch "stale" holding the
 // benchmarks, and whose log is kept.
-func identityApp(t *testing.T, edit func(a *app, cfg *bot.Config)) (*app, *syncbuf.Buffer) {
+// On database, when set, is its queue.
+func identityApp(t *testing.T, database string, edit func(a *app, cfg *bot.Config)) (*app, *syncbuf.Buffer) {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	a := startAppWith(t, appOptions{logs: logs, edit: func(a *app, cfg *bot.Config) {
+		if database != "" {
+			cfg.DatabaseURL = database
+		}
 		a.gh.AddInstallation(7, "geo/board")
 		entries, _ := os.ReadDir(filepath.Join(a.root, "rubrics"))
 		for _, e := range entries {
@@ -89,52 +129,54 @@ func memberComment(number int, id int64, login, body string) string {
 // pull request is merged, neither its captured delivery nor a command
 // verifies or spot-checks it again.
 func TestServeReplays(t *testing.T) {
-	a, logs := identityApp(t, nil)
-	a.gh.SetPermission("geo/board", "maint", "maintain")
-	head := strings.Repeat("a1", 20)
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 80, Author: newcomer, HeadSHA: head, Files: a.submission("submissions/model-benchmark/run-80/", newcomer)})
-	opened := string(a.gh.PullRequestEvent("geo/board", "opened", 80, nil))
-	a.deliver("pull_request", "replay-open", opened)
-	a.waitFor("the verification", func() bool { return a.conclusion(head) == "success" && len(a.gh.Comments("geo/board", 80)) == 1 })
+	queueDatabases(t, func(t *testing.T, database string) {
+		a, logs := identityApp(t, database, nil)
+		a.gh.SetPermission("geo/board", "maint", "maintain")
+		head := strings.Repeat("a1", 20)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 80, Author: newcomer, HeadSHA: head, Files: a.submission("submissions/model-benchmark/run-80/", newcomer)})
+		opened := string(a.gh.PullRequestEvent("geo/board", "opened", 80, nil))
+		a.deliver("pull_request", "replay-open", opened)
+		a.waitFor("the verification", func() bool { return a.conclusion(head) == "success" && len(a.gh.Comments("geo/board", 80)) == 1 })
 
-	rerun := memberComment(80, 8001, "maint", "/benchgate rerun")
-	a.deliver("issue_comment", "replay-rerun", rerun)
-	a.waitFor("the spot-check", func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
-	for i := range 4 {
-		a.deliver("issue_comment", fmt.Sprint("replay-rerun-", i), rerun)
-	}
-	a.waitFor("the replays to be answered", func() bool {
-		return a.metric(`benchgate_webhook_deliveries_total{event="issue_comment",outcome="duplicate"}`) == 4
-	})
-	time.Sleep(time.Second)
-	if n := strings.Count(logs.String(), `"msg":"spot-check"`); n != 1 {
-		t.Errorf("%d spot-checks for one comment sent five times, want 1", n)
-	}
-
-	// Merged: the pull request is closed on GitHub.
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 80, Author: newcomer, HeadSHA: head, State: "closed", Merged: true, Files: a.submission("submissions/model-benchmark/run-80/", newcomer)})
-	runs := len(a.gh.CheckRuns("geo/board"))
-	calls := a.callsDuring(2*time.Second, func() {
-		a.deliver("pull_request", "replay-open-again", opened)
-		a.deliver("issue_comment", "verify-merged", memberComment(80, 8002, "maint", "/benchgate verify"))
-		a.deliver("issue_comment", "rerun-merged", memberComment(80, 8003, "maint", "/benchgate rerun"))
-	})
-	a.waitFor("the commands on the merged pull request to be done", func() bool {
-		return strings.Contains(logs.String(), "verify skipped: the pull request is closed") && strings.Contains(logs.String(), "/benchgate rerun skipped: the pull request is closed")
-	})
-	if n := len(a.gh.CheckRuns("geo/board")); n != runs {
-		t.Errorf("%d check runs after the pull request was merged, want %d", n, runs)
-	}
-	if n := strings.Count(logs.String(), `"msg":"spot-check"`); n != 1 {
-		t.Errorf("%d spot-checks, want still 1", n)
-	}
-	for _, c := range calls {
-		// Each command reads the pull request (the rerun, the
-		// commenter's permission first) and finds it closed.
-		if c != "GET /repos/geo/board/pulls/80" && c != "GET /repos/geo/board/collaborators/maint/permission" {
-			t.Errorf("after the merge the App called %s", c)
+		rerun := memberComment(80, 8001, "maint", "/benchgate rerun")
+		a.deliver("issue_comment", "replay-rerun", rerun)
+		a.waitFor("the spot-check", func() bool { return len(a.runs(prcheck.RerunCheckName, head)) == 1 })
+		for i := range 4 {
+			a.deliver("issue_comment", fmt.Sprint("replay-rerun-", i), rerun)
 		}
-	}
+		a.waitFor("the replays to be answered", func() bool {
+			return a.metric(`benchgate_webhook_deliveries_total{event="issue_comment",outcome="duplicate"}`) == 4
+		})
+		time.Sleep(time.Second)
+		if n := strings.Count(logs.String(), `"msg":"spot-check"`); n != 1 {
+			t.Errorf("%d spot-checks for one comment sent five times, want 1", n)
+		}
+
+		// Merged: the pull request is closed on GitHub.
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 80, Author: newcomer, HeadSHA: head, State: "closed", Merged: true, Files: a.submission("submissions/model-benchmark/run-80/", newcomer)})
+		runs := len(a.gh.CheckRuns("geo/board"))
+		calls := a.callsDuring(2*time.Second, func() {
+			a.deliver("pull_request", "replay-open-again", opened)
+			a.deliver("issue_comment", "verify-merged", memberComment(80, 8002, "maint", "/benchgate verify"))
+			a.deliver("issue_comment", "rerun-merged", memberComment(80, 8003, "maint", "/benchgate rerun"))
+		})
+		a.waitFor("the commands on the merged pull request to be done", func() bool {
+			return strings.Contains(logs.String(), "verify skipped: the pull request is closed") && strings.Contains(logs.String(), "/benchgate rerun skipped: the pull request is closed")
+		})
+		if n := len(a.gh.CheckRuns("geo/board")); n != runs {
+			t.Errorf("%d check runs after the pull request was merged, want %d", n, runs)
+		}
+		if n := strings.Count(logs.String(), `"msg":"spot-check"`); n != 1 {
+			t.Errorf("%d spot-checks, want still 1", n)
+		}
+		for _, c := range calls {
+			// Each command reads the pull request (the rerun, the
+			// commenter's permission first) and finds it closed.
+			if c != "GET /repos/geo/board/pulls/80" && c != "GET /repos/geo/board/collaborators/maint/permission" {
+				t.Errorf("after the merge the App called %s", c)
+			}
+		}
+	})
 }
 
 // TestServeRetarget: a pull request verified against a stale branch and
@@ -142,7 +184,7 @@ func TestServeReplays(t *testing.T) {
 // merged submission, is verified again and fails; its edited delivery
 // replayed does nothing; moved back, it is verified again.
 func TestServeRetarget(t *testing.T) {
-	a, _ := identityApp(t, nil)
+	a, _ := identityApp(t, "", nil)
 	dir := "submissions/model-benchmark/run-81/"
 	a.merged(dir, "other-lab")
 	head := strings.Repeat("b2", 20)
@@ -172,40 +214,42 @@ func TestServeRetarget(t *testing.T) {
 // request is verified first, and says whose it is; each comment gives its
 // own verdict and names the other.
 func TestServeSharedHead(t *testing.T) {
-	a, _ := identityApp(t, nil)
-	dir := "submissions/model-benchmark/run-82/"
-	a.merged(dir, "other-lab")
-	head := strings.Repeat("c3", 20)
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 82, Author: newcomer, HeadSHA: head, HeadRef: "two-bases", BaseRef: "stale", Files: a.submission(dir, newcomer)})
-	a.gh.OpenFromBranch("geo/board", 83, 82, "main")
-	for _, order := range [][]int{{82, 83}, {83, 82}} {
-		for _, n := range order {
-			a.deliver("pull_request", fmt.Sprintf("shared-%d-%d", order[0], n), string(a.gh.PullRequestEvent("geo/board", "synchronize", n, nil)))
-			if n == order[0] {
-				// The other waits until this one is done.
-				a.waitFor("the first verification", func() bool { return len(a.gh.Comments("geo/board", n)) == 1 && a.conclusion(head) != "" })
+	queueDatabases(t, func(t *testing.T, database string) {
+		a, _ := identityApp(t, database, nil)
+		dir := "submissions/model-benchmark/run-82/"
+		a.merged(dir, "other-lab")
+		head := strings.Repeat("c3", 20)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 82, Author: newcomer, HeadSHA: head, HeadRef: "two-bases", BaseRef: "stale", Files: a.submission(dir, newcomer)})
+		a.gh.OpenFromBranch("geo/board", 83, 82, "main")
+		for _, order := range [][]int{{82, 83}, {83, 82}} {
+			for _, n := range order {
+				a.deliver("pull_request", fmt.Sprintf("shared-%d-%d", order[0], n), string(a.gh.PullRequestEvent("geo/board", "synchronize", n, nil)))
+				if n == order[0] {
+					// The other waits until this one is done.
+					a.waitFor("the first verification", func() bool { return len(a.gh.Comments("geo/board", n)) == 1 && a.conclusion(head) != "" })
+				}
+			}
+			a.waitFor("both comments", func() bool {
+				c82, c83 := a.gh.Comments("geo/board", 82), a.gh.Comments("geo/board", 83)
+				return len(c82) == 1 && len(c83) == 1 && strings.Contains(c82[0].Body, "This head is shared") && strings.Contains(c83[0].Body, "This head is shared")
+			})
+			rs := a.runs(prcheck.CheckName, head)
+			if len(rs) != 1 || rs[0].Conclusion != "failure" || !strings.HasPrefix(rs[0].Output.Title, "#83: ") || !strings.Contains(rs[0].Output.Summary, "#83's") {
+				t.Fatalf("order %v: runs %+v, want one failing run naming #83", order, rs)
+			}
+			c82, c83 := a.gh.Comments("geo/board", 82)[0].Body, a.gh.Comments("geo/board", 83)[0].Body
+			if !strings.Contains(c82, "#83's, not this pull request's") || !strings.Contains(c83, "this pull request's own") {
+				t.Errorf("order %v: comments\n#82: %s\n#83: %s", order, c82, c83)
+			}
+			if order[0] == 82 {
+				// Again the other way round: a new push, the same two bases.
+				next := strings.Repeat("d4", 20)
+				a.gh.AddPR("geo/board", fakegithub.PR{Number: 82, Author: newcomer, HeadSHA: next, HeadRef: "two-bases", BaseRef: "stale", Files: a.submission(dir, newcomer)})
+				a.gh.OpenFromBranch("geo/board", 83, 82, "main")
+				head = next
 			}
 		}
-		a.waitFor("both comments", func() bool {
-			c82, c83 := a.gh.Comments("geo/board", 82), a.gh.Comments("geo/board", 83)
-			return len(c82) == 1 && len(c83) == 1 && strings.Contains(c82[0].Body, "This head is shared") && strings.Contains(c83[0].Body, "This head is shared")
-		})
-		rs := a.runs(prcheck.CheckName, head)
-		if len(rs) != 1 || rs[0].Conclusion != "failure" || !strings.HasPrefix(rs[0].Output.Title, "#83: ") || !strings.Contains(rs[0].Output.Summary, "#83's") {
-			t.Fatalf("order %v: runs %+v, want one failing run naming #83", order, rs)
-		}
-		c82, c83 := a.gh.Comments("geo/board", 82)[0].Body, a.gh.Comments("geo/board", 83)[0].Body
-		if !strings.Contains(c82, "#83's, not this pull request's") || !strings.Contains(c83, "this pull request's own") {
-			t.Errorf("order %v: comments\n#82: %s\n#83: %s", order, c82, c83)
-		}
-		if order[0] == 82 {
-			// Again the other way round: a new push, the same two bases.
-			next := strings.Repeat("d4", 20)
-			a.gh.AddPR("geo/board", fakegithub.PR{Number: 82, Author: newcomer, HeadSHA: next, HeadRef: "two-bases", BaseRef: "stale", Files: a.submission(dir, newcomer)})
-			a.gh.OpenFromBranch("geo/board", 83, 82, "main")
-			head = next
-		}
-	}
+	})
 }
 
 // TestServeStrangerVerify: under the auto policy, twenty /benchgate
@@ -214,7 +258,7 @@ func TestServeSharedHead(t *testing.T) {
 // per window, and an unchanged head is answered from its last verdict
 // after reading the pull request alone.
 func TestServeStrangerVerify(t *testing.T) {
-	a, logs := identityApp(t, func(a *app, cfg *bot.Config) { cfg.RerunPolicy = bot.RerunAuto })
+	a, logs := identityApp(t, "", func(a *app, cfg *bot.Config) { cfg.RerunPolicy = bot.RerunAuto })
 	head := strings.Repeat("e5", 20)
 	a.gh.AddPR("geo/board", fakegithub.PR{Number: 84, Author: newcomer, HeadSHA: head, Files: a.submission("submissions/model-benchmark/run-84/", newcomer)})
 	a.deliver("pull_request", "sv-open", string(a.gh.PullRequestEvent("geo/board", "opened", 84, nil)))
@@ -260,47 +304,49 @@ func TestServeStrangerVerify(t *testing.T) {
 // at once. A delivery naming no installation is refused at once and does
 // not block the head's valid deliveries.
 func TestServeRerunSupersedesRetry(t *testing.T) {
-	a, _ := identityApp(t, nil)
-	head := strings.Repeat("f6", 20)
-	a.gh.AddPR("geo/board", fakegithub.PR{Number: 85, Author: newcomer, HeadSHA: head, Files: a.submission("submissions/model-benchmark/run-85/", newcomer)})
-	var down atomic.Bool
-	down.Store(true)
-	a.gh.Inject(func(r *http.Request, _ int) *fakegithub.Fault {
-		if down.Load() && r.URL.Path == "/repos/geo/board/pulls/85" {
-			return &fakegithub.Fault{Status: http.StatusInternalServerError}
-		}
-		return nil
-	})
-	noInstallation := `{"action": "opened", "repository": {"full_name": "geo/board", "default_branch": "main"}, "pull_request": {"number": 85, "head": {"sha": "` + head + `"}}}`
-	if code := signedRequest(t, a.addr, "pull_request", "rs-no-inst", noInstallation, a.secret); code != http.StatusUnprocessableEntity {
-		t.Fatalf("a delivery naming no installation: %d, want 422", code)
-	}
-	a.deliver("pull_request", "rs-open", string(a.gh.PullRequestEvent("geo/board", "opened", 85, nil)))
-	a.waitFor("two failed attempts and a waiting retry", func() bool {
-		failed := 0
-		for _, r := range a.gh.Requests() {
-			if r.Path == "/repos/geo/board/pulls/85" && r.Status == http.StatusInternalServerError {
-				failed++
+	queueDatabases(t, func(t *testing.T, database string) {
+		a, _ := identityApp(t, database, nil)
+		head := strings.Repeat("f6", 20)
+		a.gh.AddPR("geo/board", fakegithub.PR{Number: 85, Author: newcomer, HeadSHA: head, Files: a.submission("submissions/model-benchmark/run-85/", newcomer)})
+		var down atomic.Bool
+		down.Store(true)
+		a.gh.Inject(func(r *http.Request, _ int) *fakegithub.Fault {
+			if down.Load() && r.URL.Path == "/repos/geo/board/pulls/85" {
+				return &fakegithub.Fault{Status: http.StatusInternalServerError}
 			}
+			return nil
+		})
+		noInstallation := `{"action": "opened", "repository": {"full_name": "geo/board", "default_branch": "main"}, "pull_request": {"number": 85, "head": {"sha": "` + head + `"}}}`
+		if code := signedRequest(t, a.addr, "pull_request", "rs-no-inst", noInstallation, a.secret); code != http.StatusUnprocessableEntity {
+			t.Fatalf("a delivery naming no installation: %d, want 422", code)
 		}
-		return failed >= 2 && a.metric(`benchgate_jobs{kind="benchgate_verify",state="retryable"}`) == 1
+		a.deliver("pull_request", "rs-open", string(a.gh.PullRequestEvent("geo/board", "opened", 85, nil)))
+		a.waitFor("two failed attempts and a waiting retry", func() bool {
+			failed := 0
+			for _, r := range a.gh.Requests() {
+				if r.Path == "/repos/geo/board/pulls/85" && r.Status == http.StatusInternalServerError {
+					failed++
+				}
+			}
+			return failed >= 2 && a.metric(`benchgate_jobs{kind="benchgate_verify",state="retryable"}`) == 1
+		})
+		down.Store(false)
+		pressed := time.Now()
+		rerequested := `{"action": "rerequested", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},
+			"check_run": {"id": 1, "name": "benchgate / verify", "head_sha": "` + head + `", "pull_requests": [{"number": 85}]}}`
+		a.deliver("check_run", "rs-rerun", rerequested)
+		a.waitFor("the re-run's check", func() bool { return a.conclusion(head) == "success" })
+		if took := time.Since(pressed); took > 10*time.Second {
+			t.Errorf("the re-run's verdict came %v after the button, as if it waited for the retry", took)
+		}
+		if got := a.metric(`benchgate_webhook_deliveries_total{event="check_run",outcome="queued"}`); got != 1 {
+			t.Errorf("the re-run was queued %v times, want 1", got)
+		}
+		a.waitFor("the waiting retry to be cancelled", func() bool {
+			return a.metric(`benchgate_jobs{kind="benchgate_verify",state="cancelled"}`) == 1
+		})
+		if got := a.metric(`benchgate_webhook_deliveries_total{event="pull_request",outcome="no_installation"}`); got != 1 {
+			t.Errorf("no_installation outcomes: %v, want 1", got)
+		}
 	})
-	down.Store(false)
-	pressed := time.Now()
-	rerequested := `{"action": "rerequested", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},
-		"check_run": {"id": 1, "name": "benchgate / verify", "head_sha": "` + head + `", "pull_requests": [{"number": 85}]}}`
-	a.deliver("check_run", "rs-rerun", rerequested)
-	a.waitFor("the re-run's check", func() bool { return a.conclusion(head) == "success" })
-	if took := time.Since(pressed); took > 10*time.Second {
-		t.Errorf("the re-run's verdict came %v after the button, as if it waited for the retry", took)
-	}
-	if got := a.metric(`benchgate_webhook_deliveries_total{event="check_run",outcome="queued"}`); got != 1 {
-		t.Errorf("the re-run was queued %v times, want 1", got)
-	}
-	a.waitFor("the waiting retry to be cancelled", func() bool {
-		return a.metric(`benchgate_jobs{kind="benchgate_verify",state="cancelled"}`) == 1
-	})
-	if got := a.metric(`benchgate_webhook_deliveries_total{event="pull_request",outcome="no_installation"}`); got != 1 {
-		t.Errorf("no_installation outcomes: %v, want 1", got)
-	}
 }
