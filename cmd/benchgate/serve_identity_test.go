@@ -267,6 +267,7 @@ func TestServeStrangerVerify(t *testing.T) {
 	})
 	time.Sleep(500 * time.Millisecond)
 	runs := len(a.gh.CheckRuns("geo/board"))
+	budget := a.gh.RateLimitRemaining()
 	calls := a.callsDuring(2*time.Second, func() {
 		for i := range 20 {
 			a.deliver("issue_comment", fmt.Sprint("sv-", i), commentEvent(84, int64(8400+i), "passer-by", "/benchgate verify"))
@@ -281,6 +282,11 @@ func TestServeStrangerVerify(t *testing.T) {
 			t.Errorf("a stranger's request on an unchanged head called %s", c)
 		}
 	}
+	// The read is conditional: once GitHub has answered it, an unchanged
+	// pull request is a 304, which GitHub does not charge.
+	if spent := budget - a.gh.RateLimitRemaining(); spent > 1 {
+		t.Errorf("twenty strangers' requests cost %d of the rate limit, want at most 1", spent)
+	}
 	if n := strings.Count(logs.String(), `"msg":"spot-check"`); n != 1 {
 		t.Errorf("%d spot-checks, want the one of the pull request's opening", n)
 	}
@@ -292,9 +298,13 @@ func TestServeStrangerVerify(t *testing.T) {
 	}
 	// A maintainer's /benchgate verify of an unchanged head is answered
 	// from the last verdict too.
+	budget = a.gh.RateLimitRemaining()
 	calls = a.callsDuring(2*time.Second, func() { a.deliver("issue_comment", "sv-member", memberComment(84, 8499, "maint", "/benchgate verify")) })
 	if len(calls) != 1 || calls[0] != "GET /repos/geo/board/pulls/84" {
 		t.Errorf("a member's request on an unchanged head called %v, want the pull request read alone", calls)
+	}
+	if spent := budget - a.gh.RateLimitRemaining(); spent != 0 {
+		t.Errorf("a member's request on an unchanged head cost %d of the rate limit, want none (a 304)", spent)
 	}
 }
 
