@@ -304,7 +304,7 @@ var icons = map[string]string{string(prcheck.Success): "✅", string(prcheck.Fai
 func sharedList(all []queue.Verdict) string {
 	var b strings.Builder
 	for _, v := range all {
-		fmt.Fprintf(&b, "\n- #%d into %s: %s %s", v.PR, mdtext.Code(v.BaseRef), icons[v.Conclusion], mdtext.Escape(v.Title))
+		fmt.Fprintf(&b, "\n- #%d into `%s`: %s %s", v.PR, mdtext.Code(v.BaseRef), icons[v.Conclusion], mdtext.Escape(v.Title))
 	}
 	return b.String()
 }
@@ -317,7 +317,7 @@ func sharedOutcome(all []queue.Verdict, worst queue.Verdict, out prcheck.CheckOu
 	shown := out
 	shown.Conclusion = prcheck.Conclusion(worst.Conclusion)
 	shown.Title = fmt.Sprintf("#%d: %s", worst.PR, worst.Title)
-	shown.Summary = fmt.Sprintf("This commit is the head of %d open pull requests, and a check run belongs to a commit, so it shows the worst of their verdicts: #%d's.%s\n\nBelow: the verification of #%d.\n\n%s",
+	shown.Summary = fmt.Sprintf("This commit is the head of %d open pull requests, and a check run belongs to a commit, so it shows the worst of their verdicts: #%d's.\n%s\n\nBelow: the verification of #%d.\n\n%s",
 		len(all), worst.PR, sharedList(all), own.PR, out.Summary)
 	return shown
 }
@@ -329,7 +329,7 @@ func sharedNote(all []queue.Verdict, worst, own queue.Verdict) string {
 	if worst.PR != own.PR {
 		whose = fmt.Sprintf("#%d's, not this pull request's", worst.PR)
 	}
-	return fmt.Sprintf("\n\n**This head is shared.** Its commit is the head of %d open pull requests, and the check run on it shows the worst of their verdicts: %s.%s\n", len(all), whose, sharedList(all))
+	return fmt.Sprintf("\n\n**This head is shared.** Its commit is the head of %d open pull requests, and the check run on it shows the worst of their verdicts: %s.\n%s\n", len(all), whose, sharedList(all))
 }
 
 // moved reports whether the pull request's head is no longer pr.HeadSHA,
