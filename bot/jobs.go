@@ -195,8 +195,10 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	// A stranger's request never spends judge budget.
-	if w.AutoRerun && !j.Stranger && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
+	// A stranger's request never spends judge budget, and neither does
+	// rewriting a comment to name a pull request sharing the head (its
+	// spot-check, if any, stays on its own check run).
+	if w.AutoRerun && !j.Stranger && !j.refresh && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
 		err = w.spotCheckAndPost(ctx, j, pr, asked, out)
 	} else {
 		err = w.sticky(ctx, j, pr, asked, out.Comment)
