@@ -144,3 +144,35 @@ func TestVerdicts(t *testing.T) {
 		}
 	})
 }
+
+// TestWorkForgottenAfterRetention: the memory of work and verdicts is
+// pruned once older than WorkRetention, as delivery ids are.
+func TestWorkForgottenAfterRetention(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, tg target) {
+		tg.opts.WorkRetention = time.Second
+		q := open(t, tg)
+		ctx := t.Context()
+		a := verify("d1", "aaa")
+		a.WorkKey = "verify:acme/board#7@aaa..b1"
+		mustEnqueue(t, q, a, true)
+		if err := q.RecordVerdict(ctx, Verdict{Repo: "acme/board", PR: 7, HeadSHA: "aaa", BaseSHA: "b1", Conclusion: "success", Complete: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.b.prune(ctx, time.Hour, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := q.RememberedWork(ctx, a.WorkKey); !ok {
+			t.Fatal("work forgotten before its retention")
+		}
+		time.Sleep(2100 * time.Millisecond)
+		if err := q.b.prune(ctx, time.Hour, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := q.RememberedWork(ctx, a.WorkKey); err != nil || ok {
+			t.Errorf("work remembered past its retention: %v %v", ok, err)
+		}
+		if _, ok, err := q.LastVerdict(ctx, "acme/board", 7); err != nil || ok {
+			t.Errorf("verdict remembered past its retention: %v %v", ok, err)
+		}
+	})
+}
