@@ -10,9 +10,10 @@ import (
 // or asks for well-formed jobs; it never panics.
 func FuzzRoute(f *testing.F) {
 	f.Add("pull_request", prOpened)
-	f.Add("issue_comment", `{"action": "created", "repository": {"full_name": "geo/board"}, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 77, "body": "/benchgate rerun", "user": {"login": "m", "type": "User"}}}`)
-	f.Add("check_suite", `{"action": "rerequested", "repository": {"full_name": "geo/board"}, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}, {"number": 6}]}}`)
-	f.Add("push", `{"ref": "refs/heads/main", "after": "f00d", "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/a/b/meta.json"]}]}`)
+	f.Add("pull_request", `{"action": "edited", "installation": {"id": 7}, "repository": {"full_name": "geo/board"}, "changes": {"base": {"ref": {"from": "old"}, "sha": {"from": "b0"}}}, "pull_request": {"number": 3, "state": "open", "updated_at": "2026-05-01T10:00:00Z", "head": {"sha": "h"}, "base": {"ref": "main", "sha": "b1"}}}`)
+	f.Add("issue_comment", `{"action": "created", "installation": {"id": 7}, "repository": {"full_name": "geo/board"}, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 77, "body": "/benchgate rerun", "author_association": "MEMBER", "user": {"login": "m", "type": "User"}}}`)
+	f.Add("check_suite", `{"action": "rerequested", "installation": {"id": 7}, "repository": {"full_name": "geo/board"}, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}, {"number": 6}]}}`)
+	f.Add("push", `{"ref": "refs/heads/main", "after": "f00d", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/a/b/meta.json"]}]}`)
 	f.Add("push", `{"ref": null, "commits": [null, {"added": [1]}]}`)
 	f.Fuzz(func(t *testing.T, event, body string) {
 		jobs, err := Route(event, "delivery", []byte(body))
@@ -30,6 +31,12 @@ func FuzzRoute(f *testing.F) {
 				t.Fatalf("delivery ids %q: each job needs its own, from the delivery's", j.DeliveryID)
 			}
 			seen[j.DeliveryID] = true
+			if j.InstallationID <= 0 {
+				t.Fatalf("a job for no installation: %+v", j)
+			}
+			if j.Kind != KindVerify && j.Kind != KindRegenerate && j.CommentID != 0 && j.WorkKey == "" {
+				t.Fatalf("a command without its work key: %+v", j)
+			}
 			if j.Kind == KindRegenerate && (j.AfterSHA == "" || j.Branch == "") {
 				t.Fatalf("regenerate without a commit or branch: %+v", j)
 			}

@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/bot/publish"
 	"github.com/benchgate/benchgate/bot/queue"
+	"github.com/benchgate/benchgate/internal/mdtext"
 	"github.com/benchgate/benchgate/judge"
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/rerun"
@@ -92,6 +94,11 @@ type Worker struct {
 	Lock func(ctx context.Context, key string, fn func() error) error
 	// OnCalls, when set, is told the GitHub calls of each run of a job.
 	OnCalls func(kind Kind, calls int64)
+	// Verdicts, when set, remembers each pull request's last verdict
+	// (*queue.Queue): a head and base verified before are answered from
+	// it, and the check run of a head shared by several open pull
+	// requests shows the worst of their verdicts.
+	Verdicts Verdicts
 	// Budget, when set, admits each spot-check under the abuse limits
 	// (per pull request, per author, per repository, the day's judge
 	// spend) and records what it spent.
@@ -116,6 +123,13 @@ type Worker struct {
 	Log     *slog.Logger
 }
 
+// Verdicts is the memory of each pull request's last verdict.
+type Verdicts interface {
+	RecordVerdict(ctx context.Context, v queue.Verdict) error
+	LastVerdict(ctx context.Context, repo string, pr int) (queue.Verdict, bool, error)
+	VerdictsOnHead(ctx context.Context, repo, head string) ([]queue.Verdict, error)
+}
+
 // supersedeMargin keeps the verifications queued just before GitHub was
 // asked for the head: the queue's clock and this process's may differ a
 // little, and cancelling a newer push's job would leave it unchecked.
@@ -136,8 +150,18 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	if baseSHA == "" {
 		baseSHA = baseRef
 	}
+	if pr.Closed {
+		// A replayed delivery of a merged pull request, or one closed
+		// while its job waited: its verdict no longer guards anything.
+		w.Log.Info("verify skipped: the pull request is closed", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA)
+		return nil
+	}
 	if j.HeadSHA != "" && pr.HeadSHA != j.HeadSHA {
 		w.Log.Info("verify superseded by a newer head", "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "current", pr.HeadSHA)
+		return nil
+	}
+	if j.BaseRef != "" && baseRef != j.BaseRef {
+		w.Log.Info("verify superseded by a newer base", "repo", j.Repo, "pr", j.PR, "base", j.BaseRef, "current", baseRef)
 		return nil
 	}
 	if w.Supersede != nil {
@@ -147,17 +171,167 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 			w.Log.Warn("cannot cancel the verifications of older heads", "repo", j.Repo, "pr", j.PR, "err", err)
 		}
 	}
+	if done, err := w.unchanged(ctx, j, pr, baseSHA); err != nil || done {
+		return err
+	}
 	out, err := w.check(ctx, j, pr, baseSHA)
 	if err != nil {
 		return err
 	}
-	if _, err := w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), out); err != nil {
+	own := queue.Verdict{Repo: j.Repo, PR: j.PR, HeadSHA: pr.HeadSHA, BaseSHA: baseSHA, BaseRef: baseRef, Conclusion: string(out.Conclusion), Title: out.Title}
+	// Pull requests sharing the head post on one check run: recording
+	// a verdict, reading the others' and posting are one step at a time.
+	var sharing []queue.Verdict
+	err = w.locked(ctx, fmt.Sprintf("check:%s@%s", j.Repo, pr.HeadSHA), func() error {
+		shown, note, others, err := w.worstOnHead(ctx, j, own, out)
+		if err != nil {
+			return err
+		}
+		sharing = others
+		out.Comment += note
+		_, err = w.GH.PostCheck(ctx, j.InstallationID, j.Repo, pr.HeadSHA, prcheck.CheckName, rerunKey(j), shown)
+		return err
+	})
+	if err != nil {
 		return err
 	}
-	if w.AutoRerun && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
-		return w.spotCheckAndPost(ctx, j, pr, asked, out)
+	// A stranger's request never spends judge budget, and neither does
+	// rewriting a comment to name a pull request sharing the head (its
+	// spot-check, if any, stays on its own check run).
+	if w.AutoRerun && !j.Stranger && !j.refresh && (out.Conclusion == prcheck.Success || out.Conclusion == prcheck.ActionRequired) {
+		err = w.spotCheckAndPost(ctx, j, pr, asked, out)
+	} else {
+		err = w.sticky(ctx, j, pr, asked, out.Comment)
 	}
-	return w.sticky(ctx, j, pr, asked, out.Comment)
+	if err != nil || w.Verdicts == nil {
+		return err
+	}
+	own.Complete = true
+	if err := w.Verdicts.RecordVerdict(ctx, own); err != nil {
+		return err
+	}
+	// The others' comments were written before this verdict was known:
+	// each is written again, naming this one (and no further).
+	for _, v := range sharing {
+		if j.refresh {
+			break
+		}
+		if err := w.VerifyPR(ctx, Job{Kind: KindVerify, DeliveryID: j.DeliveryID, Repo: j.Repo, PR: v.PR, HeadSHA: own.HeadSHA, InstallationID: j.InstallationID, refresh: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unchanged reports whether the pull request's head and base are those
+// of its last verdict, all of which was posted: the verdict stands, and
+// nothing more is read or posted. Only the Re-run button verifies such a
+// head again (someone with write access asked, maybe because GitHub lost
+// what was posted).
+func (w *Worker) unchanged(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA string) (bool, error) {
+	if w.Verdicts == nil || j.refresh || (j.Rerequested && j.CommentID == 0) {
+		return false, nil
+	}
+	last, ok, err := w.Verdicts.LastVerdict(ctx, j.Repo, j.PR)
+	if err != nil || !ok || !last.Complete || last.HeadSHA != pr.HeadSHA || last.BaseSHA != baseSHA {
+		return false, err
+	}
+	w.Log.Info("verify answered from the last verdict: head and base are unchanged", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA, "base_sha", baseSHA, "conclusion", last.Conclusion, "comment", j.CommentID)
+	return true, nil
+}
+
+// severity orders conclusions from the one that lets a pull request
+// through most readily to the one that blocks it.
+func severity(c string) int {
+	switch prcheck.Conclusion(c) {
+	case prcheck.Success:
+		return 0
+	case prcheck.Neutral:
+		return 1
+	case prcheck.ActionRequired:
+		return 2
+	}
+	return 3 // failure, and anything unknown
+}
+
+// worstOnHead records own as its pull request's verdict and returns what
+// the head's check run shows: out, unless other open pull requests have
+// the same head (others), in which case the worst of all their verdicts,
+// naming whose it is. note is what own's comment adds about them. The others'
+// verdicts are from memory; each is read from GitHub only to see that it
+// is still open with this head, so a head of one pull request costs
+// nothing more.
+func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out prcheck.CheckOutcome) (shown prcheck.CheckOutcome, note string, others []queue.Verdict, _ error) {
+	if w.Verdicts == nil {
+		return out, "", nil, nil
+	}
+	if err := w.Verdicts.RecordVerdict(ctx, own); err != nil {
+		return out, "", nil, err
+	}
+	on, err := w.Verdicts.VerdictsOnHead(ctx, j.Repo, own.HeadSHA)
+	if err != nil {
+		return out, "", nil, err
+	}
+	all := []queue.Verdict{own}
+	for _, v := range on {
+		if v.PR == own.PR {
+			continue
+		}
+		p, ref, _, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, v.PR)
+		if err != nil {
+			return out, "", nil, err
+		}
+		if p.Closed || p.HeadSHA != own.HeadSHA || ref != v.BaseRef {
+			continue // no longer shares this head, or its new base is verified by its own job
+		}
+		all = append(all, v)
+	}
+	if len(all) == 1 {
+		return out, "", nil, nil
+	}
+	worst := own
+	for _, v := range all[1:] {
+		if severity(v.Conclusion) > severity(worst.Conclusion) {
+			worst = v
+		}
+	}
+	return sharedOutcome(all, worst, out), sharedNote(all, worst, own), all[1:], nil
+}
+
+// icons are the marks of conclusions in the texts about a shared head.
+var icons = map[string]string{string(prcheck.Success): "✅", string(prcheck.Failure): "❌", string(prcheck.ActionRequired): "⚠️", string(prcheck.Neutral): "ℹ️"}
+
+// sharedList names each pull request of a shared head, its base and its
+// verdict.
+func sharedList(all []queue.Verdict) string {
+	var b strings.Builder
+	for _, v := range all {
+		fmt.Fprintf(&b, "\n- #%d into `%s`: %s %s", v.PR, mdtext.Code(v.BaseRef), icons[v.Conclusion], mdtext.Escape(v.Title))
+	}
+	return b.String()
+}
+
+// sharedOutcome is the check run of a head shared by the pull requests
+// all: the worst conclusion, and a summary saying whose it is before own
+// outcome's.
+func sharedOutcome(all []queue.Verdict, worst queue.Verdict, out prcheck.CheckOutcome) prcheck.CheckOutcome {
+	own := all[0]
+	shown := out
+	shown.Conclusion = prcheck.Conclusion(worst.Conclusion)
+	shown.Title = fmt.Sprintf("#%d: %s", worst.PR, worst.Title)
+	shown.Summary = fmt.Sprintf("This commit is the head of %d open pull requests, and a check run belongs to a commit, so it shows the worst of their verdicts: #%d's.\n%s\n\nBelow: the verification of #%d.\n\n%s",
+		len(all), worst.PR, sharedList(all), own.PR, out.Summary)
+	return shown
+}
+
+// sharedNote is what the comment of own says about the other pull
+// requests with its head.
+func sharedNote(all []queue.Verdict, worst, own queue.Verdict) string {
+	whose := "this pull request's own"
+	if worst.PR != own.PR {
+		whose = fmt.Sprintf("#%d's, not this pull request's", worst.PR)
+	}
+	return fmt.Sprintf("\n\n**This head is shared.** Its commit is the head of %d open pull requests, and the check run on it shows the worst of their verdicts: %s.\n%s\n", len(all), whose, sharedList(all))
 }
 
 // moved reports whether the pull request's head is no longer pr.HeadSHA,
@@ -291,6 +465,10 @@ func (w *Worker) maintainersCheck(ctx context.Context, j Job, command, why strin
 	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
 		return pr, baseRef, out, false, err
+	}
+	if pr.Closed {
+		w.Log.Info(command+" skipped: the pull request is closed", "repo", j.Repo, "pr", j.PR, "comment", j.CommentID)
+		return pr, baseRef, out, false, nil
 	}
 	if baseSHA == "" {
 		baseSHA = baseRef

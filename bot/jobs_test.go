@@ -137,6 +137,25 @@ func TestVerifyJob(t *testing.T) {
 	}
 }
 
+// TestVerifyJobNotForThisPR: a job for a base the pull request has left,
+// or for a pull request now closed or merged, posts nothing; nor does a
+// rerun on a closed one.
+func TestVerifyJobNotForThisPR(t *testing.T) {
+	gh := newMemGH(t)
+	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s")}
+	ctx := context.Background()
+	if err := w.VerifyPR(ctx, Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2", BaseRef: "stale", InstallationID: 1}); err != nil || gh.posts != 0 {
+		t.Errorf("a job for a base left behind: %v, %d posts", err, gh.posts)
+	}
+	gh.pr.Closed = true
+	if err := w.VerifyPR(ctx, Job{Kind: KindVerify, Repo: "geo/board", PR: 5, HeadSHA: "head-2", InstallationID: 1}); err != nil || gh.posts != 0 || gh.comments != 0 {
+		t.Errorf("a job for a closed pull request: %v, %d posts, %d comments", err, gh.posts, gh.comments)
+	}
+	if err := w.Rerun(ctx, Job{Kind: KindRerun, Repo: "geo/board", PR: 5, Commenter: "maint", InstallationID: 1}); err != nil || gh.posts != 0 || gh.comments != 0 {
+		t.Errorf("a rerun on a closed pull request: %v, %d posts, %d comments", err, gh.posts, gh.comments)
+	}
+}
+
 func TestRerunJob(t *testing.T) {
 	gh := newMemGH(t)
 	w := &Worker{GH: gh, Verify: checkOpts, Log: quietLog(), RerunSecret: []byte("s")}

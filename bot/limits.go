@@ -54,6 +54,14 @@ type Limits struct {
 	QueueWaiting int
 }
 
+// StrangerVerifyEvery is how often a pull request takes a /benchgate
+// verify from someone who is none of the repository's collaborators: one
+// per ten minutes of the clock, the others refused at the front door at
+// no cost. Such a verification never spends judge budget (no spot-check
+// follows it under the auto policy), and a head and base verified before
+// are answered from their last verdict.
+const StrangerVerifyEvery = 10 * time.Minute
+
 // DefaultLimits are the limits when none are configured.
 func DefaultLimits() Limits {
 	return Limits{SpotChecksPerPR: 5, SpotChecksPerAuthorDay: 10, SpotChecksPerRepoDay: 30, JudgeUSDPerDay: 50, SpotCheckUSD: 5, SpotCheckCalls: 160, QueueWaiting: 1000}

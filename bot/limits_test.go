@@ -136,7 +136,7 @@ func TestQueueBound(t *testing.T) {
 			t.Error("503 without Retry-After")
 		}
 	}
-	push := `{"ref": "refs/heads/main", "after": "f00d", "repository": {"full_name": "geo/board", "default_branch": "main"}, "commits": [{"added": ["submissions/x/meta.json"]}]}`
+	push := `{"ref": "refs/heads/main", "after": "f00d", "repository": {"full_name": "geo/board", "default_branch": "main"}, "installation": {"id": 1}, "commits": [{"added": ["submissions/x/meta.json"]}]}`
 	if rec := deliverRec(t, h, "push", "del-push", push, Sign(secret, []byte(push))); rec.Code != 202 {
 		t.Errorf("push while full: %d, want 202", rec.Code)
 	}

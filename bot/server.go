@@ -24,6 +24,11 @@ import (
 // regenerations are always taken (only a merge makes one).
 type QueueAdapter struct {
 	Q *queue.Queue
+	// StrangerVerifyEvery is the window in which a pull request takes one
+	// /benchgate verify from strangers (0: StrangerVerifyEvery).
+	StrangerVerifyEvery time.Duration
+	// Now is the clock of that window (time.Now when nil).
+	Now func() time.Time
 }
 
 // Enqueue implements Enqueuer.
@@ -33,15 +38,37 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 		// Not superseding here: deliveries arrive out of order, and a
 		// delayed event for an old head must not cancel the newest. The
 		// job supersedes by the head GitHub gives (Worker.Supersede).
-		return a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, InstallationID: j.InstallationID, Rerequested: j.Rerequested})
+		key := j.WorkKey
+		if j.Stranger && j.CommentID != 0 {
+			key = a.strangerKey(j)
+		}
+		return a.Q.EnqueueVerify(ctx, queue.VerifyArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, BaseRef: j.BaseRef, BaseSHA: j.BaseSHA, InstallationID: j.InstallationID,
+			Rerequested: j.Rerequested, CommentID: j.CommentID, Commenter: j.Commenter, Stranger: j.Stranger, WorkKey: key})
 	case KindRerun:
-		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID})
+		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID, WorkKey: j.WorkKey})
 	case KindReproduce:
-		return a.Q.EnqueueReproduce(ctx, queue.ReproduceArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, Branch: j.Branch, InstallationID: j.InstallationID})
+		return a.Q.EnqueueReproduce(ctx, queue.ReproduceArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, Branch: j.Branch, InstallationID: j.InstallationID, WorkKey: j.WorkKey})
 	case KindRegenerate:
 		return a.Q.EnqueueRegenerate(ctx, queue.RegenerateArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, AfterSHA: j.AfterSHA, Branch: j.Branch, InstallationID: j.InstallationID})
 	}
 	return false, fmt.Errorf("unknown job kind %q", j.Kind)
+}
+
+// strangerKey names a stranger's /benchgate verify by its pull request
+// and the window of the clock it came in: the first of a window is
+// queued, the others (and replays of it) are duplicates. Windows are
+// aligned to the clock, so two may come a moment apart across a window's
+// end, never more.
+func (a QueueAdapter) strangerKey(j Job) string {
+	every := a.StrangerVerifyEvery
+	if every <= 0 {
+		every = StrangerVerifyEvery
+	}
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	return fmt.Sprintf("stranger-verify:%s#%d@%d", j.Repo, j.PR, now().UnixNano()/int64(every))
 }
 
 // logged runs a job and logs its end with the delivery that caused it.
@@ -65,7 +92,8 @@ func (w *Worker) logged(ctx context.Context, j Job, run func(ctx context.Context
 func (w *Worker) Handlers() queue.Handlers {
 	return queue.Handlers{
 		Verify: func(ctx context.Context, a queue.VerifyArgs) error {
-			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, InstallationID: a.InstallationID, Rerequested: a.Rerequested}
+			j := Job{Kind: KindVerify, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, BaseRef: a.BaseRef, BaseSHA: a.BaseSHA, InstallationID: a.InstallationID,
+				Rerequested: a.Rerequested, CommentID: a.CommentID, Commenter: a.Commenter, Stranger: a.Stranger, WorkKey: a.WorkKey}
 			return w.logged(ctx, j, func(ctx context.Context) error { return w.VerifyPR(ctx, j) })
 		},
 		Rerun: func(ctx context.Context, a queue.RerunArgs) error {

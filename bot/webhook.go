@@ -93,7 +93,27 @@ type Job struct {
 	// Rerequested is set when someone asked for the verification again
 	// (the Re-run button, /benchgate verify): it posts a new check run.
 	Rerequested bool
+	// BaseRef and BaseSHA are the base a pull_request delivery named
+	// (verify): a pull request moved to another base is verified again.
+	BaseRef, BaseSHA string
+	// Stranger: the commenter is none of the repository's collaborators
+	// (by the comment's author_association); their /benchgate verify is
+	// rate-limited per pull request and never spends judge budget.
+	Stranger bool
+	// WorkKey names the work, so that it is done once whatever delivery
+	// ids ask for it (see workKey); empty for work that may be asked for
+	// again with the same words (the Re-run button).
+	WorkKey string
+	// refresh: the verification of a pull request sharing its head with
+	// one just verified, so that its comment names that one; it verifies
+	// no other in turn.
+	refresh bool
 }
+
+// ErrNoInstallation is Route's answer to a delivery that asks for work
+// but names no installation: no token can be made for it, so its job
+// could only fail, and it is refused at once.
+var ErrNoInstallation = errors.New("the delivery names no installation (installation.id): benchgate acts only for a repository the App is installed on")
 
 // Kind is the work a job asks for.
 type Kind string
@@ -214,6 +234,12 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	jobs, err := Route(event, delivery, body)
+	if errors.Is(err, ErrNoInstallation) {
+		h.observe(label, "no_installation")
+		log.Warn("webhook refused: it names no installation, so nothing can be done for it")
+		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+		return
+	}
 	if err != nil {
 		h.observe(label, "bad_payload")
 		log.Warn("webhook payload not understood", "err", clip(err.Error()))
@@ -457,15 +483,29 @@ type (
 		ID int64 `json:"id"`
 	}
 	payload struct {
-		Action       string          `json:"action"`
+		Action string `json:"action"`
+		// changes of an edited pull request; only its base is read.
+		Changes *struct {
+			Base *struct {
+				Ref struct {
+					From string `json:"from"`
+				} `json:"ref"`
+			} `json:"base"`
+		} `json:"changes"`
 		Repository   repoRef         `json:"repository"`
 		Installation installationRef `json:"installation"`
 		PullRequest  *struct {
-			Number int  `json:"number"`
-			Draft  bool `json:"draft"`
-			Head   struct {
+			Number    int    `json:"number"`
+			State     string `json:"state"`
+			Draft     bool   `json:"draft"`
+			UpdatedAt string `json:"updated_at"`
+			Head      struct {
 				SHA string `json:"sha"`
 			} `json:"head"`
+			Base struct {
+				Ref string `json:"ref"`
+				SHA string `json:"sha"`
+			} `json:"base"`
 		} `json:"pull_request"`
 		Issue *struct {
 			Number      int       `json:"number"`
@@ -474,7 +514,10 @@ type (
 		Comment *struct {
 			ID   int64  `json:"id"`
 			Body string `json:"body"`
-			User struct {
+			// AuthorAssociation is the commenter's relation to the
+			// repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, …
+			AuthorAssociation string `json:"author_association"`
+			User              struct {
 				Login string `json:"login"`
 				Type  string `json:"type"`
 			} `json:"user"`
@@ -504,7 +547,27 @@ type (
 
 // Route decides what a delivery asks for: no job for events benchgate
 // does not act on. It is pure, so every rule is tested without a server.
+// A delivery that asks for work but names no installation is refused
+// with ErrNoInstallation.
 func Route(event, delivery string, body []byte) ([]Job, error) {
+	jobs, err := route(event, delivery, body)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		if j.InstallationID <= 0 {
+			return nil, ErrNoInstallation
+		}
+	}
+	return jobs, nil
+}
+
+// collaborators are the author associations of people who may write to
+// the repository or belong to its organisation: anyone else is a
+// stranger to it.
+var collaborators = map[string]bool{"OWNER": true, "MEMBER": true, "COLLABORATOR": true}
+
+func route(event, delivery string, body []byte) ([]Job, error) {
 	var p payload
 	if err := json.Unmarshal(body, &p); err != nil {
 		return nil, err
@@ -514,14 +577,25 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 	case "pull_request":
 		switch p.Action {
 		case "opened", "synchronize", "reopened", "ready_for_review":
+		case "edited":
+			// A title or body edit changes nothing verified; a new base
+			// changes what the pull request does to it.
+			if p.Changes == nil || p.Changes.Base == nil {
+				return nil, nil
+			}
 		default:
 			return nil, nil
 		}
 		if p.PullRequest == nil {
 			return nil, errors.New("pull_request event without a pull request")
 		}
+		if p.PullRequest.State == "closed" {
+			return nil, nil
+		}
 		j := base
 		j.Kind, j.PR, j.HeadSHA = KindVerify, p.PullRequest.Number, p.PullRequest.Head.SHA
+		j.BaseRef, j.BaseSHA = p.PullRequest.Base.Ref, p.PullRequest.Base.SHA
+		j.WorkKey = verifyKey(j, p.Action, p.PullRequest.UpdatedAt)
 		return []Job{j}, nil
 	case "check_run", "check_suite":
 		if p.Action != "rerequested" {
@@ -576,8 +650,13 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 		j := base
 		j.Kind, j.PR, j.CommentID, j.Commenter = cmd, p.Issue.Number, p.Comment.ID, p.Comment.User.Login
 		j.Rerequested = cmd == KindVerify
+		j.Stranger = !collaborators[p.Comment.AuthorAssociation]
 		if cmd == KindReproduce {
 			j.Branch = p.Repository.DefaultBranch
+		}
+		// A comment asks once: its id names the work.
+		if j.CommentID != 0 {
+			j.WorkKey = fmt.Sprintf("command:%s:%d", j.Repo, j.CommentID)
 		}
 		return []Job{j}, nil
 	case "push":
@@ -592,6 +671,27 @@ func Route(event, delivery string, body []byte) ([]Job, error) {
 		return []Job{j}, nil
 	}
 	return nil, nil
+}
+
+// verifyKey names the verification a pull_request delivery asks for: its
+// pull request's head on its base, which a replay of the delivery asks
+// for again, and which is done once. A base change is named by the time
+// of the change as well (updated_at): a pull request moved back to a base
+// it had, with neither branch moved, is verified again, since its check
+// run shows the verdict on the base it left. Without the base's commit
+// the delivery names no work precisely enough to remember.
+func verifyKey(j Job, action, updatedAt string) string {
+	if j.BaseSHA == "" || j.HeadSHA == "" {
+		return ""
+	}
+	key := fmt.Sprintf("verify:%s#%d@%s..%s", j.Repo, j.PR, j.HeadSHA, j.BaseSHA)
+	if action == "edited" {
+		if updatedAt == "" {
+			return ""
+		}
+		key += "@" + updatedAt
+	}
+	return key
 }
 
 // boardInput reports whether a file of the repository is read to build

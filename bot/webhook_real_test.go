@@ -42,7 +42,7 @@ func TestRealDeliveries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := expectedJobs(t, event, body)
+			want, refused := expectedJobs(t, event, body)
 			for _, enc := range []struct{ contentType, body string }{
 				{"application/json", string(body)},
 				{"application/x-www-form-urlencoded", formBody(string(body))},
@@ -58,6 +58,14 @@ func TestRealDeliveries(t *testing.T) {
 				req.Header.Set("X-Hub-Signature-256", Sign(secret, []byte(enc.body)))
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, req)
+				if refused {
+					// Asks for work, but for no installation: refused at
+					// once, nothing queued.
+					if rec.Code != http.StatusUnprocessableEntity || len(q.jobs) != 0 {
+						t.Fatalf("%s: a delivery naming no installation: status %d, %d jobs; want 422 and none", enc.contentType, rec.Code, len(q.jobs))
+					}
+					continue
+				}
 				if rec.Code != http.StatusAccepted {
 					t.Fatalf("%s: status %d %q", enc.contentType, rec.Code, rec.Body)
 				}
@@ -98,17 +106,37 @@ type checkPayload struct {
 }
 
 // expectedJobs reads a delivery by GitHub's documented fields, apart
-// from Route, and says what it asks benchgate for.
-func expectedJobs(t *testing.T, event string, body []byte) []Job {
+// from Route, and says what it asks benchgate for; refused when it asks
+// for work but names no installation.
+func expectedJobs(t *testing.T, event string, body []byte) (jobs []Job, refused bool) {
 	t.Helper()
 	var p struct {
+		Installation *struct {
+			ID int64 `json:"id"`
+		} `json:"installation"`
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
+	}
+	jobs = expectedWork(t, event, body)
+	return jobs, len(jobs) > 0 && (p.Installation == nil || p.Installation.ID == 0)
+}
+
+// expectedWork is expectedJobs' jobs.
+func expectedWork(t *testing.T, event string, body []byte) []Job {
+	t.Helper()
+	var p struct {
+		Changes struct {
+			Base json.RawMessage `json:"base"`
+		} `json:"changes"`
 		Action     string `json:"action"`
 		Repository struct {
 			FullName      string `json:"full_name"`
 			DefaultBranch string `json:"default_branch"`
 		} `json:"repository"`
 		PullRequest *struct {
-			Number int `json:"number"`
+			Number int    `json:"number"`
+			State  string `json:"state"`
 			Head   struct {
 				SHA string `json:"sha"`
 			} `json:"head"`
@@ -137,7 +165,15 @@ func expectedJobs(t *testing.T, event string, body []byte) []Job {
 	repo := p.Repository.FullName
 	switch event {
 	case "pull_request":
+		if p.PullRequest == nil || p.PullRequest.State == "closed" {
+			return nil
+		}
 		switch p.Action {
+		case "edited":
+			if len(p.Changes.Base) == 0 {
+				return nil
+			}
+			fallthrough
 		case "opened", "synchronize", "reopened", "ready_for_review":
 			return []Job{{Kind: KindVerify, Repo: repo, PR: p.PullRequest.Number, HeadSHA: p.PullRequest.Head.SHA}}
 		}

@@ -265,3 +265,76 @@ func TestRouteSuiteOfSeveralPulls(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteIdentity: what a delivery's work is, apart from the delivery:
+// a pull request's head on its base, a base change at its time, a
+// command's comment; and who asked.
+func TestRouteIdentity(t *testing.T) {
+	repo := `"repository": {"full_name": "geo/board", "default_branch": "main"}, "installation": {"id": 7}`
+	pr := func(action, extra string) string {
+		return `{"action": "` + action + `", ` + repo + extra + `, "pull_request": {"number": 3, "state": "open", "updated_at": "2026-05-01T10:00:00Z", "head": {"sha": "h1"}, "base": {"ref": "main", "sha": "b1"}}}`
+	}
+	comment := func(assoc string) string {
+		return `{"action": "created", ` + repo + `, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 78, "body": "/benchgate verify", "author_association": "` + assoc + `", "user": {"login": "x", "type": "User"}}}`
+	}
+	tests := []struct {
+		name, event, body string
+		key               string // "" for no key; "-" for no job
+		base              string
+		stranger          bool
+	}{
+		{"opened", "pull_request", pr("opened", ""), "verify:geo/board#3@h1..b1", "main", false},
+		{"reopened", "pull_request", pr("reopened", ""), "verify:geo/board#3@h1..b1", "main", false},
+		{"base changed", "pull_request", pr("edited", `, "changes": {"base": {"ref": {"from": "stale"}, "sha": {"from": "b0"}}}`), "verify:geo/board#3@h1..b1@2026-05-01T10:00:00Z", "main", false},
+		{"title edited", "pull_request", pr("edited", `, "changes": {"title": {"from": "old"}}`), "-", "", false},
+		{"closed in the payload", "pull_request", strings.Replace(pr("synchronize", ""), `"state": "open"`, `"state": "closed"`, 1), "-", "", false},
+		{"no base in the payload", "pull_request", `{"action": "opened", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "h1"}}}`, "", "", false},
+		{"verify by a collaborator", "issue_comment", comment("COLLABORATOR"), "command:geo/board:78", "", false},
+		{"verify by the owner", "issue_comment", comment("OWNER"), "command:geo/board:78", "", false},
+		{"verify by a contributor", "issue_comment", comment("CONTRIBUTOR"), "command:geo/board:78", "", true},
+		{"verify by anyone", "issue_comment", comment("NONE"), "command:geo/board:78", "", true},
+		{"Re-run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs, err := Route(tt.event, "d", []byte(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.key == "-" {
+				if len(jobs) != 0 {
+					t.Fatalf("jobs %+v, want none", jobs)
+				}
+				return
+			}
+			if len(jobs) != 1 {
+				t.Fatalf("jobs %+v, want one", jobs)
+			}
+			j := jobs[0]
+			if j.WorkKey != tt.key || j.BaseRef != tt.base || j.Stranger != tt.stranger {
+				t.Errorf("key %q base %q stranger %v, want %q %q %v", j.WorkKey, j.BaseRef, j.Stranger, tt.key, tt.base, tt.stranger)
+			}
+		})
+	}
+}
+
+// TestNoInstallationRefused: a signed delivery that asks for work but
+// names no installation is refused at once, saying why, and nothing is
+// queued; one that asks for nothing is acknowledged as before.
+func TestNoInstallationRefused(t *testing.T) {
+	q := &memQueue{}
+	var outcomes []string
+	var logs strings.Builder
+	h := &Webhook{Secrets: [][]byte{secret}, Queue: q, Log: slog.New(slog.NewTextHandler(&logs, nil)), Observe: func(_, outcome string) { outcomes = append(outcomes, outcome) }}
+	body := `{"action": "opened", "repository": {"full_name": "geo/board"}, "pull_request": {"number": 3, "head": {"sha": "h1"}}}`
+	if got := deliver(t, h, "pull_request", "no-inst", body, Sign(secret, []byte(body))); got != http.StatusUnprocessableEntity {
+		t.Errorf("status %d, want 422", got)
+	}
+	labeled := `{"action": "labeled", "repository": {"full_name": "geo/board"}, "pull_request": {"number": 3, "head": {"sha": "h1"}}}`
+	if got := deliver(t, h, "pull_request", "no-inst-2", labeled, Sign(secret, []byte(labeled))); got != http.StatusAccepted {
+		t.Errorf("a delivery asking for nothing: status %d, want 202", got)
+	}
+	if len(q.jobs) != 0 || strings.Join(outcomes, ",") != "no_installation,ignored" || !strings.Contains(logs.String(), "names no installation") {
+		t.Errorf("jobs %+v, outcomes %v, log %q", q.jobs, outcomes, logs.String())
+	}
+}

@@ -36,7 +36,7 @@ func (a *App) PullRequest(ctx context.Context, inst int64, repo string, number i
 	if err != nil {
 		return prcheck.PRInfo{}, "", "", err
 	}
-	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments(), ChangedFiles: pr.GetChangedFiles()}
+	info = prcheck.PRInfo{Repo: repo, Number: number, HeadSHA: pr.GetHead().GetSHA(), Author: pr.GetUser().GetLogin(), Comments: pr.GetComments(), ChangedFiles: pr.GetChangedFiles(), Closed: pr.GetState() == "closed"}
 	if info.HeadSHA == "" || info.Author == "" {
 		return prcheck.PRInfo{}, "", "", fmt.Errorf("pull request %s#%d: GitHub's answer lacks the head or the author", repo, number)
 	}

@@ -84,6 +84,9 @@ type PRInfo struct {
 	// (changed_files), 0 when unknown: past MaxListedFiles its listing is
 	// not read.
 	ChangedFiles int
+	// Closed: the pull request is closed or merged, and nothing is
+	// verified or spot-checked for it any more.
+	Closed bool
 }
 
 // Annotation is a check-run annotation, in GitHub's terms.

@@ -20,6 +20,12 @@ type txOps[TTx any] struct {
 	// recordDelivery inserts a delivery id, reporting false if it was
 	// already there.
 	recordDelivery func(ctx context.Context, tx TTx, id, kind string) (bool, error)
+	// recordWork inserts a work key (see work.go), reporting false if it
+	// was already there.
+	recordWork func(ctx context.Context, tx TTx, key, kind string) (bool, error)
+	// cancelRetries cancels the verify jobs of r waiting to be retried
+	// (retryable or scheduled); jobs available or running are left alone.
+	cancelRetries func(ctx context.Context, tx TTx, r retryTarget) (int, error)
 	// waiting counts the verify, rerun and reproduce jobs waiting to run, holding
 	// whatever lock makes the count and a following insert atomic across
 	// processes until tx ends.
@@ -72,7 +78,7 @@ func (e *engine[TTx]) config() *river.Config {
 	}
 }
 
-func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (_ bool, err error) {
+func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID, workKey string, retry *retryTarget, args river.JobArgs) (_ bool, err error) {
 	tx, err := e.tx.begin(ctx)
 	if err != nil {
 		return false, fmt.Errorf("queue: begin: %w", err)
@@ -91,6 +97,26 @@ func (e *engine[TTx]) enqueue(ctx context.Context, deliveryID string, args river
 		}
 		if !fresh {
 			return false, e.tx.rollback(ctx, tx)
+		}
+	}
+	if workKey != "" {
+		fresh, err := e.tx.recordWork(ctx, tx, workKey, args.Kind())
+		if err != nil {
+			return false, fmt.Errorf("queue: record work: %w", err)
+		}
+		if !fresh {
+			// Done or queued before under another delivery id: the
+			// delivery id is kept, the work is not queued again.
+			return false, e.tx.commit(ctx, tx)
+		}
+	}
+	if retry != nil {
+		n, err := e.tx.cancelRetries(ctx, tx, *retry)
+		if err != nil {
+			return false, fmt.Errorf("queue: supersede waiting retries: %w", err)
+		}
+		if n > 0 {
+			e.logger.InfoContext(ctx, "queue: a new request superseded waiting retries", "repo", retry.repo, "pr", retry.pr, "head_sha", retry.head, "cancelled", n)
 		}
 	}
 	if e.opts.MaxWaiting > 0 && args.Kind() != KindRegenerate {

@@ -22,6 +22,8 @@ type pgBackend struct {
 	// so that queues in other schemas of the database never contend for
 	// them.
 	jobs, deliveries, ledger, replicaTable, lease string
+	// work and verdicts are the memory of done work (see work.go).
+	work, verdicts string
 }
 
 // minPoolConns is the connection pool's size unless the URL sets
@@ -77,7 +79,12 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 		return nil, fmt.Errorf("queue: create delivery table: %w", err)
 	}
 	ledger, replicas, lease := qual("benchgate_spotcheck"), qual("benchgate_replica"), qual("benchgate_lease")
+	work, verdicts := qual("benchgate_work"), qual("benchgate_verdict")
 	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS ` + work + ` ` + workTable,
+		`CREATE INDEX IF NOT EXISTS benchgate_work_at ON ` + work + ` (created_at)`,
+		`CREATE TABLE IF NOT EXISTS ` + verdicts + ` ` + verdictTable,
+		`CREATE INDEX IF NOT EXISTS benchgate_verdict_head ON ` + verdicts + ` (repo, head_sha)`,
 		// Beats use the database's clock: replicas on different hosts
 		// then agree on who is stale.
 		`CREATE TABLE IF NOT EXISTS ` + replicas + ` (
@@ -117,6 +124,27 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 			}
 			return tag.RowsAffected() == 1, nil
 		},
+		recordWork: func(ctx context.Context, tx pgx.Tx, key, kind string) (bool, error) {
+			// As with deliveries: concurrent inserts of one key wait on
+			// the primary key, and exactly one wins.
+			tag, err := tx.Exec(ctx, `INSERT INTO `+work+` (work_key, kind, created_at) VALUES ($1, $2, $3) ON CONFLICT (work_key) DO NOTHING`, key, kind, time.Now().Unix())
+			if err != nil {
+				return false, err
+			}
+			return tag.RowsAffected() == 1, nil
+		},
+		cancelRetries: func(ctx context.Context, tx pgx.Tx, r retryTarget) (int, error) {
+			tag, err := tx.Exec(ctx, `UPDATE `+qual("river_job")+`
+SET state = 'cancelled', finalized_at = now()
+WHERE kind = $1
+	AND state IN ('retryable', 'scheduled')
+	AND args->>'repo' = $2
+	AND (($3 <> '' AND args->>'head_sha' = $3) OR ($4 <> 0 AND (args->>'pr')::bigint = $4))`, KindVerify, r.repo, r.head, int64(r.pr))
+			if err != nil {
+				return 0, err
+			}
+			return int(tag.RowsAffected()), nil
+		},
 		waiting: func(ctx context.Context, tx pgx.Tx) (int, error) {
 			// Every admission takes this lock until its transaction
 			// ends, so two replicas cannot both see room for one job.
@@ -132,7 +160,7 @@ func initPostgres(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger, 
 	if err != nil {
 		return nil, err
 	}
-	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger, replicaTable: replicas, lease: lease}, nil
+	return &pgBackend{engine: e, pool: pool, jobs: qual("river_job"), deliveries: deliveries, ledger: ledger, replicaTable: replicas, lease: lease, work: work, verdicts: verdicts}, nil
 }
 
 // start refuses more workers than the pool can serve: each may hold a
@@ -241,7 +269,62 @@ func (b *pgBackend) prune(ctx context.Context, deliveries, replicas time.Duratio
 		replicas.Seconds()); err != nil {
 		return fmt.Errorf("queue: prune replicas: %w", err)
 	}
+	before := time.Now().Add(-b.opts.WorkRetention).Unix()
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.work+` WHERE created_at < $1`, before); err != nil {
+		return fmt.Errorf("queue: prune work: %w", err)
+	}
+	if _, err := b.pool.Exec(ctx, `DELETE FROM `+b.verdicts+` WHERE at < $1`, before); err != nil {
+		return fmt.Errorf("queue: prune verdicts: %w", err)
+	}
 	return nil
+}
+
+func (b *pgBackend) recordVerdict(ctx context.Context, v Verdict) error {
+	if _, err := b.pool.Exec(ctx, `INSERT INTO `+b.verdicts+` (repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, base_ref = excluded.base_ref, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at, complete = excluded.complete`,
+		v.Repo, int64(v.PR), v.HeadSHA, v.BaseSHA, v.BaseRef, v.Conclusion, v.Title, v.At.Unix(), complete(v)); err != nil {
+		return fmt.Errorf("queue: record verdict: %w", err)
+	}
+	return nil
+}
+
+func (b *pgBackend) lastVerdict(ctx context.Context, repo string, pr int) (Verdict, bool, error) {
+	vs, err := b.readVerdicts(ctx, `WHERE repo = $1 AND pr = $2`, repo, int64(pr))
+	if err != nil || len(vs) == 0 {
+		return Verdict{}, false, err
+	}
+	return vs[0], true, nil
+}
+
+func (b *pgBackend) verdictsOnHead(ctx context.Context, repo, head string) ([]Verdict, error) {
+	return b.readVerdicts(ctx, `WHERE repo = $1 AND head_sha = $2 ORDER BY pr`, repo, head)
+}
+
+func (b *pgBackend) readVerdicts(ctx context.Context, where string, args ...any) ([]Verdict, error) {
+	rows, err := b.pool.Query(ctx, `SELECT repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete FROM `+b.verdicts+` `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("queue: read verdicts: %w", err)
+	}
+	defer rows.Close()
+	var out []Verdict
+	for rows.Next() {
+		var v Verdict
+		var pr, at, done int64
+		if err := rows.Scan(&v.Repo, &pr, &v.HeadSHA, &v.BaseSHA, &v.BaseRef, &v.Conclusion, &v.Title, &at, &done); err != nil {
+			return nil, fmt.Errorf("queue: read verdicts: %w", err)
+		}
+		v.PR, v.At, v.Complete = int(pr), time.Unix(at, 0), done == 1
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (b *pgBackend) rememberedWork(ctx context.Context, key string) (bool, error) {
+	var n int64
+	if err := b.pool.QueryRow(ctx, `SELECT count(*) FROM `+b.work+` WHERE work_key = $1`, key).Scan(&n); err != nil {
+		return false, fmt.Errorf("queue: read work: %w", err)
+	}
+	return n > 0, nil
 }
 
 func (b *pgBackend) heartbeat(ctx context.Context, every, rescueAfter time.Duration) error {

@@ -40,16 +40,33 @@ const DefaultDeliveryRetention = 7 * 24 * time.Hour
 const DefaultCompletedRetention = 24 * time.Hour
 
 // VerifyArgs asks for a submission pull request at a given head to be
-// verified. Jobs are unique by (Repo, PR, HeadSHA): a redelivery or a second
-// event for the same head (opened + synchronize, say) never runs twice.
+// verified. Jobs are unique by (Repo, PR, HeadSHA, BaseSHA) while they
+// wait or run: a redelivery or a second event for the same head on the
+// same base (opened + synchronize, say) never runs twice at once, and
+// WorkKey keeps it from running again later.
 type VerifyArgs struct {
-	DeliveryID     string `json:"delivery_id"`
-	Repo           string `json:"repo" river:"unique"`
-	PR             int    `json:"pr" river:"unique"`
-	HeadSHA        string `json:"head_sha" river:"unique"`
+	DeliveryID string `json:"delivery_id"`
+	Repo       string `json:"repo" river:"unique"`
+	PR         int    `json:"pr" river:"unique"`
+	HeadSHA    string `json:"head_sha" river:"unique"`
+	// BaseSHA and BaseRef are the base the delivery named, when it named
+	// one: a pull request moved to another base is verified again.
+	BaseSHA        string `json:"base_sha,omitempty" river:"unique"`
+	BaseRef        string `json:"base_ref,omitempty"`
 	InstallationID int64  `json:"installation_id"`
-	// Rerequested: someone asked for this verification again.
+	// Rerequested: someone asked for this verification again. It
+	// supersedes a waiting retry of the same head or pull request.
 	Rerequested bool `json:"rerequested,omitempty"`
+	// CommentID and Commenter name the /benchgate verify comment that
+	// asked, if one did.
+	CommentID int64  `json:"comment_id,omitempty"`
+	Commenter string `json:"commenter,omitempty"`
+	// Stranger: the commenter is not one of the repository's
+	// collaborators, and the verification may not spend judge budget.
+	Stranger bool `json:"stranger,omitempty"`
+	// WorkKey, when set, names the work (see work.go): an enqueue whose
+	// key is remembered is a duplicate.
+	WorkKey string `json:"work_key,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -68,6 +85,7 @@ type RerunArgs struct {
 	CommentID      int64  `json:"comment_id" river:"unique"`
 	Commenter      string `json:"commenter"` // whose permission the job checks
 	InstallationID int64  `json:"installation_id"`
+	WorkKey        string `json:"work_key,omitempty"` // see VerifyArgs.WorkKey
 }
 
 // Kind implements river.JobArgs.
@@ -88,6 +106,7 @@ type ReproduceArgs struct {
 	Commenter      string `json:"commenter"` // whose permission the job checks
 	Branch         string `json:"branch"`    // the default branch, where the record is committed
 	InstallationID int64  `json:"installation_id"`
+	WorkKey        string `json:"work_key,omitempty"` // see VerifyArgs.WorkKey
 }
 
 // Kind implements river.JobArgs.
@@ -115,10 +134,10 @@ func (RegenerateArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
 // uniqueByArgs makes the river:"unique" fields the job's unique key while
 // a job with that key waits or runs: the same work asked for twice at once
-// runs once. Work that is done is not a duplicate: a re-run someone asks
-// for later (the Re-run button, /benchgate verify) runs again; a
-// redelivered delivery is refused by its id (the deliveries table), not by
-// uniqueness. No ByPeriod: period buckets are aligned to the clock, so two
+// runs once. Work that is done is not a duplicate by uniqueness: a re-run
+// someone asks for later (the Re-run button) runs again; a redelivered
+// delivery is refused by its id (the deliveries table), and the same work
+// asked for again under another id by its work key (work.go). No ByPeriod: period buckets are aligned to the clock, so two
 // events a minute apart across a bucket boundary would both run.
 func uniqueByArgs() river.InsertOpts {
 	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: activeStates}}
@@ -187,6 +206,9 @@ type Options struct {
 	// DeliveryRetention is how long seen delivery ids are kept. Defaults to
 	// DefaultDeliveryRetention.
 	DeliveryRetention time.Duration
+	// WorkRetention is how long done work and verdicts are remembered
+	// (see work.go). Defaults to DefaultWorkRetention.
+	WorkRetention time.Duration
 	// TestOnly disables River's start-up jitter of maintenance services,
 	// which only slows tests down.
 	TestOnly bool
@@ -220,9 +242,10 @@ type Queue struct {
 
 // backend hides the driver-specific transaction type River is generic over.
 type backend interface {
-	// enqueue records deliveryID (when not empty) and inserts the job in
-	// one transaction, reporting whether a job was inserted.
-	enqueue(ctx context.Context, deliveryID string, args river.JobArgs) (bool, error)
+	// enqueue records deliveryID and workKey (each when not empty),
+	// cancels the waiting retries retry names (when not nil) and inserts
+	// the job in one transaction, reporting whether a job was inserted.
+	enqueue(ctx context.Context, deliveryID, workKey string, retry *retryTarget, args river.JobArgs) (bool, error)
 	start(ctx context.Context, h Handlers, workers int, ready func(context.Context) error) error
 	stop(ctx context.Context) error
 	supersedeVerify(ctx context.Context, repo string, pr int, keepHead string, before time.Time) (int, error)
@@ -257,6 +280,10 @@ type backend interface {
 	// replicas silent for longer than replicas.
 	prune(ctx context.Context, deliveries, replicas time.Duration) error
 	stats(ctx context.Context) (Stats, error)
+	recordVerdict(ctx context.Context, v Verdict) error
+	lastVerdict(ctx context.Context, repo string, pr int) (Verdict, bool, error)
+	verdictsOnHead(ctx context.Context, repo, head string) ([]Verdict, error)
+	rememberedWork(ctx context.Context, key string) (bool, error)
 	admit(ctx context.Context, now time.Time, sc SpotCheck, decide func(Usage) Grant) (Grant, bool, error)
 	settle(ctx context.Context, key string, calls int, usd float64) error
 	release(ctx context.Context, key string) error
@@ -287,6 +314,9 @@ func OpenWithOptions(ctx context.Context, url string, logger *slog.Logger, opts 
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.WorkRetention <= 0 {
+		opts.WorkRetention = DefaultWorkRetention
 	}
 	var (
 		b   backend
@@ -319,24 +349,26 @@ func (q *Queue) Close() error {
 }
 
 // EnqueueVerify durably enqueues a verification; inserted is false when the
-// delivery id was already seen or an equal job exists.
+// delivery id was already seen, its work key is remembered, or an equal
+// job waits or runs. A rerequested verification first cancels the
+// waiting retries of its head (or, head unknown, of its pull request).
 func (q *Queue) EnqueueVerify(ctx context.Context, a VerifyArgs) (inserted bool, err error) {
-	return q.b.enqueue(ctx, a.DeliveryID, a)
+	return q.b.enqueue(ctx, a.DeliveryID, a.WorkKey, a.rerequest(), a)
 }
 
 // EnqueueRerun durably enqueues a rerun; see EnqueueVerify.
 func (q *Queue) EnqueueRerun(ctx context.Context, a RerunArgs) (inserted bool, err error) {
-	return q.b.enqueue(ctx, a.DeliveryID, a)
+	return q.b.enqueue(ctx, a.DeliveryID, a.WorkKey, nil, a)
 }
 
 // EnqueueReproduce durably enqueues a reproduction; see EnqueueVerify.
 func (q *Queue) EnqueueReproduce(ctx context.Context, a ReproduceArgs) (inserted bool, err error) {
-	return q.b.enqueue(ctx, a.DeliveryID, a)
+	return q.b.enqueue(ctx, a.DeliveryID, a.WorkKey, nil, a)
 }
 
 // EnqueueRegenerate durably enqueues a regeneration; see EnqueueVerify.
 func (q *Queue) EnqueueRegenerate(ctx context.Context, a RegenerateArgs) (inserted bool, err error) {
-	return q.b.enqueue(ctx, a.DeliveryID, a)
+	return q.b.enqueue(ctx, a.DeliveryID, "", nil, a)
 }
 
 // Start runs up to workers jobs at a time, calling h, until Stop or Close.

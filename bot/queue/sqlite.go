@@ -77,6 +77,10 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 	replica_id text NOT NULL,
 	expires_ms integer NOT NULL
 )`,
+		`CREATE TABLE IF NOT EXISTS benchgate_work ` + workTable,
+		`CREATE INDEX IF NOT EXISTS benchgate_work_at ON benchgate_work (created_at)`,
+		`CREATE TABLE IF NOT EXISTS benchgate_verdict ` + verdictTable,
+		`CREATE INDEX IF NOT EXISTS benchgate_verdict_head ON benchgate_verdict (repo, head_sha)`,
 		`CREATE TABLE IF NOT EXISTS benchgate_spotcheck ` + ledgerColumns,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_pr ON benchgate_spotcheck (repo, pr)`,
 		`CREATE INDEX IF NOT EXISTS benchgate_spotcheck_at ON benchgate_spotcheck (admitted_at)`,
@@ -109,6 +113,27 @@ func initSQLite(ctx context.Context, db *sql.DB, logger *slog.Logger, opts Optio
 			}
 			n, err := res.RowsAffected()
 			return n == 1, err
+		},
+		recordWork: func(ctx context.Context, tx *sql.Tx, key, kind string) (bool, error) {
+			res, err := tx.ExecContext(ctx, `INSERT INTO benchgate_work (work_key, kind, created_at) VALUES (?, ?, ?) ON CONFLICT (work_key) DO NOTHING`, key, kind, time.Now().Unix())
+			if err != nil {
+				return false, err
+			}
+			n, err := res.RowsAffected()
+			return n == 1, err
+		},
+		cancelRetries: func(ctx context.Context, tx *sql.Tx, r retryTarget) (int, error) {
+			res, err := tx.ExecContext(ctx, `UPDATE river_job
+SET state = 'cancelled', finalized_at = datetime('now', 'subsec')
+WHERE kind = ?
+	AND state IN ('retryable', 'scheduled')
+	AND json_extract(args, '$.repo') = ?
+	AND ((? <> '' AND json_extract(args, '$.head_sha') = ?) OR (? <> 0 AND json_extract(args, '$.pr') = ?))`, KindVerify, r.repo, r.head, r.head, r.pr, r.pr)
+			if err != nil {
+				return 0, err
+			}
+			n, err := res.RowsAffected()
+			return int(n), err
 		},
 		// The transaction began IMMEDIATE, holding the database's write
 		// lock: the count stays true until the insert commits.
@@ -200,7 +225,62 @@ func (b *sqliteBackend) prune(ctx context.Context, deliveries, replicas time.Dur
 	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_replica WHERE beat_ms < ?`, time.Now().Add(-replicas).UnixMilli()); err != nil {
 		return fmt.Errorf("queue: prune replicas: %w", err)
 	}
+	before := time.Now().Add(-b.opts.WorkRetention).Unix()
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_work WHERE created_at < ?`, before); err != nil {
+		return fmt.Errorf("queue: prune work: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, `DELETE FROM benchgate_verdict WHERE at < ?`, before); err != nil {
+		return fmt.Errorf("queue: prune verdicts: %w", err)
+	}
 	return nil
+}
+
+func (b *sqliteBackend) recordVerdict(ctx context.Context, v Verdict) error {
+	if _, err := b.db.ExecContext(ctx, `INSERT INTO benchgate_verdict (repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (repo, pr) DO UPDATE SET head_sha = excluded.head_sha, base_sha = excluded.base_sha, base_ref = excluded.base_ref, conclusion = excluded.conclusion, title = excluded.title, at = excluded.at, complete = excluded.complete`,
+		v.Repo, v.PR, v.HeadSHA, v.BaseSHA, v.BaseRef, v.Conclusion, v.Title, v.At.Unix(), complete(v)); err != nil {
+		return fmt.Errorf("queue: record verdict: %w", err)
+	}
+	return nil
+}
+
+func (b *sqliteBackend) lastVerdict(ctx context.Context, repo string, pr int) (Verdict, bool, error) {
+	vs, err := b.verdicts(ctx, `WHERE repo = ? AND pr = ?`, repo, pr)
+	if err != nil || len(vs) == 0 {
+		return Verdict{}, false, err
+	}
+	return vs[0], true, nil
+}
+
+func (b *sqliteBackend) verdictsOnHead(ctx context.Context, repo, head string) ([]Verdict, error) {
+	return b.verdicts(ctx, `WHERE repo = ? AND head_sha = ? ORDER BY pr`, repo, head)
+}
+
+func (b *sqliteBackend) verdicts(ctx context.Context, where string, args ...any) ([]Verdict, error) {
+	rows, err := b.db.QueryContext(ctx, `SELECT repo, pr, head_sha, base_sha, base_ref, conclusion, title, at, complete FROM benchgate_verdict `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("queue: read verdicts: %w", err)
+	}
+	defer rows.Close()
+	var out []Verdict
+	for rows.Next() {
+		var v Verdict
+		var at, done int64
+		if err := rows.Scan(&v.Repo, &v.PR, &v.HeadSHA, &v.BaseSHA, &v.BaseRef, &v.Conclusion, &v.Title, &at, &done); err != nil {
+			return nil, fmt.Errorf("queue: read verdicts: %w", err)
+		}
+		v.At, v.Complete = time.Unix(at, 0), done == 1
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (b *sqliteBackend) rememberedWork(ctx context.Context, key string) (bool, error) {
+	var n int
+	if err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM benchgate_work WHERE work_key = ?`, key).Scan(&n); err != nil {
+		return false, fmt.Errorf("queue: read work: %w", err)
+	}
+	return n > 0, nil
 }
 
 // Heartbeats are this host's clock in milliseconds: every process on one

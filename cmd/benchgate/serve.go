@@ -126,6 +126,7 @@ func serve(ctx context.Context, cfg bot.Config, l net.Listener, workers int, dra
 	w.Budget = &bot.Ledger{Q: q, Limits: cfg.Limits, OnRefuse: metrics.Refused}
 	w.Newer = q.NewerVerify
 	w.Lock = q.WithLock
+	w.Verdicts = q
 	w.Supersede = func(ctx context.Context, repo string, pr int, head string, before time.Time) error {
 		_, err := q.SupersedeVerify(ctx, repo, pr, head, before)
 		return err

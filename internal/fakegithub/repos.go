@@ -95,6 +95,9 @@ type PR struct {
 	Files    []File
 	// Created defaults to the time the PR was added.
 	Created time.Time
+	// Updated is when it last changed (its base, say); the time it was
+	// created when zero.
+	Updated time.Time
 }
 
 // Reaction is a reaction recorded on an issue or an issue comment.
@@ -390,6 +393,10 @@ func (s *Server) prJSON(p *repo, pr *PR, full bool) map[string]any {
 		return map[string]any{"label": owner + ":" + ref, "ref": ref, "sha": sha, "user": userJSON(owner, "User"), "repo": rj}
 	}
 	created := pr.Created.Format(time.RFC3339)
+	updated := created
+	if !pr.Updated.IsZero() {
+		updated = pr.Updated.Format(time.RFC3339)
+	}
 	m := map[string]any{
 		"url":        fmt.Sprintf("%srepos/%s/pulls/%d", s.URL, p.fullName(), pr.Number),
 		"id":         stableID(fmt.Sprintf("%s#%d", p.fullName(), pr.Number)),
@@ -404,7 +411,7 @@ func (s *Server) prJSON(p *repo, pr *PR, full bool) map[string]any {
 		"head":       branch(pr.HeadRef, pr.HeadSHA, pr.HeadRepo),
 		"base":       branch(pr.BaseRef, pr.BaseSHA, p.fullName()),
 		"created_at": created,
-		"updated_at": created,
+		"updated_at": updated,
 		"closed_at":  nil,
 		"merged_at":  nil,
 	}
