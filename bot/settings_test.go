@@ -1,15 +1,14 @@
 package bot
 
 import (
-	"flag"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var updateDocs = flag.Bool("update", false, "rewrite the settings tables of docs/github-app.md from the table settings")
+	"github.com/benchgate/benchgate/internal/golden"
+)
 
 // The generated tables sit between these lines in docs/github-app.md.
 const (
@@ -46,7 +45,7 @@ func TestSettingsDocs(t *testing.T) {
 	if want == doc {
 		return
 	}
-	if *updateDocs {
+	if golden.Updating() { // rewrite the settings tables of docs/github-app.md
 		if err := os.WriteFile(file, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

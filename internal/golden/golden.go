@@ -15,6 +15,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
+// Updating reports whether the test binary runs with -update: a test
+// that keeps its expected output elsewhere than testdata/golden (a table
+// generated into the docs) rewrites it then, on the same flag.
+func Updating() bool { return *update }
+
 // Dir is the folder of the golden files, relative to the test's package.
 const Dir = "testdata/golden"
 
