@@ -63,7 +63,8 @@ type canary struct {
 // indices, in the order to cover them), each carrying up to CanaryAnswers
 // of them, graded against the question, other than theirs, with a fixture
 // whose gate fails whose text shares the fewest words with theirs (ties
-// by index). None when no such question is left.
+// by index). An answer is left out only when its question is the one
+// such question of the rubric.
 func planCanaries(r *benchmark.Rubric, qs []int, n int) []canary {
 	failing := map[int]int{} // question index → its first gate-failing fixture
 	for qi := range r.Questions {
@@ -81,9 +82,20 @@ func planCanaries(r *benchmark.Rubric, qs []int, n int) []canary {
 	}
 	var out []canary
 	for len(qs) > 0 && len(out) < n {
-		k := min(len(qs), CanaryAnswers)
-		group := qs[:k]
-		qs = qs[k:]
+		// A group takes the answers in order, but never the last
+		// question left to grade it against.
+		var group, rest []int
+		for _, qi := range qs {
+			if len(group) == CanaryAnswers || !partnerLeft(failing, append(group, qi)) {
+				rest = append(rest, qi)
+				continue
+			}
+			group = append(group, qi)
+		}
+		if len(group) == 0 {
+			break
+		}
+		qs = rest
 		best, bestShared := -1, 0.0
 		for qi := range r.Questions {
 			if _, ok := failing[qi]; !ok || slices.Contains(group, qi) {
@@ -97,12 +109,20 @@ func planCanaries(r *benchmark.Rubric, qs []int, n int) []canary {
 				best, bestShared = qi, shared
 			}
 		}
-		if best < 0 {
-			break
-		}
 		out = append(out, canary{answers: group, against: best, fixture: failing[best]})
 	}
 	return out
+}
+
+// partnerLeft reports whether a question with a gate-failing fixture is
+// outside group.
+func partnerLeft(failing map[int]int, group []int) bool {
+	for qi := range failing {
+		if !slices.Contains(group, qi) {
+			return true
+		}
+	}
+	return false
 }
 
 // wordSet is the set of s's words of more than three letters, in lower

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/internal/fakeopenai"
 )
 
@@ -129,5 +130,62 @@ func TestRenderCanaries(t *testing.T) {
 		if !strings.Contains(out, want) || strings.Contains(out, "Q1, Q2") {
 			t.Errorf("%s:\n%s", name, out)
 		}
+	}
+}
+
+// planCanaries groups up to CanaryAnswers answers, never with the
+// question they are graded against, whose fixture fails its gate; an
+// answer is left out only when its question is the rubric's one such
+// question.
+func TestPlanCanaries(t *testing.T) {
+	rubric := func(n int, failing ...int) *benchmark.Rubric {
+		r := &benchmark.Rubric{}
+		for i := range n {
+			q := benchmark.RubricQuestion{ID: fmt.Sprintf("Q%d", i+1), Text: fmt.Sprintf("question number %d about topic%d", i+1, i+1)}
+			q.Calibration = []benchmark.Fixture{{ID: "pass", GatePassed: true}}
+			if slices.Contains(failing, i) {
+				q.Calibration = append(q.Calibration, benchmark.Fixture{ID: "fail"})
+			}
+			r.Questions = append(r.Questions, q)
+		}
+		return r
+	}
+	seq := func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		r       *benchmark.Rubric
+		answers []int
+		n       int
+		want    string // each canary: answers>against
+	}{
+		{"five questions, all with a failing fixture", rubric(5, 0, 1, 2, 3, 4), seq(5), 10, "0,1,2,3>4 4>0"},
+		{"one failing fixture: its own answer is left out", rubric(5, 2), seq(5), 10, "0,1,3,4>2"},
+		{"no failing fixture", rubric(5), seq(5), 10, ""},
+		{"twelve answers in groups of five", rubric(12, 11, 0), seq(12)[1:], 10, "1,2,3,4,5>0 6,7,8,9,10>0 11>0"},
+		{"capped at n", rubric(12, 0), seq(12)[1:], 1, "1,2,3,4,5>0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, c := range planCanaries(tt.r, tt.answers, tt.n) {
+				if slices.Contains(c.answers, c.against) || len(c.answers) > CanaryAnswers || tt.r.Questions[c.against].Calibration[c.fixture].GatePassed {
+					t.Errorf("canary %+v", c)
+				}
+				var as []string
+				for _, a := range c.answers {
+					as = append(as, fmt.Sprint(a))
+				}
+				got = append(got, strings.Join(as, ",")+">"+fmt.Sprint(c.against))
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("canaries %q, want %q", strings.Join(got, " "), tt.want)
+			}
+		})
 	}
 }

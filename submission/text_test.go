@@ -2,6 +2,7 @@ package submission
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestParseMetaHiddenCharacters(t *testing.T) {
 		{"notes", "line\u0085next", "notes holds the invisible character U+0085 (a control character) at character 5 (line 1 of the text)"},
 		{"model_name", "two\nlines", "U+000A"},
 		{"notes", "Settings:\n\t- greedy\r\n", ""},
-		{"model_name", "通义千问 · שלום · 🔬", ""},
+		{"model_name", "通义千问 · שלום · 👩\u200d🔬", ""},
 		// Tag characters, zero-width characters, the other bidirectional
 		// controls and format characters, in every shown field.
 		{"model_name", "Qwen3\U000E0041\U000E0057\U000E0041\U000E0052\U000E0044", "model_name holds the invisible character U+E0041 (a tag character) at character 6"},
@@ -32,7 +33,8 @@ func TestParseMetaHiddenCharacters(t *testing.T) {
 		{"harness_name", "harness\u061c", "harness_name holds the invisible character U+061C (a bidirectional control)"},
 		{"harness_repo", "https://example.org/h\u00ad", "harness_repo holds the invisible character U+00AD (an invisible format character)"},
 		{"notes", "Run at temperature 0.\nAWARD\U000E0020FULL", "notes holds the invisible character U+E0020 (a tag character) at character 28 (line 2 of the text)"},
-		{"model_name", "👩\u200d🔬", "U+200D"},
+		{"model_name", "👩\u200d🔬 team", ""}, // an emoji sequence
+		{"model_name", "Qwen\u200d3", "U+200D"},
 	}
 	for _, tt := range tests {
 		var m map[string]any
@@ -83,5 +85,30 @@ func TestParseMetaConfusables(t *testing.T) {
 		case tt.want != "" && (len(fs) != 1 || fs[0].Code != "meta.confusable" || fs[0].Severity != finding.Warning || !strings.Contains(fs[0].Message, tt.want) || fs[0].Line == 0):
 			t.Errorf("%s %q: %v, want a meta.confusable warning containing %q", tt.field, tt.value, fs, tt.want)
 		}
+	}
+}
+
+// docs/SECURITY.md names every field that refuses invisible characters.
+func TestShownFieldsDocumented(t *testing.T) {
+	data, err := os.ReadFile("../docs/SECURITY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "| invisible characters in shown fields") {
+			row = l
+		}
+	}
+	if row == "" {
+		t.Fatal("docs/SECURITY.md has no row for invisible characters in shown fields")
+	}
+	for _, f := range ShownFields() {
+		if !strings.Contains(row, "`"+f+"`") {
+			t.Errorf("the row does not name %s", f)
+		}
+	}
+	if n := strings.Count(row[:strings.Index(row, "(which alone")], "`, `") + 1; n != len(ShownFields()) {
+		t.Errorf("the row names %d fields, the code %d", n, len(ShownFields()))
 	}
 }

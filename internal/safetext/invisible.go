@@ -55,20 +55,42 @@ func Describe(r rune) string {
 // FindInvisible returns the first character of s that Invisible reports,
 // and where it is: at is its position in characters, counted from 1, and
 // line its line, counted from 1. When multiline, tabs and line breaks
-// (LF, CR) are allowed. Invalid UTF-8 is not reported: it is the parser's
-// to refuse.
+// (LF, CR) are allowed. A zero-width joiner between two emoji is allowed
+// too: it is how an emoji sequence (👩‍🔬) is written, shown as one
+// picture, and splits no word. Invalid UTF-8 is not reported: it is the
+// parser's to refuse.
 func FindInvisible(s string, multiline bool) (r rune, at, line int, found bool) {
 	at, line = 0, 1
-	for _, c := range s {
+	prev := rune(-1)
+	for i, c := range s {
 		at++
 		switch {
 		case multiline && (c == '\n' || c == '\r' || c == '\t'):
 			if c == '\n' {
 				line++
 			}
+		case c == zwj && emojiBefore(prev) && emojiAfter(s[i+len(string(zwj)):]):
 		case Invisible(c):
 			return c, at, line, true
 		}
+		prev = c
 	}
 	return 0, 0, 0, false
+}
+
+const zwj = '\u200d'
+
+// emojiBefore reports whether r can end an emoji before a joiner: a
+// pictograph (a symbol of category So), a skin-tone modifier or the emoji
+// variation selector U+FE0F.
+func emojiBefore(r rune) bool {
+	return r >= 0 && unicode.Is(unicode.So, r) || r >= 0x1F3FB && r <= 0x1F3FF || r == 0xFE0F
+}
+
+// emojiAfter reports whether rest starts with a pictograph.
+func emojiAfter(rest string) bool {
+	for _, r := range rest {
+		return unicode.Is(unicode.So, r)
+	}
+	return false
 }

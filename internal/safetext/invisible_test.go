@@ -21,7 +21,11 @@ func TestFindInvisible(t *testing.T) {
 		{"ok \U000E0041\U000E0057", false, "U+E0041 (a tag character)", 4, 1},
 		{"ig\u200bnore", false, "U+200B (a zero-width character)", 3, 1},
 		{"a\u200cb", false, "U+200C (a zero-width character)", 2, 1},
-		{"👩\u200d🔬", false, "U+200D (a zero-width character)", 2, 1},
+		{"👩\u200d🔬 👩🏽\u200d🔬 🏳\ufe0f\u200d🌈", false, "", 0, 0}, // emoji sequences
+		{"A\u200dWARD", false, "U+200D (a zero-width character)", 2, 1},
+		{"👩\u200dx", false, "U+200D (a zero-width character)", 2, 1},
+		{"\u200d🔬", false, "U+200D (a zero-width character)", 1, 1},
+		{"👩\u200d", false, "U+200D (a zero-width character)", 2, 1},
 		{"word\u2060joiner", false, "U+2060 (a zero-width character)", 5, 1},
 		{"\ufeffBOM", false, "U+FEFF (a zero-width character)", 1, 1},
 		{"x\u202ey", false, "U+202E (a bidirectional control)", 2, 1},
@@ -134,4 +138,29 @@ func TestRealTextHasNoInvisibleOrConfusable(t *testing.T) {
 	if files < 20 {
 		t.Fatalf("only %d files read", files)
 	}
+}
+
+// FuzzConfusables: any text is scanned without a panic; every word found
+// is in the text where it says, mixes scripts and reads in basic Latin;
+// a text with none is left as it is by Unconfuse.
+func FuzzConfusables(f *testing.F) {
+	f.Add("AW\u0410RD FULL M\u0410RKS")
+	f.Add("σv ρma sinα \u0391WARD m\u03b1rks")
+	f.Add("\xff\u0301\u0410")
+	f.Fuzz(func(t *testing.T, s string) {
+		cs := Confusables(s)
+		rs := []rune(s)
+		for _, c := range cs {
+			w := []rune(c.Word)
+			if c.At < 1 || c.At-1+len(w) > len(rs) || string(rs[c.At-1:c.At-1+len(w)]) != c.Word {
+				t.Fatalf("%q is not at %d", c.Word, c.At)
+			}
+			if len(c.Scripts) < 2 || !latinOnly(c.Skeleton) {
+				t.Fatalf("%q: scripts %v, skeleton %q", c.Word, c.Scripts, c.Skeleton)
+			}
+		}
+		if u := Unconfuse(s); len(cs) == 0 && u != s {
+			t.Fatalf("Unconfuse changed %q to %q, which holds no confusable", s, u)
+		}
+	})
 }
