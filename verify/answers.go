@@ -108,11 +108,11 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 	}
 	// Words that mix scripts to pass for Latin ones are read by the
 	// judge as the words they imitate; the markers look at the text as
-	// it reads.
+	// it reads (safetext.Unconfuse).
 	if cs := safetext.Confusables(graded); len(cs) > 0 {
 		c.warnf(codeConfusable, file, row.Line, row.ID, "the answer %s; words that mix scripts to look like Latin ones hide what a text says from checks that read it, and no honest answer needs them; a maintainer must read it and decide whether the grade stands", submission.ConfusableWords(cs))
 	}
-	markers := inject.Markers(safetext.Unconfuse(graded))
+	markers := inject.Markers(graded)
 	if row.HasClean && row.AnswerClean != graded {
 		of := "answer_b"
 		if source == submission.SourceReasoning {
@@ -120,7 +120,7 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 		}
 		c.errorf(codeClean, file, row.Line, row.ID, "answer_b_clean is not the clean form of "+of+" (%s): the judge grades the clean form of the model's reply and nothing else; regenerate it with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`), never edit answer_b_clean", cleanDifference(row.AnswerClean, graded))
 		// What was offered to the judge instead counts too.
-		markers = union(markers, inject.Markers(safetext.Unconfuse(row.AnswerClean)))
+		markers = union(markers, inject.Markers(row.AnswerClean))
 	}
 	if len(markers) > 0 {
 		c.warnf(codeInjection, file, row.Line, row.ID, "the answer addresses the judge instead of answering the question: %s; a maintainer must read it and decide whether the grade stands", strings.Join(markers, "; "))
