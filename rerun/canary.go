@@ -200,7 +200,7 @@ func (g *judgeGrader) runCanaries(ctx context.Context, rule Rule, seed uint64) (
 				cc.Fault, cc.Err = fault, cause(err)
 				g.rep.Canaries = append(g.rep.Canaries, cc)
 			}
-			return fmt.Sprintf("the scores agree with the judge, but %s before the canaries that check the judge does not follow instructions in the answers were graded (%d of %d answers covered)", strings.TrimPrefix(s.Reason, "the "), covered, len(passed)), nil
+			return fmt.Sprintf("the scores agree with the judge, but the check stopped before its canaries, which test that the judge does not follow instructions in the answers, were graded (%d of the %d answers it passed covered): %s", covered, len(passed), s.Reason), nil
 		}
 		cc.Cached = got.Cached
 		if err != nil {

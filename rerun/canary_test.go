@@ -189,3 +189,22 @@ func TestPlanCanaries(t *testing.T) {
 		})
 	}
 }
+
+// A check whose budget runs out before its canaries is not consistent:
+// the tests' agreement alone does not show the judge read the rubric.
+func TestCanariesNeedTheBudget(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int {
+		if truth == 0 {
+			return 0
+		}
+		return truth + noise(r)
+	})
+	calls := DefaultRule().DriftFixtures + 2*50 + 1 // room for one canary of the nine
+	rep := bd.check(t, bd.noisyJudge(t, 5, nil), Config{Secret: secret, MaxCalls: calls})
+	if rep.Verdict != VerdictInconclusive || !rep.OutOfBudget || !strings.Contains(rep.Reason, "the check stopped before its canaries") || !strings.Contains(rep.Reason, "(5 of the") {
+		t.Fatalf("%s after %d calls, out of budget %v: %s", rep.Verdict, rep.Calls, rep.OutOfBudget, rep.Reason)
+	}
+	if len(rep.Canaries) != 1 || rep.Canaries[0].Fired() {
+		t.Errorf("canaries %+v", rep.Canaries)
+	}
+}
