@@ -1,6 +1,7 @@
 package safetext
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -40,8 +41,11 @@ func confusable(word string, at int) (Confusable, bool) {
 	if len(scripts) < 2 {
 		return Confusable{}, false
 	}
+	if notation(word) {
+		return Confusable{}, false
+	}
 	sk := confusables.Skeleton(word)
-	if !latinOnly(sk) || notation(word) {
+	if !latinOnly(sk) {
 		return Confusable{}, false
 	}
 	return Confusable{Word: word, Skeleton: sk, Reads: reads(word), Scripts: scripts, At: at}, true
@@ -137,19 +141,21 @@ func eachWord(s string, f func(word string, off, at int)) {
 }
 
 // scriptsOf returns the scripts of word's characters, Common and
-// Inherited left out, in the order met.
+// Inherited left out, in the order met. A run of one script costs one
+// table lookup a character.
 func scriptsOf(word string) []string {
 	var out []string
+	var last *unicode.RangeTable
 	for _, r := range word {
-		sc := script(r)
+		if last != nil && unicode.Is(last, r) {
+			continue
+		}
+		sc, t := scriptOf(r)
+		last = t
 		if sc == "" || sc == "Common" || sc == "Inherited" {
 			continue
 		}
-		found := false
-		for _, s := range out {
-			found = found || s == sc
-		}
-		if !found {
+		if !slices.Contains(out, sc) {
 			out = append(out, sc)
 		}
 	}
@@ -176,24 +182,33 @@ func latinOnly(s string) bool {
 	return letter
 }
 
-// script names r's Unicode script ("" when it has none): the usual ones
-// first, then every script the unicode package knows.
+// script names r's Unicode script ("" when it has none).
 func script(r rune) string {
+	sc, _ := scriptOf(r)
+	return sc
+}
+
+// commonScripts are looked up first, the scripts of most text.
+var commonScripts = []string{"Latin", "Common", "Inherited", "Cyrillic", "Greek", "Han", "Hiragana", "Katakana", "Hangul", "Arabic", "Hebrew", "Devanagari", "Thai"}
+
+// scriptOf returns r's Unicode script and its table: the usual ones
+// first, then every script the unicode package knows.
+func scriptOf(r rune) (string, *unicode.RangeTable) {
 	if r < 0x80 {
 		if unicode.IsLetter(r) {
-			return "Latin"
+			return "Latin", unicode.Latin
 		}
-		return "Common"
+		return "Common", unicode.Common
 	}
-	for _, name := range []string{"Latin", "Common", "Inherited", "Cyrillic", "Greek"} {
-		if unicode.Is(unicode.Scripts[name], r) {
-			return name
+	for _, name := range commonScripts {
+		if t := unicode.Scripts[name]; unicode.Is(t, r) {
+			return name, t
 		}
 	}
 	for name, t := range unicode.Scripts {
 		if unicode.Is(t, r) {
-			return name
+			return name, t
 		}
 	}
-	return ""
+	return "", nil
 }
