@@ -21,10 +21,10 @@ type Confusable struct {
 // Confusables returns the words of s that mix scripts and whose TR39
 // skeleton (confusables.Skeleton, built from Unicode's confusables.txt)
 // is in basic Latin letters (see latinOnly): look-alikes of a Latin word,
-// which no honest text needs. A word is a run of letters, marks and digits; a letter of script
-// Common or Inherited belongs to any. A word written in one script, Latin
-// or another, is never reported, nor is a mixed word whose skeleton keeps
-// a letter of another script (δ18O, μm).
+// which no honest text needs. A word is a run of letters, marks and
+// digits; a letter of script Common or Inherited belongs to any. A word
+// written in one script, Latin or another, is never reported, nor is a
+// mixed word whose skeleton keeps a letter of another script (μm).
 func Confusables(s string) []Confusable {
 	var out []Confusable
 	eachWord(s, func(word string, _, at int) {
