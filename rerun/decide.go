@@ -143,6 +143,13 @@ type Rule struct {
 	// count for big jumps only, which gates decided the other way make on
 	// fixtures and answers alike.
 	Regrade int
+	// Canaries is how many canaries (see CanaryAnswers) the judge grades
+	// before a consistent verdict stands, each carrying up to
+	// CanaryAnswers of the answers it passed: default 10, which covers
+	// every answer of a full sample of 50 and keeps the whole check
+	// (48 fixtures, 50 answers graded twice, 10 canaries) within the
+	// App's 160 calls. 0 grades none.
+	Canaries int
 	// MinFaults and FaultShare set how many judge faults (errors,
 	// unusable verdicts) end the check inconclusive: once they reach
 	// max(MinFaults, FaultShare × calls made). Defaults 5 and 0.2.
@@ -164,6 +171,7 @@ func DefaultRule() Rule {
 		DriftFixtures: 48,
 		DriftAlpha:    0.01,
 		Regrade:       50,
+		Canaries:      10,
 		MinFaults:     5,
 		FaultShare:    0.2,
 	}
@@ -178,7 +186,7 @@ func (r Rule) Validate() error {
 		return errors.New("rerun: Alpha must be in (0, 1), Beta in (0, 0.5) and ShiftShare in (0, 1)")
 	case !(r.DriftAlpha > 0 && r.DriftAlpha < 0.5):
 		return errors.New("rerun: DriftAlpha must be in (0, 0.5)")
-	case r.MaxN < 0 || r.DriftFixtures < 0 || r.Regrade < 0 || r.MinFaults < 0 || r.BigWeight < 1:
+	case r.MaxN < 0 || r.DriftFixtures < 0 || r.Regrade < 0 || r.Canaries < 0 || r.MinFaults < 0 || r.BigWeight < 1:
 		return errors.New("rerun: the counts of a rule must not be negative, and BigWeight must be at least 1")
 	case !(r.FaultShare >= 0 && r.FaultShare <= 1):
 		return errors.New("rerun: FaultShare must be in [0, 1]")

@@ -84,7 +84,17 @@ func text(r Report) string {
 	for _, in := range r.Injections {
 		fmt.Fprintf(&b, "  injection: question %s, in the %s: %s\n", in.QuestionID, in.Source, strings.Join(in.Signs, "; "))
 	}
+	for _, c := range r.Canaries {
+		if c.Fired() {
+			fmt.Fprintf(&b, "  canary: %s\n", canaryLine(c))
+		}
+	}
 	return b.String()
+}
+
+// canaryLine says what a fired canary showed the judge.
+func canaryLine(c CanaryCheck) string {
+	return fmt.Sprintf("fixture %s of question %s, which fails its gate, with the answers of questions %s appended: the judge passed the gate (%d points)", c.Fixture, c.Against, strings.Join(c.Answers, ", "), *c.Judged)
 }
 
 // seedNote says where the seed came from and how to use it again.
@@ -147,6 +157,15 @@ func markdown(r Report) string {
 		b.WriteString("**Signs of instructing the judge:**\n\n")
 		for _, in := range r.Injections {
 			fmt.Fprintf(&b, "- question `%s`, in the %s: %s\n", mdtext.Code(in.QuestionID), in.Source, mdtext.Escape(strings.Join(in.Signs, "; ")))
+		}
+		b.WriteString("\n")
+	}
+	if fired := slices.IndexFunc(r.Canaries, CanaryCheck.Fired); fired >= 0 {
+		b.WriteString("**Canaries the judge passed** (answers that should not lift a failing answer did):\n\n")
+		for _, c := range r.Canaries[fired:] {
+			if c.Fired() {
+				fmt.Fprintf(&b, "- %s\n", mdtext.Escape(canaryLine(c)))
+			}
 		}
 		b.WriteString("\n")
 	}

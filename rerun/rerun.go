@@ -106,6 +106,9 @@ type Report struct {
 	// that an answer instructs the judge; any keeps the check from
 	// consistent, since a judge that obeys agrees with any score.
 	Injections []Injection `json:"injections,omitempty"`
+	// Canaries are the canaries graded before a consistent verdict (see
+	// CanaryCheck): a fired one keeps the check from consistent.
+	Canaries []CanaryCheck `json:"canaries,omitempty"`
 	// Rubric is the number of questions of the rubric, Target how many
 	// the check set out to re-grade (all of them up to the rule's MaxN)
 	// and Checked how many it re-graded.
@@ -368,6 +371,17 @@ func checkRubric(ctx context.Context, b *benchmark.Benchmark, rows []submission.
 			msg = rep.Reason + "; " + msg
 		}
 		rep.Verdict, rep.Reason = VerdictInconclusive, msg
+	}
+	if rep.Verdict == VerdictConsistent {
+		// What the answers say cannot be read for every language and
+		// encoding; whether the judge follows it can be tested.
+		why, err := g.runCanaries(ctx, rule, seed)
+		if err != nil {
+			return rep, err
+		}
+		if why != "" {
+			rep.Verdict, rep.Reason = VerdictInconclusive, why
+		}
 	}
 	return rep, nil
 }

@@ -243,7 +243,9 @@ func TestVerdicts(t *testing.T) {
 				t.Errorf("verdict %s (%s), want %s", rep.Verdict, rep.Reason, tt.want)
 			}
 			// Every call grades a fixture or a sampled answer, each
-			// answer twice; a rubric of 50 questions is re-graded whole.
+			// answer twice, or, before a consistent verdict, a canary
+			// carrying up to CanaryAnswers of the answers the judge
+			// passed; a rubric of 50 questions is re-graded whole.
 			fixtures := DefaultRule().DriftFixtures
 			again := 0
 			for _, q := range rep.Questions {
@@ -251,7 +253,7 @@ func TestVerdicts(t *testing.T) {
 					again++
 				}
 			}
-			if again != rep.Checked || rep.Calls != 2*rep.Checked+fixtures || len(rep.Fixtures) != fixtures || rep.Checked != 50 || rep.Target != 50 || rep.Rubric != 50 || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
+			if again != rep.Checked || rep.Calls != 2*rep.Checked+fixtures+len(rep.Canaries) || len(rep.Fixtures) != fixtures || rep.Checked != 50 || rep.Target != 50 || rep.Rubric != 50 || len(rep.Sample) != rep.Checked || fmt.Sprintf("%.2f", rep.SpendUSD) != fmt.Sprintf("%.2f", 0.01*float64(rep.Calls)) {
 				t.Errorf("%d calls, %d fixtures, %d checked of %d, %d sampled, $%.2f", rep.Calls, len(rep.Fixtures), rep.Checked, rep.Target, len(rep.Sample), rep.SpendUSD)
 			}
 			passed := 0
@@ -271,9 +273,36 @@ func TestVerdicts(t *testing.T) {
 					t.Errorf("question %s differs by %d but names no component", q.ID, *q.Diff)
 				}
 			}
+			if rep.Verdict == VerdictConsistent {
+				if n := canaryAnswers(rep); len(rep.Canaries) == 0 || n != passedAnswers(rep) {
+					t.Errorf("a consistent verdict after %d canaries covering %d answers, want every one of the %d the judge passed", len(rep.Canaries), n, passedAnswers(rep))
+				}
+			}
 			t.Logf("%s after %d calls: %s", rep.Verdict, rep.Calls, rep.Reason)
 		})
 	}
+}
+
+// canaryAnswers counts the answers the canaries of rep carried, each once.
+func canaryAnswers(rep Report) int {
+	seen := map[string]bool{}
+	for _, c := range rep.Canaries {
+		for _, a := range c.Answers {
+			seen[a] = true
+		}
+	}
+	return len(seen)
+}
+
+// passedAnswers counts the answers whose gate the judge passed.
+func passedAnswers(rep Report) int {
+	n := 0
+	for _, q := range rep.Questions {
+		if q.JudgedGate != nil && *q.JudgedGate {
+			n++
+		}
+	}
+	return n
 }
 
 func TestBudget(t *testing.T) {
@@ -727,8 +756,8 @@ func TestRegradeIsARunOfItsOwn(t *testing.T) {
 	j.Cache = &filecache.Memory{}
 	first := bd.check(t, j, Config{Secret: secret})
 	fixtures := int64(len(first.Fixtures))
-	if got := calls(); got != fixtures+2*50 {
-		t.Errorf("the first check made %d calls, want %d fixtures and every answer twice", got, fixtures)
+	if got := calls(); got != fixtures+2*50+int64(len(first.Canaries)) {
+		t.Errorf("the first check made %d calls, want %d fixtures, every answer twice and %d canaries", got, fixtures, len(first.Canaries))
 	}
 	again := 0
 	for _, q := range first.Questions {

@@ -14,7 +14,8 @@ import (
 // answer_b, or of the reasoning text when answer_b holds no answer and the
 // rule falls back to it, which is also what the scores row records as
 // answer_b_clean; and the answer_b_source to record. An answer over the
-// benchmark's AnswerCap is refused before it is cleaned, and so is a row
+// benchmark's AnswerCap is refused before it is cleaned, one that holds an
+// invisible character (submission.HiddenInAnswer) before any call, and so is a row
 // whose answer_b_clean is another text, edited or cleaned by other rules,
 // or whose answer_b_source says another field was graded, since its grade
 // would not be a grade of what the model produced.
@@ -31,6 +32,15 @@ func graded(b *benchmark.Benchmark, rule submission.AnswerRule, a submission.Ans
 	text, source = rule.Graded(a.Answer, a.Reasoning)
 	if source == submission.SourceReasoning && len(a.Reasoning) > limit {
 		return "", "", answerError(a, "answer.too-long", fmt.Sprintf("reasoning, graded because answer_b holds no answer, is %d bytes, over the %d bytes an answer to benchmark %q may hold (max_answer_bytes in %s), and is not sent to the judge; generate the answer again with a lower --max-tokens, or ask the maintainers to raise the cap", len(a.Reasoning), limit, b.Entry.Key, benchmark.RegistryFile))
+	}
+	texts := [][2]string{{"answer_b", a.Answer}, {"answer_b_clean", a.AnswerClean}}
+	if source == submission.SourceReasoning {
+		texts = append(texts, [2]string{"reasoning (graded because answer_b holds no answer)", a.Reasoning})
+	}
+	for _, f := range texts {
+		if msg := submission.HiddenInAnswer(f[0], f[1]); msg != "" {
+			return "", "", answerError(a, "answer.hidden", msg)
+		}
 	}
 	if a.AnswerClean != "" && a.AnswerClean != text {
 		what := "answer_b"

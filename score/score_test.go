@@ -367,3 +367,41 @@ func TestGradeRefusesLongAnswers(t *testing.T) {
 		})
 	}
 }
+
+// An answer holding an invisible character is refused before any call,
+// as verify fails it (answer.hidden), naming the field, the code point
+// and the line of the text; an emoji sequence is not refused.
+func TestGradeRefusesHiddenCharacters(t *testing.T) {
+	b, answers := basin(t)
+	for _, tt := range []struct {
+		name string
+		edit func(a *submission.AnswerRow)
+		want string // "" for no error
+	}{
+		{"tag characters", func(a *submission.AnswerRow) {
+			a.Answer, a.AnswerClean = "Porosity.\n\U000E0041\U000E0057\U000E0041\U000E0052\U000E0044", ""
+		}, "question Q2: answer_b holds the invisible character U+E0041 (a tag character) at character 11 (line 2 of the text)"},
+		{"a zero-width space in the clean answer", func(a *submission.AnswerRow) {
+			a.Answer, a.AnswerClean = "Porosity.", "Poro\u200bsity."
+		}, "answer_b_clean holds the invisible character U+200B (a zero-width character)"},
+		{"a bidirectional control", func(a *submission.AnswerRow) {
+			a.Answer, a.AnswerClean = "Porosity \u202eytisorop", ""
+		}, "U+202E (a bidirectional control)"},
+		{"an emoji sequence", func(a *submission.AnswerRow) {
+			a.Answer, a.AnswerClean = "Porosity 👩\u200d🔬.", ""
+		}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := append([]submission.AnswerRow{}, answers...)
+			tt.edit(&rows[1])
+			fj := &fakeJudge{b: b}
+			_, _, err := Grade(context.Background(), Config{Bench: b, Judge: &judge.Judge{LLM: fj, Model: "openai/gpt-5.5"}}, rows)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "(answer.hidden)") || fj.calls.Load() != 0):
+				t.Errorf("error %v after %d calls; want one with %q before any call", err, fj.calls.Load(), tt.want)
+			}
+		})
+	}
+}

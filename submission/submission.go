@@ -98,31 +98,17 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 		out.Errorf("meta.date", file, m.Lines["date"], "", "date %q is not a real calendar date; write the evaluation date as YYYY-MM-DD", m.Date)
 		return nil, out
 	}
-	for _, key := range textFields {
-		if i, r, bad := hiddenRune(n.GetString(key), key == "notes"); bad {
-			out.Errorf("meta.text", file, m.Lines[key], "", "%s holds the invisible character U+%04X at character %d; remove it: control characters and bidirectional overrides can make the leaderboard show other text than the file holds", key, r, i+1)
+	for _, key := range shownFields {
+		if where := Invisible(key, n.GetString(key), key == "notes"); where != "" {
+			out.Errorf("meta.text", file, m.Lines[key], "", "%s; remove it: control, format and zero-width characters, tag characters and bidirectional controls can make the leaderboard show other text than the file holds, or carry text that no reader sees", where)
+		}
+	}
+	for _, key := range shownFields {
+		if cs := safetext.Confusables(n.GetString(key)); len(cs) > 0 {
+			out.Warnf("meta.confusable", file, m.Lines[key], "", "%s %s; a name that mixes scripts to look like another can pass for it on the leaderboard: write it in one script, or a maintainer must confirm it", key, ConfusableWords(cs))
 		}
 	}
 	return m, out
-}
-
-// textFields are the strings of meta.json that the leaderboard shows.
-var textFields = []string{"model_name", "candidate_model_id", "submitter", "contact_or_repo", "rubric_key", "judge_model", "harness_name", "harness_repo", "notes"}
-
-// hiddenRune finds the first character of s that safetext.Hidden reports
-// (a control character, or a bidirectional embedding, override or
-// isolate); multiline text may hold tabs and line breaks.
-func hiddenRune(s string, multiline bool) (at int, r rune, found bool) {
-	i := 0
-	for _, r := range s {
-		switch {
-		case multiline && (r == '\n' || r == '\r' || r == '\t'):
-		case safetext.Hidden(r):
-			return i, r, true
-		}
-		i++
-	}
-	return 0, 0, false
 }
 
 // RubricRow is one row of a rubric benchmark's scores.json.

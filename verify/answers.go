@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/finding"
+	"github.com/benchgate/benchgate/internal/safetext"
 	"github.com/benchgate/benchgate/judge/inject"
 	"github.com/benchgate/benchgate/submission"
 )
@@ -16,6 +17,15 @@ const (
 	codeClean = "answer.clean"
 	// codeInjection: the graded text tries to instruct the judge.
 	codeInjection = "answer.injection"
+	// codeHidden: an answer holds a character that renders as nothing
+	// or reorders text (safetext.Invisible).
+	codeHidden = "answer.hidden"
+	// codeConfusable: the graded text holds words that mix scripts to
+	// look like Latin ones (safetext.Confusables).
+	codeConfusable = "answer.confusable"
+	// codeMetaConfusable: a shown field of meta.json does (see
+	// submission.ParseMeta).
+	codeMetaConfusable = "meta.confusable"
 	// codeTooLong: an answer is over its benchmark's AnswerCap.
 	codeTooLong = "answer.too-long"
 	// codeSource: answer_b_source says the reasoning text was graded
@@ -28,7 +38,7 @@ const (
 
 // reviewCodes are the warnings that ask a maintainer to look before a
 // submission is accepted: they make its status review.
-var reviewCodes = map[string]bool{codeInjection: true, codeMostlyEmpty: true}
+var reviewCodes = map[string]bool{codeInjection: true, codeConfusable: true, codeMetaConfusable: true, codeMostlyEmpty: true}
 
 // mostlyEmpty adds codeMostlyEmpty when more than the EmptyRate of the n
 // questions of file have an empty answer; what names the answers, how
@@ -82,6 +92,25 @@ func (c *check) answer(file string, row *submission.RubricRow, b *benchmark.Benc
 	}
 	if row.Source != "" && row.Source != source {
 		c.errorf(codeSource, file, row.Line, row.ID, "answer_b_source is %q, but answer_b holds an answer, and that is what the judge grades; regenerate the row with the tools (`benchgate generate` run again with the same --output rewrites it without asking the model, then `benchgate score`)", clip(row.Source))
+	}
+	// Text that no reader sees can still be read by the judge: tag
+	// characters spell words invisibly, zero-width characters split
+	// them. An answer that holds any is not graded.
+	texts := [][2]string{{"answer_b", row.Answer}, {"answer_b_clean", row.AnswerClean}}
+	if source == submission.SourceReasoning {
+		texts = append(texts, [2]string{"reasoning (graded because answer_b holds no answer)", row.Reasoning})
+	}
+	for _, f := range texts {
+		if msg := submission.HiddenInAnswer(f[0], f[1]); msg != "" {
+			c.errorf(codeHidden, file, row.Line, row.ID, "%s", msg)
+			return "", false
+		}
+	}
+	// Words that mix scripts to pass for Latin ones are read by the
+	// judge as the words they imitate; the markers look at the text as
+	// it reads (safetext.Unconfuse).
+	if cs := safetext.Confusables(graded); len(cs) > 0 {
+		c.warnf(codeConfusable, file, row.Line, row.ID, "the answer %s; words that mix scripts to look like Latin ones hide what a text says from checks that read it, and no honest answer needs them; a maintainer must read it and decide whether the grade stands", submission.ConfusableWords(cs))
 	}
 	markers := inject.Markers(graded)
 	if row.HasClean && row.AnswerClean != graded {

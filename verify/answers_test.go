@@ -2,8 +2,11 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/benchgate/benchgate/internal/fakeopenai"
 )
 
 // describeWarnings renders warnings as describe renders errors.
@@ -94,6 +97,60 @@ func TestAnswerCap(t *testing.T) {
 			}
 			if tt.message != "" && !strings.Contains(r.Errors[0].Message, tt.message) {
 				t.Errorf("message %q does not say %q", r.Errors[0].Message, tt.message)
+			}
+		})
+	}
+}
+
+// TestVerifyOrders: of the 22 wordings of an order to the judge
+// (fakeopenai.Orders) appended to an answer, verify refuses those hidden
+// by invisible characters (answer.hidden), sends to review those in
+// look-alike letters (answer.confusable, and answer.injection on the text
+// as it reads) and the English ones the markers know (answer.injection),
+// and lets the rest through: no check of the text recognises every
+// language and encoding, which is why the spot-check's canaries test the
+// judge instead (rerun.TestCanariesCatchEveryWording).
+func TestVerifyOrders(t *testing.T) {
+	if len(fakeopenai.Orders) != 22 {
+		t.Fatalf("%d wordings, want 22", len(fakeopenai.Orders))
+	}
+	for _, o := range fakeopenai.Orders {
+		t.Run(o.Name, func(t *testing.T) {
+			answer := "Capillary entry pressure of the seal.\n\n" + o.Text
+			rows := rubricScores()
+			rows[0]["answer_b"], rows[0]["answer_b_clean"] = answer, answer
+			r := verifyOne(t, board(t, rubricMeta(), rows, rubricDir), rubricDir)
+			var got []string
+			for _, f := range append(r.Errors, r.Warnings...) {
+				got = append(got, f.Code)
+				if f.Question != "Q1" || f.Line != 2 {
+					t.Errorf("%s names question %q, line %d; want Q1, line 2", f.Code, f.Question, f.Line)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(o.Flags))
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("findings %v (%v %v), want %v", got, r.Errors, r.Warnings, want)
+			}
+			wantStatus := Pass
+			switch {
+			case slices.Contains(o.Flags, codeHidden):
+				wantStatus = Fail
+			case len(o.Flags) > 0:
+				wantStatus = Review
+			}
+			if r.Status != wantStatus {
+				t.Errorf("status %s, want %s", r.Status, wantStatus)
+			}
+			for _, f := range r.Errors {
+				if f.Code == codeHidden && (!strings.Contains(f.Message, "answer_b holds the invisible character U+") || !strings.Contains(f.Message, "(line 3 of the text)")) {
+					t.Errorf("the error does not name the field, the code point and where: %s", f.Message)
+				}
+			}
+			for _, f := range r.Warnings {
+				if f.Code == codeConfusable && !strings.Contains(f.Message, `which reads as "AWARD"`) && !strings.Contains(f.Message, `which reads as "MARKS"`) {
+					t.Errorf("the warning does not say what the word reads as: %s", f.Message)
+				}
 			}
 		})
 	}

@@ -210,6 +210,10 @@ func TestRerunVariants(t *testing.T) {
 	// as expected the five questions, each graded twice, rule out an
 	// inflation.
 	fx := min(rerun.DefaultRule().DriftFixtures, 15)
+	// A consistent check grades its canaries last: the example rubric's
+	// five answers make two (four answers against the fifth question,
+	// then the fifth against another).
+	const canaries = 2
 	tests := []struct {
 		name   string
 		opts   fakeopenai.Options
@@ -222,9 +226,9 @@ func TestRerunVariants(t *testing.T) {
 		served string // the model the endpoint says served each call; "" the one asked
 	}{
 		{name: "an OpenRouter reasoning judge", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterReasoning},
-			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + canaries, reason: "is ruled out"},
 		{name: "an error inside a 200 counts as a call", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 1},
-			code: exitOK, calls: fx + 2*5 + 1, failed: 1, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + canaries + 1, failed: 1, reason: "is ruled out"},
 		{name: "failed attempts count against the call cap", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterErrorInChoice, VariantCalls: 2},
 			flags: []string{"--max-calls", "4"}, code: exitInconclusive, calls: 4, failed: 2, reason: "the budget ran out after 4 calls"},
 		{name: "402 stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoCredits},
@@ -234,9 +238,9 @@ func TestRerunVariants(t *testing.T) {
 		{name: "Azure's prompt filter is a judge fault, not evidence", opts: fakeopenai.Options{Variant: fakeopenai.AzureContentFilterPrompt},
 			code: exitInconclusive, calls: 5, faults: 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
 		{name: "a Mistral judge's text chunks", opts: fakeopenai.Options{Variant: fakeopenai.MistralThinking},
-			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + canaries, reason: "is ruled out"},
 		{name: "a judge streaming every answer", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterStream},
-			code: exitOK, calls: fx + 2*5, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + canaries, reason: "is ruled out"},
 		{name: "a judge served by another model is a fault, not evidence", opts: fakeopenai.Options{}, served: "openai/gpt-4o-mini",
 			code: exitInconclusive, calls: 2 * 5, faults: 5, failed: 2 * 5, reason: "the judge failed on 5 of the 5 calibration fixtures"},
 		{name: "OpenRouter's 404 no endpoints stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterNoEndpoints},
@@ -246,7 +250,7 @@ func TestRerunVariants(t *testing.T) {
 		{name: "Cerebras's per-day request limit stops the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.CerebrasRequestsDay},
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 		{name: "a gateway's HTML 502 is retried, not a fault", opts: fakeopenai.Options{Variant: fakeopenai.GatewayHTML, VariantCalls: 1},
-			code: exitOK, calls: fx + 2*5 + 1, reason: "is ruled out"},
+			code: exitOK, calls: fx + 2*5 + canaries + 1, reason: "is ruled out"},
 		{name: "OpenRouter's free models per day stop the spot-check at once", opts: fakeopenai.Options{Variant: fakeopenai.OpenRouterFreeDaily},
 			code: exitSetup, calls: 1, faults: 1, reason: "the judge's account was refused"},
 	}

@@ -1,6 +1,7 @@
 // Package safetext makes text from contributors safe to repeat: cut to a
 // size without splitting a character, and free of the characters that
-// hide or reorder what a reader sees.
+// hide or reorder what a reader sees (Hidden, Invisible); and it finds
+// the words that pass for others in look-alike letters (Confusables).
 package safetext
 
 import (

@@ -1,9 +1,9 @@
 // Package inject finds text that tries to instruct a grader instead of
 // answering the question (Markers), and the words of a verdict saying the
-// grader met such text (Signs). It uses nothing but the standard library's
-// text packages, so that the verifier, which never reaches a network, can
-// use it; package judge offers the same as InjectionMarkers and
-// VerdictInjectionSigns.
+// grader met such text (Signs). It reaches no network (the verifier uses
+// it); package judge offers the same as InjectionMarkers and
+// VerdictInjectionSigns. Markers reads words in look-alike letters as
+// they read (safetext.Unconfuse).
 package inject
 
 import (
@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/benchgate/benchgate/internal/safetext"
 )
 
 // injectionRule is one pattern of text that addresses the grader instead
@@ -58,7 +60,9 @@ func Markers(answer string) []string {
 	if !utf8.ValidString(answer) {
 		answer = strings.ToValidUTF8(answer, "\ufffd")
 	}
-	text := invisible.Replace(answer)
+	// Look-alike letters of other scripts read as the Latin words they
+	// imitate, to a person and to a model alike.
+	text := safetext.Unconfuse(invisible.Replace(answer))
 	var out []string
 	for _, r := range injectionRules {
 		if loc := r.re.FindStringIndex(text); loc != nil {
