@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot"
+	"github.com/benchgate/benchgate/bot/ghapp"
 	"github.com/benchgate/benchgate/bot/prcheck"
 	"github.com/benchgate/benchgate/internal/fakegithub"
 	"github.com/benchgate/benchgate/internal/syncbuf"
@@ -331,15 +332,26 @@ func TestServeRerunSupersedesRetry(t *testing.T) {
 			t.Fatalf("a delivery naming no installation: %d, want 422", code)
 		}
 		a.deliver("pull_request", "rs-open", string(a.gh.PullRequestEvent("geo/board", "opened", 85, nil)))
-		a.waitFor("two failed attempts and a waiting retry", func() bool {
+		// Each attempt of the job tries the call ghapp.DefaultMaxAttempts
+		// times, 15 s in all, before the job fails; River waits 1 s after
+		// its first failure, too short to be seen through /metrics' 2 s
+		// cache, and 16 s after its second.
+		deadline := time.Now().Add(90 * time.Second)
+		for {
 			failed := 0
 			for _, r := range a.gh.Requests() {
 				if r.Path == "/repos/geo/board/pulls/85" && r.Status == http.StatusInternalServerError {
 					failed++
 				}
 			}
-			return failed >= 2 && a.metric(`benchgate_jobs{kind="benchgate_verify",state="retryable"}`) == 1
-		})
+			if failed > ghapp.DefaultMaxAttempts && a.metric(`benchgate_jobs{kind="benchgate_verify",state="retryable"}`) == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for two failed attempts and a waiting retry (%d failed calls)", failed)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 		down.Store(false)
 		pressed := time.Now()
 		rerequested := `{"action": "rerequested", "installation": {"id": 7}, "repository": {"full_name": "geo/board", "default_branch": "main"},
