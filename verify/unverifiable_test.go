@@ -1,0 +1,79 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestTruncatedIsUnverifiableNotParseFailure: a response the source
+// stored cut short, whose stored text holds no letter, is counted as
+// unverifiable and not as a parse failure (the letter may be in the part
+// not stored); a whole response with no letter is a parse failure.
+func TestTruncatedIsUnverifiableNotParseFailure(t *testing.T) {
+	tests := []struct {
+		name                        string
+		truncated                   bool
+		unverifiable, parseFailures int
+	}{
+		{"cut by the source", true, 1, 0},
+		{"whole, no letter", false, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := mcqScores()
+			rows[2]["response"], rows[2]["answer"], rows[2]["correct"] = "Because of X, and", nil, false
+			if tt.truncated {
+				// The source read the whole response and published its letter.
+				rows[2]["answer"], rows[2]["correct"], rows[2]["response_truncated"] = "C", true, true
+			}
+			r := verifyOne(t, board(t, mcqMeta(), rows, mcqDir), mcqDir)
+			s := r.Summary
+			if *s.Unverifiable != tt.unverifiable || *s.ParseFailures != tt.parseFailures {
+				t.Errorf("unverifiable %d, parse failures %d; want %d and %d (%s)", *s.Unverifiable, *s.ParseFailures, tt.unverifiable, tt.parseFailures, s.Line())
+			}
+		})
+	}
+}
+
+// TestUnverifiableReviewRate: the registry's unverifiable_review_rate is
+// the benchmark's limit; above it the submission goes to review with a
+// message that says what a maintainer can do.
+func TestUnverifiableReviewRate(t *testing.T) {
+	tests := []struct {
+		name   string
+		rate   string // the registry member, "" for none
+		status Status
+	}{
+		{"default 5%: 1 of 4 needs review", "", Review},
+		{"the benchmark allows 25%", `, "unverifiable_review_rate": 0.25`, Pass},
+		{"the benchmark allows 10%", `, "unverifiable_review_rate": 0.1`, Review},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := mcqScores()
+			rows[2]["response"], rows[2]["response_truncated"] = "Because of X, and", true
+			fsys := board(t, mcqMeta(), rows, mcqDir)
+			fsys["rubrics/rubrics.json"] = &fstest.MapFile{Data: []byte(strings.Replace(testRegistry, `"reference_model_id": "org/ref"`, `"reference_model_id": "org/ref"`+tt.rate, 1))}
+			r := verifyOne(t, fsys, mcqDir)
+			if r.Status != tt.status {
+				t.Fatalf("status %s, want %s (warnings %v)", r.Status, tt.status, r.Warnings)
+			}
+			var msg string
+			for _, w := range r.Warnings {
+				if w.Code == codeUnverifiable {
+					msg = w.Message
+				}
+			}
+			if msg == "" {
+				t.Fatalf("no %s warning in %v", codeUnverifiable, r.Warnings)
+			}
+			if strings.Contains(msg, "store full responses") {
+				t.Errorf("message asks for what an importer cannot do: %s", msg)
+			}
+			if want := "benchgate accept " + mcqDir + " --reason"; (tt.status == Review) != strings.Contains(msg, want) {
+				t.Errorf("message %q: want %q in it exactly when the submission needs review", msg, want)
+			}
+		})
+	}
+}
