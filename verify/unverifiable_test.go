@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/benchgate/benchgate/extract"
+	"github.com/benchgate/benchgate/internal/fixtures"
 )
 
 // TestTruncatedIsUnverifiableNotParseFailure: a response the source
@@ -75,5 +78,44 @@ func TestUnverifiableReviewRate(t *testing.T) {
 				t.Errorf("message %q: want %q in it exactly when the submission needs review", msg, want)
 			}
 		})
+	}
+}
+
+// TestFormationEvalParseFailuresPublished: on FormationEval's published
+// responses, under every policy, a parse failure is a whole response in
+// which the policy reads no letter, and a response FormationEval stored
+// cut at 500 characters is never one: it is unverifiable when its stored
+// text does not decide the letter. FormationEval's own extractor finds
+// every letter it published (no "failed" pattern), so its policy counts
+// no parse failure.
+func TestFormationEvalParseFailuresPublished(t *testing.T) {
+	_, subs := fixtures.FormationEval(t)
+	for _, policy := range []string{"formationeval-v0.1", "flexible", "answer-line"} {
+		p, err := extract.Lookup(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := verifyBoard(t, formationEvalBoard(t, policy))
+		for _, r := range rep.Submissions {
+			m := r.Path[strings.LastIndexByte(r.Path, '/')+1:]
+			want, cut := 0, 0
+			for _, row := range subs[m] {
+				res := p.Extract(row["response"].(string))
+				truncated := row["response_truncated"] == true
+				switch {
+				case truncated && !res.Final:
+					cut++
+				case res.Letter == "":
+					want++
+				}
+			}
+			s := r.Summary
+			if *s.ParseFailures != want || *s.Unverifiable != cut {
+				t.Errorf("%s under %s: %d parse failures, %d unverifiable; want %d and %d", m, policy, *s.ParseFailures, *s.Unverifiable, want, cut)
+			}
+			if policy == "formationeval-v0.1" && *s.ParseFailures != 0 {
+				t.Errorf("%s: %d parse failures where FormationEval publishes none", m, *s.ParseFailures)
+			}
+		}
 	}
 }
