@@ -3,6 +3,7 @@ package ranking
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -116,5 +117,41 @@ func TestGenerateAcceptance(t *testing.T) {
 		if e, _ := generate(t, data); e != nil {
 			t.Errorf("%s: ranked %+v", name, e)
 		}
+	}
+}
+
+// TestGenerateUnknownMeta: the template's null open_weights and prices
+// are unknown on the board, not closed weights at $0.
+func TestGenerateUnknownMeta(t *testing.T) {
+	const path = "submissions/model-benchmark/qwen3-32b-reservoir"
+	fsys := exampleBoard(t)
+	meta := string(fsys[path+"/meta.json"].Data)
+	for _, v := range []string{`"open_weights": true`, `"price_input_per_mtok": 0.1`, `"price_output_per_mtok": 0.3`} {
+		meta = strings.Replace(meta, v, v[:strings.Index(v, ":")]+": null", 1)
+	}
+	fsys[path+"/meta.json"] = &fstest.MapFile{Data: []byte(meta)}
+	g, err := Generate(fsys, GenerateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *Entry
+	for _, bm := range g.Board.Benchmarks {
+		for i := range bm.Entries {
+			if bm.Entries[i].Path == path {
+				e = &bm.Entries[i]
+			}
+		}
+	}
+	if e == nil {
+		t.Fatalf("%s not ranked", path)
+	}
+	if e.OpenWeights != nil || e.PriceInput != nil || e.PriceOutput != nil {
+		t.Errorf("null read as a value: open %v, prices %v %v", e.OpenWeights, e.PriceInput, e.PriceOutput)
+	}
+	if got := openWeights(e.OpenWeights); got != "unknown" {
+		t.Errorf("open weights shown as %q", got)
+	}
+	if text, _ := priceText(*e); text != "" {
+		t.Errorf("price shown as %q", text)
 	}
 }

@@ -34,8 +34,8 @@ func (c *check) submitter(m *submission.Meta) {
 		return
 	}
 	c.errorf("meta.submitter", file, line, "",
-		"submitter is %q, but this submission comes from the GitHub account %q: submitter must be %s, so set \"submitter\" to your GitHub login, %q (logins compare case-insensitively, as on GitHub); the leaderboard records it as who submitted the run, and only that account or a maintainer may change the submission later",
-		clip(m.Submitter), who, submission.SubmitterIs, who)
+		"submitter is %q, but this submission comes from the GitHub account %q: set \"submitter\" to your GitHub login, %q (logins compare case-insensitively, as on GitHub), since submitter is always %s; the leaderboard records it as who submitted the run, and only that account or a maintainer may change the submission later",
+		clip(m.Submitter), who, who, submission.SubmitterIs)
 }
 
 func ascii(s string) bool {
