@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchgate/benchgate/internal/fixtures"
 )
 
 // sendToReview stores three of the submission's 40 responses as cut short
@@ -113,5 +115,57 @@ func TestAccept(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr %q lacks %q (stdout %s)", code, tt.code, stderr, tt.want, out)
 			}
 		})
+	}
+}
+
+// TestAcceptFormationEval runs the real case on FormationEval's published
+// responses: claude-3.5-haiku's one response stored cut at 500 characters
+// is unverifiable under the flexible policy (not a parse failure); a
+// benchmark whose registry lets no more than 0.1% go unchecked sends it to
+// review, a maintainer accepts it, and the board ranks it saying so.
+func TestAcceptFormationEval(t *testing.T) {
+	bench := fixtures.Path(t, "formationeval", "formationeval_v0.1.json")
+	csvPath := fixtures.Path(t, "formationeval", "responses_3_models.csv")
+	root := copyBoard(t)
+	data, err := os.ReadFile(bench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "rubrics", "formationeval_v0.1.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	registerBenchmark(t, root, map[string]any{"key": "formationeval", "file": "rubrics/formationeval_v0.1.json", "kind": "mcq", "extraction": "flexible", "unverifiable_review_rate": 0.001})
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--models", "claude-3.5-haiku",
+		"--submitter", "octocat", "--contact", "https://example.org/octocat", "--date", "2025-12-01")
+	if code != exitOK {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	const dir = "submissions/model-benchmark/claude-3.5-haiku-formationeval"
+	for _, want := range []string{
+		"REVIEW " + dir,
+		"1 unverifiable",
+		"1 of 505 responses were truncated before storing and their letter cannot be decided from the stored text (0.2%, above the 0.1% that benchmark \"formationeval\" lets go unchecked without review); a maintainer can accept it after review with `benchgate accept " + dir + " --reason TEXT`",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("import output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "parse failure") {
+		t.Errorf("the response FormationEval stored cut short is counted as a parse failure:\n%s", out)
+	}
+	const reason = "FormationEval stored responses cut at 500 characters; its letter was read from the whole response"
+	if code, out, stderr := runCLI(t, "accept", "--root", root, filepath.Join(root, dir), "--reason", reason); code != exitOK {
+		t.Fatalf("accept: exit %d\n%s%s", code, out, stderr)
+	}
+	outDir := t.TempDir()
+	if code, _, stderr := runCLI(t, "leaderboard", "--root", root, "--out", outDir, "--format", "md", "--cache", ""); code != exitOK {
+		t.Fatalf("leaderboard: exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(outDir, "LEADERBOARD.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "accepted after review: " + reason + " (1 answer unverifiable; accepted on "; !strings.Contains(string(md), want) {
+		t.Errorf("the board lacks %q:\n%s", want, md)
 	}
 }

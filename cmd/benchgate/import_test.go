@@ -808,3 +808,29 @@ func TestImportPlaceholdersFailVerify(t *testing.T) {
 		t.Errorf("verify after filling in: exit %d\n%s", code, vout)
 	}
 }
+
+// TestImportFormationEvalPlaceholders imports FormationEval's published
+// results as a maintainer would, without --submitter or --contact: every
+// submission is written with FILL IN placeholders, and verify refuses
+// each placeholder of each, with its file and line, until it is filled in.
+func TestImportFormationEvalPlaceholders(t *testing.T) {
+	root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--date", "2025-12-01")
+	if code != exitOK || !strings.Contains(out, "3 of 3 imported submission(s) fail only on the placeholders") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	code, vout, _ := runCLI(t, "verify", "--root", root, filepath.Join(root, "submissions/model-benchmark"))
+	if code != exitFail || !strings.Contains(vout, "7 submission(s): 4 passed, 3 failed") {
+		t.Errorf("verify: exit %d\n%s", code, vout)
+	}
+	for m := range fixtures.FormationEvalModels {
+		for _, want := range []string{
+			"submissions/model-benchmark/" + m + "-formationeval/meta.json:4: submitter is still a placeholder",
+			"submissions/model-benchmark/" + m + "-formationeval/meta.json:5: contact_or_repo is still a placeholder \"FILL IN: a repository URL or a contact address\"",
+		} {
+			if !strings.Contains(vout, want) {
+				t.Errorf("verify output lacks %q", want)
+			}
+		}
+	}
+}
