@@ -25,7 +25,7 @@
 //		create the GitHub App from its manifest and write the configuration serve reads
 //	benchgate import FORMAT [flags]
 //		turn published results into submissions, each verified as it is written
-//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter S --contact URL [--force]
+//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force]
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
 //		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)
