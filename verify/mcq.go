@@ -150,9 +150,10 @@ func UnverifiableReviewRate(b *benchmark.Benchmark, o Options) float64 {
 	return o.withDefaults().ReviewRate
 }
 
-// percent writes a share as a percentage with no more digits than it has.
+// percent writes a share as a percentage with no more digits than it has
+// (up to three decimals: 0.07 is 7%, not 7.000000000000001%).
 func percent(f float64) string {
-	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
+	return strconv.FormatFloat(math.Round(100_000*f)/1000, 'f', -1, 64) + "%"
 }
 
 func letterOrNull(l string) string {

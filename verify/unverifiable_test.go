@@ -119,3 +119,11 @@ func TestFormationEvalParseFailuresPublished(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for f, want := range map[float64]string{0.05: "5%", 0.07: "7%", 0.001: "0.1%", 0.0125: "1.25%", 1: "100%"} {
+		if got := percent(f); got != want {
+			t.Errorf("percent(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
