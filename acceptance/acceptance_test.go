@@ -106,3 +106,20 @@ func TestRecordRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseRecord(f *testing.F) {
+	rec, _ := Decide(result(verify.Review), files(), "cut upstream", "octocat", day)
+	data, _ := rec.Encode()
+	f.Add(data)
+	f.Add([]byte(`{"format": "benchgate acceptance 2"}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, fs := ParseRecord("a.json", data)
+		if (r == nil) == (len(fs) == 0) {
+			t.Errorf("record %v with findings %v", r, fs)
+		}
+		if r != nil && (r.Format != RecordFormat || r.Reason == "" || len(r.Digest) != 64) {
+			t.Errorf("read a record its schema refuses: %+v", r)
+		}
+	})
+}
