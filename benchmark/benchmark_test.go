@@ -258,6 +258,14 @@ func TestRegistry(t *testing.T) {
 			}},
 		{"reproduction's tolerance of half the accuracy", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "reproduce_tolerance": 0.5}]`, []string{"error schema: /0/reproduce_tolerance"}, nil},
 		{"reproduction's model served as nothing", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "reproduce_models": {"m": ""}}]`, []string{"error schema: /0/reproduce_models/m"}, nil},
+		{"unverifiable review rate on an mcq", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "unverifiable_review_rate": 0.2}]`, nil,
+			func(t *testing.T, r *Registry) {
+				if a := r.Entries[0]; a.UnverifiableReviewRate == nil || *a.UnverifiableReviewRate != 0.2 {
+					t.Errorf("unverifiable_review_rate read as %v", a.UnverifiableReviewRate)
+				}
+			}},
+		{"unverifiable review rate above 1", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "unverifiable_review_rate": 1.5}]`, []string{"error schema: /0/unverifiable_review_rate"}, nil},
+		{"unverifiable review rate on a rubric", `[{"key": "a", "file": "a.json", "judge_model": "j", "unverifiable_review_rate": 0.2}]`, []string{"warning registry.unverifiable-review-rate: benchmark \"a\": unverifiable_review_rate applies to mcq benchmarks only"}, nil},
 		{"reproduction's tolerance on a rubric", `[{"key": "a", "file": "a.json", "judge_model": "j", "reproduce_tolerance": 0.02}]`, []string{"warning registry.reproduce-tolerance: benchmark \"a\": reproduce_tolerance is a share of accuracy, for mcq benchmarks only"}, nil},
 		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
 	}

@@ -91,7 +91,12 @@ type Entry struct {
 	// candidate_model_id submissions give.
 	ReproduceTolerance *float64
 	ReproduceModels    map[string]string
-	Line               int // line of the entry in the registry file
+	// UnverifiableReviewRate is the registry's unverifiable_review_rate
+	// (mcq kind), nil when it sets none: the share of questions whose
+	// answer cannot be verified (a response the source stored cut short)
+	// above which a submission goes to a maintainer's review.
+	UnverifiableReviewRate *float64
+	Line                   int // line of the entry in the registry file
 
 	// Problem, when set, says why submissions to this benchmark cannot be
 	// verified (for example a rubric entry with no judge_model).
@@ -274,6 +279,9 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 		if f, ok := n.Get("reproduce_tolerance").Float(); ok {
 			e.ReproduceTolerance = &f
 		}
+		if f, ok := n.Get("unverifiable_review_rate").Float(); ok {
+			e.UnverifiableReviewRate = &f
+		}
 		if m := n.Get("reproduce_models"); m != nil {
 			e.ReproduceModels = map[string]string{}
 			for _, mb := range m.Members { // the schema made each a string
@@ -316,6 +324,10 @@ func LoadRegistry(fsys fs.FS) (*Registry, finding.List) {
 			if e.ReproduceTolerance != nil {
 				out.Warnf("registry.reproduce-tolerance", RegistryFile, e.Line, "", "benchmark %q: reproduce_tolerance is a share of accuracy, for mcq benchmarks only, and is ignored for a rubric benchmark, whose reproduction tolerates spot_check_tolerance points per question", e.Key)
 				e.ReproduceTolerance = nil
+			}
+			if e.UnverifiableReviewRate != nil {
+				out.Warnf("registry.unverifiable-review-rate", RegistryFile, e.Line, "", "benchmark %q: unverifiable_review_rate applies to mcq benchmarks only, whose letters can be unverifiable, and is ignored for a rubric benchmark", e.Key)
+				e.UnverifiableReviewRate = nil
 			}
 		case KindMCQ:
 			if e.Extraction == "" {

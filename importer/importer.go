@@ -273,9 +273,9 @@ type Options struct {
 
 // Placeholders stand in meta.json for what neither the source nor the
 // command line said; the run's Missing lists each one.
-const (
-	SubmitterPlaceholder = "FILL IN: the GitHub login of who submits these results"
-	ContactPlaceholder   = "FILL IN: a repository URL or a contact address"
+var (
+	SubmitterPlaceholder = submission.FillInValue(submission.SubmitterIs)
+	ContactPlaceholder   = submission.FillInValue("a repository URL or a contact address")
 )
 
 // newRun starts the run of one model on the benchmark key with the
@@ -298,7 +298,7 @@ func newRun(model string, idKnown bool, key, notes string, opts Options) *Run {
 	}
 	if r.Meta.Submitter == "" {
 		r.Meta.Submitter = SubmitterPlaceholder
-		r.Missing = append(r.Missing, "submitter (or give --submitter)")
+		r.Missing = append(r.Missing, "submitter ("+submission.SubmitterIs+"; or give --submitter)")
 	}
 	if r.Meta.ContactOrRepo == "" {
 		r.Meta.ContactOrRepo = ContactPlaceholder

@@ -168,6 +168,20 @@ type Entry struct {
 	// this version of the submission; absent without a record, or when
 	// the record is of another version.
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
+	// Acceptance is a maintainer's decision to rank this version of a
+	// submission that verification sent to review; absent for one that
+	// passed.
+	Acceptance *Acceptance `json:"acceptance,omitempty"`
+}
+
+// Acceptance is an entry's mark from its acceptance record
+// (acceptance.Record): why a maintainer accepted it, how many of its
+// answers could not be verified, who (when known) and the UTC day.
+type Acceptance struct {
+	Reason       string `json:"reason"`
+	Unverifiable int    `json:"unverifiable"`
+	AcceptedBy   string `json:"accepted_by,omitempty"`
+	Date         string `json:"date"`
 }
 
 // Reproduction is an entry's mark from its reproduction record

@@ -33,6 +33,10 @@ type Options struct {
 	// hash of everything it depends on: adding one submission recomputes
 	// only its own group.
 	Cache Store
+	// Accepted are the submissions in review that a maintainer accepted
+	// (acceptance.Record), by path, for this version of each: they are
+	// ranked, marked with the decision.
+	Accepted map[string]*Acceptance
 }
 
 // Store keeps bytes under keys; filecache.Dir is one.
@@ -148,7 +152,7 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 		switch {
 		case b == nil || r.Outcomes == nil || r.Meta == nil:
 			out.Excluded = append(out.Excluded, excluded(r, string(r.Status), reason(r)))
-		case r.Status == verify.Pass:
+		case r.Status == verify.Pass || (r.Status == verify.Review && opts.Accepted[r.Path] != nil):
 			t := track(r.Path)
 			groups[t] = append(groups[t], r)
 		case onlyJudgeErrors(r):
@@ -167,6 +171,11 @@ func buildBenchmark(e benchmark.Entry, b *benchmark.Benchmark, results []verify.
 			return out, err
 		}
 		if len(g.Entries) > 0 {
+			// The decision is not part of the ranking (nor of its cache):
+			// it only marks the entry.
+			for i := range g.Entries {
+				g.Entries[i].Acceptance = opts.Accepted[g.Entries[i].Path]
+			}
 			out.Entries = append(out.Entries, g.Entries...)
 			out.Tracks = append(out.Tracks, g.Stats)
 		}

@@ -65,6 +65,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 		title = o.Title
 	}
 	g := &Generated{Report: v.VerifyAll(dirs)}
+	o.Board.Accepted = readAcceptances(fsys, v, g.Report.Submissions)
 	if g.Board, err = Build(v, g.Report.Submissions, o.Board); err != nil {
 		return nil, err
 	}

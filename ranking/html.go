@@ -395,6 +395,9 @@ func newEntryView(id string, bm *Benchmark, ts *TrackStats, n int, e Entry) entr
 	if r := e.Reproduction; r != nil {
 		add("Reproduction", reproductionText(r))
 	}
+	if a := e.Acceptance; a != nil {
+		add("Review", acceptanceText(a))
+	}
 	if d := e.MCQ; d != nil {
 		ev.Tables, ev.Remarks = mcqTables(bm, d)
 	}

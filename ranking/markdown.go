@@ -91,6 +91,9 @@ func writeBenchmarkMD(s *strings.Builder, bm *Benchmark, alpha float64) {
 			if r := e.Reproduction; r != nil {
 				fmt.Fprintf(s, "\n%s: %s.\n", mdtext.Escape(displayName(e)), mdtext.Escape(reproductionText(r)))
 			}
+			if a := e.Acceptance; a != nil {
+				fmt.Fprintf(s, "\n%s: %s.\n", mdtext.Escape(displayName(e)), mdtext.Escape(acceptanceText(a)))
+			}
 		}
 	}
 	if len(bm.Entries) == 0 {

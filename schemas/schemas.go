@@ -36,10 +36,13 @@ const (
 	// Reproduction is what `benchgate reproduce --record` writes
 	// (reproduce.RecordPath).
 	Reproduction Name = "reproduction"
+	// Acceptance is what `benchgate accept` writes
+	// (acceptance.RecordPath).
+	Acceptance Name = "acceptance"
 )
 
 // All lists every schema name.
-var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard, CalibrationRecord, Reproduction}
+var All = []Name{Registry, Rubric, MCQItem, Meta, ScoresRubric, ScoresMCQ, Leaderboard, CalibrationRecord, Reproduction, Acceptance}
 
 //go:embed *.schema.json
 var files embed.FS

@@ -24,7 +24,7 @@ func TestParseMetaPlaceholders(t *testing.T) {
 			"meta.json:2: _comment holds the template's instructions: follow them, then delete the _comment key (meta.placeholder)",
 			`meta.json:3: model_name is still the template's placeholder "<display name of the model>": replace it with what it describes (meta.placeholder)`,
 			`meta.json:4: candidate_model_id is still the template's placeholder "<provider/model-id, e.g. qwen/qwen3-32b>": replace it with what it describes (meta.placeholder)`,
-			`meta.json:5: submitter is still the template's placeholder "<your handle or organisation>": replace it with what it describes (meta.placeholder)`,
+			`meta.json:5: submitter is still a placeholder "<GitHub login of the pull request's author>": write the GitHub login of the pull request's author (whoever opens the pull request) (meta.placeholder)`,
 			`meta.json:6: contact_or_repo is still the template's placeholder "<URL of a repository or a contact address>": replace it with what it describes (meta.placeholder)`,
 			`meta.json:7: rubric_key is still the template's placeholder "<benchmark key, e.g. basin-analysis or reservoir-mcq>": replace it with what it describes (meta.placeholder)`,
 			`meta.json:8: date is still the template's placeholder "YYYY-MM-DD": write the date of the run (meta.placeholder)`,
@@ -54,5 +54,27 @@ func TestParseMetaPlaceholders(t *testing.T) {
 				t.Errorf("meta %v, findings:\n%s\nwant:\n%s", m != nil, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestParseMetaFillIn: a value a tool left to fill in (FillIn) is
+// reported with its line and member, and the rest of meta.json is still
+// read, so that the rest of the submission is checked too.
+func TestParseMetaFillIn(t *testing.T) {
+	meta := strings.Replace(strings.Replace(fullMeta, `"https://example.org"`, `"FILL IN: a repository URL or a contact address"`, 1), `"lab"`, `"FILL IN: the GitHub login of the pull request's author"`, 1)
+	m, fs := ParseMeta("meta.json", parse(t, meta))
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.String())
+	}
+	want := []string{
+		`meta.json:5: submitter is still a placeholder "FILL IN: the GitHub login of the pull request's author": write the GitHub login of the pull request's author (whoever opens the pull request) (meta.placeholder)`,
+		`meta.json:6: contact_or_repo is still a placeholder "FILL IN: a repository URL or a contact address": replace it with what it asks for (meta.placeholder)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !fs.HasErrors() {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m == nil || m.ModelName != "Qwen3 32B" {
+		t.Errorf("meta not read past the placeholders: %+v", m)
 	}
 }

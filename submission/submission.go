@@ -48,7 +48,8 @@ type Meta struct {
 // with the schema's findings about the other members.
 func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 	schemaFindings := schemas.Validate(schemas.Meta, file, doc)
-	if ph := placeholders(file, doc); len(ph) > 0 {
+	ph, template := placeholders(file, doc)
+	if template || (len(ph) > 0 && len(schemaFindings) > 0) {
 		// A placeholder's own schema finding (the date's pattern) would
 		// say the same thing again.
 		seen := map[int]bool{}
@@ -65,6 +66,9 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 	if len(schemaFindings) > 0 {
 		return nil, schemaFindings
 	}
+	// What is left are values a tool left to fill in: they fail the
+	// submission, but the rest of it is real, and is checked too.
+	out := ph
 	n := doc.Root
 	m := &Meta{
 		ModelName:        n.GetString("model_name"),
@@ -82,7 +86,8 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 	for _, mem := range n.Members {
 		m.Lines[mem.Key] = doc.Line(mem.KeyOff)
 	}
-	if v := n.Get("open_weights"); v != nil {
+	// null is unknown, as absent is.
+	if v := n.Get("open_weights"); v != nil && v.Kind == jsondoc.Bool {
 		b := v.Bool
 		m.OpenWeights = &b
 	}
@@ -93,7 +98,6 @@ func ParseMeta(file string, doc *jsondoc.Doc) (*Meta, finding.List) {
 		i := int(v)
 		m.MaxTokens = &i
 	}
-	var out finding.List
 	if _, err := time.Parse(time.DateOnly, m.Date); err != nil {
 		out.Errorf("meta.date", file, m.Lines["date"], "", "date %q is not a real calendar date; write the evaluation date as YYYY-MM-DD", m.Date)
 		return nil, out

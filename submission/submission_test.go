@@ -46,7 +46,7 @@ func TestParseMeta(t *testing.T) {
 		{`"date": "2026-02-30"`, `meta.json:8: date "2026-02-30" is not a real calendar date`},
 		{`"date": "28/02/2026"`, `meta.json:8: /date: "28/02/2026" does not match the pattern`},
 		{`"max_tokens": 0`, `meta.json:14: /max_tokens: must be at least 1, found 0`},
-		{`"open_weights": "yes"`, `meta.json:10: /open_weights: expected a boolean, found "yes"`},
+		{`"open_weights": "yes"`, `meta.json:10: /open_weights: expected a boolean or null, found "yes"`},
 		{`"model_name": ""`, `meta.json:3: /model_name: must not be empty`},
 	}
 	for _, tt := range tests {
@@ -65,6 +65,22 @@ func TestParseMeta(t *testing.T) {
 		if m != nil || len(fs) != 1 || !strings.Contains(fs[0].String(), tt.want) {
 			t.Errorf("%s: got %v, want one finding containing %q", tt.edit, fs, tt.want)
 		}
+	}
+}
+
+// TestParseMetaUnknown: null is how meta.json says a value is unknown,
+// as the template writes it; it parses as absent, not as false or 0.
+func TestParseMetaUnknown(t *testing.T) {
+	meta := fullMeta
+	for _, v := range []string{`"open_weights": true`, `"price_input_per_mtok": 0.1`, `"price_output_per_mtok": 0.3`, `"temperature": 0`, `"max_tokens": 4096`} {
+		meta = strings.Replace(meta, v, v[:strings.Index(v, ":")]+": null", 1)
+	}
+	m, fs := ParseMeta("meta.json", parse(t, meta))
+	if m == nil {
+		t.Fatal(fs)
+	}
+	if m.OpenWeights != nil || m.PriceInput != nil || m.PriceOutput != nil || m.Temperature != nil || m.MaxTokens != nil {
+		t.Errorf("null read as a value: %+v", m)
 	}
 }
 

@@ -29,6 +29,9 @@ type check struct {
 	dropped map[string]finding.Finding
 	// files, when set, keeps what was parsed (VerifyFiles).
 	files *Files
+	// review: a check found what a maintainer must look at (with the
+	// limit of the submission's benchmark, which Result does not keep).
+	review bool
 }
 
 // maxPerCode caps the findings of one code in one submission. A file that

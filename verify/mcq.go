@@ -3,6 +3,7 @@ package verify
 import (
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,10 +72,14 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 			latencyN++
 		}
 		got := reads[i]
-		if got.Letter == "" && row.Response != "" && row.FinishReason != "error" && row.Error == "" {
+		cut := row.Truncated && !got.Final
+		// A response the source stored cut short, whose stored text
+		// decides no letter, is unverifiable, not a parse failure: the
+		// letter may have been in the part not stored.
+		if got.Letter == "" && row.Response != "" && row.FinishReason != "error" && row.Error == "" && !cut {
 			parseFailures++
 		}
-		if row.Truncated && !got.Final {
+		if cut {
 			// The stored text was cut where more text could change the
 			// reading: what the full text said cannot be known, so this row
 			// is evidence neither way.
@@ -91,11 +96,13 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 	if unverifiable > 0 {
 		n := b.Questions()
 		rate := float64(unverifiable) / float64(max(n, 1))
+		limit := UnverifiableReviewRate(b, c.v.opts)
 		msg := "%d of %d responses were truncated before storing and their letter cannot be decided from the stored text"
-		if rate > c.v.opts.ReviewRate {
-			c.warnf("mcq.unverifiable", file, 0, "", msg+" (%.1f%%, above the %.0f%% that may go unchecked without review); store full responses", unverifiable, n, 100*rate, 100*c.v.opts.ReviewRate)
+		if rate > limit {
+			c.review = true
+			c.warnf(codeUnverifiable, file, 0, "", msg+" (%.1f%%, above the %s that benchmark %q lets go unchecked without review); a maintainer can accept it after review with `benchgate accept %s --reason TEXT`, which records the decision for this version of the submission", unverifiable, n, 100*rate, percent(limit), b.Entry.Key, c.dir)
 		} else {
-			c.warnf("mcq.unverifiable", file, 0, "", msg, unverifiable, n)
+			c.warnf(codeUnverifiable, file, 0, "", msg, unverifiable, n)
 		}
 	}
 	c.mostlyEmpty(file, noText, b.Questions(), "responses", "the letter is read from the response only, so an answer left in the reasoning field, a reply cut at the token limit or a failed call counts as wrong; generate again with the same --output (failed calls and replies cut before any answer are retried), with a larger --max-tokens or the endpoint's reasoning parser off")
@@ -127,6 +134,26 @@ func (c *check) mcq(b *benchmark.Benchmark, rows []submission.MCQRow) {
 		}
 		s.MeanLatencyMS = new(mean)
 	}
+}
+
+// codeUnverifiable: some letters cannot be verified; above the
+// benchmark's UnverifiableReviewRate, the submission needs review.
+const codeUnverifiable = "mcq.unverifiable"
+
+// UnverifiableReviewRate is the share of b's questions whose letter may be
+// unverifiable without review: the registry's unverifiable_review_rate,
+// or o's ReviewRate (5% by default) when it sets none.
+func UnverifiableReviewRate(b *benchmark.Benchmark, o Options) float64 {
+	if r := b.Entry.UnverifiableReviewRate; r != nil {
+		return *r
+	}
+	return o.withDefaults().ReviewRate
+}
+
+// percent writes a share as a percentage with no more digits than it has
+// (up to three decimals: 0.07 is 7%, not 7.000000000000001%).
+func percent(f float64) string {
+	return strconv.FormatFloat(math.Round(100_000*f)/1000, 'f', -1, 64) + "%"
 }
 
 func letterOrNull(l string) string {

@@ -17,21 +17,25 @@ import (
 // refused even when there is no one to bind it to.
 func (c *check) submitter(m *submission.Meta) {
 	who := c.v.opts.Submitter
+	if submission.IsFillIn(m.Submitter) {
+		// meta.placeholder reports it; the submission fails.
+		return
+	}
 	if strings.IndexFunc(m.Submitter, safetext.Hidden) >= 0 {
 		// meta.text reports the hidden character; the submission fails.
 		return
 	}
 	file, line := c.file(submission.MetaFile), m.Lines["submitter"]
 	if _, err := submission.ParseLogin(m.Submitter); err != nil && (who != "" || !ascii(m.Submitter)) {
-		c.errorf("meta.submitter", file, line, "", "submitter is not a GitHub login: %s; set \"submitter\" to the GitHub login of who submits the run, as GitHub spells it", err)
+		c.errorf("meta.submitter", file, line, "", "submitter is not a GitHub login: %s; set \"submitter\" to %s, as GitHub spells it", err, submission.SubmitterIs)
 		return
 	}
 	if who == "" || submission.SameLogin(m.Submitter, who) {
 		return
 	}
 	c.errorf("meta.submitter", file, line, "",
-		"submitter is %q, but this submission comes from the GitHub account %q: set \"submitter\" to your GitHub login, %q (logins compare case-insensitively, as on GitHub); the leaderboard records it as who submitted the run, and only that account or a maintainer may change the submission later",
-		clip(m.Submitter), who, who)
+		"submitter is %q, but this submission comes from the GitHub account %q: set \"submitter\" to your GitHub login, %q (logins compare case-insensitively, as on GitHub), since submitter is always %s; the leaderboard records it as who submitted the run, and only that account or a maintainer may change the submission later",
+		clip(m.Submitter), who, who, submission.SubmitterIs)
 }
 
 func ascii(s string) bool {

@@ -20,7 +20,7 @@ func TestVerifySubmitter(t *testing.T) {
 		{"no submitter to bind", "", ""},
 		{"the same login", "lab", ""},
 		{"the same login in another case", "LaB", ""},
-		{"another login", "carol", `set "submitter" to your GitHub login, "carol"`},
+		{"another login", "carol", `set "submitter" to your GitHub login, "carol" (logins compare case-insensitively, as on GitHub), since submitter is always the GitHub login of the pull request's author`},
 		{"a login that only starts the same", "lab2", `submitter is "lab"`},
 	}
 	cache := &countingCache{Dir: filecache.Dir(t.TempDir())}

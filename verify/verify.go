@@ -40,7 +40,9 @@ type Options struct {
 	// 7,440-question submission holds about 75,000.
 	MaxValues int
 	// ReviewRate is the share of unscored (rubric) or unverifiable (mcq)
-	// questions above which a submission needs review; 0 means 0.05.
+	// questions above which a submission needs review; 0 means 0.05. An
+	// mcq benchmark's registry entry may set its own
+	// (UnverifiableReviewRate).
 	ReviewRate float64
 	// EmptyRate is the share of questions with an empty answer (rubric)
 	// or response (mcq) above which a submission needs review
@@ -277,13 +279,13 @@ func (v *Verifier) verify(dir string) Result { return v.verifyWith(dir, nil) }
 
 func (v *Verifier) verifyWith(dir string, files *Files) (res Result) {
 	res.Path = dir
+	c := &check{v: v, dir: dir, res: &res, files: files}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Errors = append(res.Errors, finding.Finding{Code: "internal", File: dir, Message: fmt.Sprintf("benchgate failed on this submission (%v); this is a bug in benchgate, please report it with the files: %s", p, firstLine(string(debug.Stack())))})
 		}
-		res.finish(v.opts)
+		res.finish(v.opts, c.review)
 	}()
-	c := &check{v: v, dir: dir, res: &res, files: files}
 	c.run()
 	return res
 }
@@ -294,7 +296,8 @@ func firstLine(s string) string {
 }
 
 // finish sorts findings and settles the status.
-func (r *Result) finish(o Options) {
+// review is whether a check asked for a maintainer's review.
+func (r *Result) finish(o Options, review bool) {
 	if r.Errors == nil {
 		r.Errors = finding.List{}
 	}
@@ -304,7 +307,7 @@ func (r *Result) finish(o Options) {
 	switch {
 	case len(r.Errors) > 0:
 		r.Status = Fail
-	case r.needsReview(o):
+	case review || r.needsReview(o):
 		r.Status = Review
 	default:
 		r.Status = Pass
@@ -321,9 +324,6 @@ func (r *Result) needsReview(o Options) bool {
 	}
 	limit := o.ReviewRate * float64(*s.Questions)
 	if s.Unscored != nil && float64(*s.Unscored) > limit {
-		return true
-	}
-	if s.Unverifiable != nil && float64(*s.Unverifiable) > limit {
 		return true
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/benchgate/benchgate/importer"
 	"io"
 	"os"
 	"path/filepath"
@@ -163,7 +164,7 @@ func TestImportFormationEvalDisputes(t *testing.T) {
 		"nemotron-3-nano-30b-a3b: 88 dispute(s): the flexible policy reads another letter or verdict than the source published:",
 		"question formationeval_v0.1_petrophysics_resistivity_principles_003: published letter C (correct ",
 		"meta.json: the source does not say, so a maintainer must fill in:\n  - model_name",
-		"  - submitter (or give --submitter)",
+		"  - submitter (the GitHub login of the pull request's author; or give --submitter)",
 		"\nFormationEval chose its published letters by its own rule, which benchgate has as the formationeval-v0.1 policy; flexible reads 100 of them otherwise. To keep the published counts, set \"extraction\": \"formationeval-v0.1\" in \"formationeval\"'s registry entry (benchgate init --extraction formationeval-v0.1) and import again.\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -176,7 +177,7 @@ func TestImportFormationEvalDisputes(t *testing.T) {
 // reports but leaves the board as it was.
 func TestImportFormationEvalDryRun(t *testing.T) {
 	root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
-	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--models", "gpt-oss-120b", "--dry-run")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--models", "gpt-oss-120b", "--dry-run", "--submitter", "lab", "--contact", "https://example.org/lab")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
 	}
@@ -316,7 +317,7 @@ func TestImportFormationEvalTruncatedAndDisputed(t *testing.T) {
 		r[4][6] = strings.Repeat("x", 497) + "..."
 		return r
 	})
-	args := []string{"import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq", "--date", "2025-12-01"}
+	args := []string{"import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq", "--date", "2025-12-01", "--submitter", "lab", "--contact", "https://example.org/lab"}
 	code, out, stderr := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
@@ -419,7 +420,7 @@ func TestImportInspect(t *testing.T) {
 	root := threeMCQBoard(t)
 	jsonLog := filepath.Join("testdata", "import", "inspect-log.json")
 	evalLog := zipEval(t, filepath.Join("testdata", "import", "inspect-eval"), nil)
-	code, out, stderr := runCLI(t, "import", "inspect", "--root", root, "--benchmark", "three-mcq", "--log", jsonLog, evalLog, "--submitter", "lab")
+	code, out, stderr := runCLI(t, "import", "inspect", "--root", root, "--benchmark", "three-mcq", "--log", jsonLog, evalLog, "--submitter", "lab", "--contact", "https://example.org/lab")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
 	}
@@ -442,7 +443,7 @@ func TestImportInspect(t *testing.T) {
 	if err := json.Unmarshal(data, &meta); err != nil {
 		t.Fatal(err)
 	}
-	if meta["candidate_model_id"] != "anthropic/claude-3-5-haiku-latest" || meta["date"] != "2025-06-03" || meta["submitter"] != "lab" || meta["contact_or_repo"] != "FILL IN: a repository URL or a contact address" {
+	if meta["candidate_model_id"] != "anthropic/claude-3-5-haiku-latest" || meta["date"] != "2025-06-03" || meta["submitter"] != "lab" || meta["contact_or_repo"] != "https://example.org/lab" {
 		t.Errorf("meta.json: %s", data)
 	}
 	var recs []map[string]any
@@ -768,5 +769,68 @@ func TestImportGroundtruthRunRecordErrors(t *testing.T) {
 				t.Errorf("exit %d, want %d\nstderr: %s\nwant:   %s\nstdout: %s", code, exitUsage, stderr, want, out)
 			}
 		})
+	}
+}
+
+// TestImportPlaceholdersFailVerify: what the source does not say is
+// written as a FILL IN placeholder, which verify refuses, naming each
+// with its file and line, until a person fills it in; the import itself
+// succeeds and says so.
+func TestImportPlaceholdersFailVerify(t *testing.T) {
+	root := copyBoard(t)
+	p := smallCSV(t, root, func(r [][]string) [][]string { return r })
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", p, "--benchmark", "reservoir-mcq", "--date", "2025-12-01")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	if want := "1 of 1 imported submission(s) fail only on the placeholders (FILL IN: ...)"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	dir := filepath.Join(root, "submissions/model-benchmark/m1-reservoir-mcq")
+	code, vout, _ := runCLI(t, "verify", "--root", root, dir)
+	for _, want := range []string{
+		`m1-reservoir-mcq/meta.json:4: submitter is still a placeholder "FILL IN: the GitHub login of the pull request's author": write the GitHub login of the pull request's author (whoever opens the pull request) (meta.placeholder)`,
+		`m1-reservoir-mcq/meta.json:5: contact_or_repo is still a placeholder "FILL IN: a repository URL or a contact address": replace it with what it asks for (meta.placeholder)`,
+	} {
+		if code != exitFail || !strings.Contains(vout, want) {
+			t.Errorf("verify: exit %d, output lacks %q:\n%s", code, want, vout)
+		}
+	}
+	meta, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled := strings.NewReplacer(importer.SubmitterPlaceholder, "lab", importer.ContactPlaceholder, "https://example.org/lab").Replace(string(meta))
+	if err := os.WriteFile(filepath.Join(dir, "meta.json"), []byte(filled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, vout, _ := runCLI(t, "verify", "--root", root, dir); code != exitOK {
+		t.Errorf("verify after filling in: exit %d\n%s", code, vout)
+	}
+}
+
+// TestImportFormationEvalPlaceholders imports FormationEval's published
+// results as a maintainer would, without --submitter or --contact: every
+// submission is written with FILL IN placeholders, and verify refuses
+// each placeholder of each, with its file and line, until it is filled in.
+func TestImportFormationEvalPlaceholders(t *testing.T) {
+	root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
+	code, out, stderr := runCLI(t, "import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--date", "2025-12-01")
+	if code != exitOK || !strings.Contains(out, "3 of 3 imported submission(s) fail only on the placeholders") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	code, vout, _ := runCLI(t, "verify", "--root", root, filepath.Join(root, "submissions/model-benchmark"))
+	if code != exitFail || !strings.Contains(vout, "7 submission(s): 4 passed, 3 failed") {
+		t.Errorf("verify: exit %d\n%s", code, vout)
+	}
+	for m := range fixtures.FormationEvalModels {
+		for _, want := range []string{
+			"submissions/model-benchmark/" + m + "-formationeval/meta.json:4: submitter is still a placeholder",
+			"submissions/model-benchmark/" + m + "-formationeval/meta.json:5: contact_or_repo is still a placeholder \"FILL IN: a repository URL or a contact address\"",
+		} {
+			if !strings.Contains(vout, want) {
+				t.Errorf("verify output lacks %q", want)
+			}
+		}
 	}
 }

@@ -17,13 +17,15 @@
 //		spot-check a submission's reported scores against the benchmark's fixed judge
 //	benchgate reproduce PATH [--root DIR] [--base-url URL] [--api-key-env VAR] [--model-map ID=SERVED,...] [--max-calls N] [--max-usd X] [--seed HEX | --secret-file FILE] [--record] [--format text|json|markdown]
 //		ask the claimed model a sample of a submission's questions again, and compare
+//	benchgate accept PATH --reason TEXT [--by LOGIN] [--root DIR]
+//		record a maintainer's acceptance of a submission in review, for this version of it
 //	benchgate serve [--workers N] [--drain 60s] (configuration from BENCHGATE_* variables; see docs/github-app.md)
 //		run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes
 //	benchgate setup-app --webhook-url https://HOST/webhook [--org ORG] [--listen localhost:3000] [--config FILE] [--key FILE]
 //		create the GitHub App from its manifest and write the configuration serve reads
 //	benchgate import FORMAT [flags]
 //		turn published results into submissions, each verified as it is written
-//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter S --contact URL [--force]
+//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force]
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
 //		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)
@@ -91,6 +93,7 @@ var commands = []command{
 	{"calibrate", "check the judge against the rubric's calibration fixtures, and record its grades for the spot-check", runCalibrate},
 	{"rerun", "spot-check a submission's reported scores against the benchmark's fixed judge", runRerun},
 	{"reproduce", "ask the claimed model a sample of a submission's questions again, and compare", runReproduce},
+	{"accept", "record a maintainer's acceptance of a submission in review, for this version of it", runAccept},
 	{"serve", "run the GitHub App: webhooks, the job queue, checks, comments and leaderboard pushes", runServe},
 	{"setup-app", "create the GitHub App from its manifest and write the configuration serve reads", runSetupApp},
 	{"import", "turn published results into submissions, each verified as it is written", runImport},

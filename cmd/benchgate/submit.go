@@ -59,7 +59,7 @@ func (o *optionalBool) Set(s string) error {
 }
 
 func runSubmit(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("submit", "--benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter S --contact URL [--force]", stderr)
+	fl := newFlagSet("submit", "--benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository (a clone of it)")
 	key := fl.String("benchmark", "", "the benchmark's key in rubrics/rubrics.json")
 	alias(fl, "rubric", "benchmark")
@@ -70,7 +70,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	fl.StringVar(&m.ModelName, "model-name", "", "display name of the model")
 	fl.StringVar(&m.CandidateModelID, "model", "", "the model's id at its provider, e.g. qwen/qwen3-32b (meta.json's candidate_model_id)")
 	alias(fl, "model-id", "model")
-	fl.StringVar(&m.Submitter, "submitter", "", "your handle or organisation")
+	fl.StringVar(&m.Submitter, "submitter", "", submission.SubmitterIs+" (whoever will open the pull request)")
 	fl.StringVar(&m.ContactOrRepo, "contact", "", "a repository URL or a contact address")
 	fl.StringVar(&m.Date, "date", time.Now().UTC().Format(time.DateOnly), "the date of the run, YYYY-MM-DD")
 	fl.StringVar(&m.HarnessName, "harness-name", "", "the harness (harness track)")

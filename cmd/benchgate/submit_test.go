@@ -127,3 +127,12 @@ func TestTemplateCopy(t *testing.T) {
 		t.Errorf("exit %d, %d placeholders:\n%s%s", code, strings.Count(out, "(meta.placeholder)"), out, stderr)
 	}
 }
+
+// TestSubmitHelpSubmitter: `submit -h` says what submitter must be.
+func TestSubmitHelpSubmitter(t *testing.T) {
+	code, out, stderr := runCLI(t, "submit", "-h")
+	help := out + stderr
+	if code != exitOK || !strings.Contains(help, "--submitter LOGIN") || !strings.Contains(help, "the GitHub login of the pull request's author (whoever will open the pull request)") {
+		t.Errorf("exit %d, help:\n%s", code, help)
+	}
+}
