@@ -192,6 +192,7 @@ type rowView struct {
 	Track, TrackLabel     string
 	Rank, N, GroupSort    int
 	RankText, RankTitle   string
+	RankBar               *miniChart // rank_ub..rank_worst of 1..n, the place a dot
 	CouldBeBest           bool
 	Group                 string // the number, or "–" where no group can be drawn
 	Model, Harness, Match string
@@ -326,6 +327,7 @@ func newRowView(bm *Benchmark, ts *TrackStats, n int, label string, e Entry, anc
 		Rank:        e.Rank,
 		RankText:    rankText(e),
 		RankTitle:   rankTitle(e, n),
+		RankBar:     newRankMini(e, n),
 		CouldBeBest: bestMarked(ts, e),
 		Group:       groupCell(ts, e),
 		GroupSort:   e.Group,

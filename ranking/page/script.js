@@ -100,7 +100,14 @@
     if (button) {
       button.addEventListener('click', function () {
         var name = th.getAttribute('data-col');
-        sortBy(name, th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending');
+        // The first click sorts the way a reader of that column looks
+        // first (best score first); the next one turns it round.
+        var current = th.getAttribute('aria-sort');
+        var dir = th.getAttribute('data-first') || 'ascending';
+        if (current) {
+          dir = current === 'ascending' ? 'descending' : 'ascending';
+        }
+        sortBy(name, dir);
         save();
       });
     }
