@@ -106,6 +106,47 @@ function scatters(t) {
 // overlap is true of boxes closer than 2 px: labels that touch read as one.
 function overlap(a, b) { var m = 2; return a.x < b.x + b.width + m && b.x < a.x + a.width + m && a.y < b.y + b.height + m && b.y < a.y + a.height + m; }
 
+// waitFor polls until ok() holds, for at most ms milliseconds.
+async function waitFor(ok, ms) {
+  for (var t = 0; t < ms; t += 50) {
+    if (ok()) { return true; }
+    await wait(50);
+  }
+  return ok();
+}
+// explore opens the first row's answers, then the first answer's question,
+// then the last model of that question, as a reader would, and says what
+// each view showed and whether anything stuck out sideways.
+async function explore(frame) {
+  var t = tools(frame), d = t.d, x = {};
+  var heading = function () { return d.getElementById('explorer-h').textContent; };
+  var items = function (sel) { return t.all('#explorer-list > li' + (sel || '')).length; };
+  var wide = function () { return Math.max(d.documentElement.scrollWidth, d.body.scrollWidth) - d.documentElement.clientWidth; };
+  var link = d.querySelector('#entries a.answers-link');
+  if (!link) { x.error = 'no answers link'; return x; }
+  x.file = link.getAttribute('data-answers');
+  link.click();
+  await waitFor(function () { return items() > 0; }, 5000);
+  x.shown = !d.getElementById('explorer').hidden;
+  x.model = heading(); x.answers = items(); x.status = d.getElementById('explorer-status').textContent;
+  x.responses = t.all('#explorer-list pre.x-response').length;
+  x.modelWide = wide();
+  t.set('x-show', 'wrong', 'change');
+  x.wrongShown = t.all('#explorer-list > li').filter(t.shown).length;
+  x.wrongMarked = items('[data-wrong="true"]');
+  t.set('x-show', '', 'change');
+  d.querySelector('#explorer-list button.x-question').click();
+  await waitFor(function () { return heading().indexOf('Question ') === 0 && items('.x-entry') > 0; }, 5000);
+  x.question = heading(); x.questionEntries = items('.x-entry'); x.questionStatus = d.getElementById('explorer-status').textContent;
+  x.choices = t.all('#explorer-list .x-choices li').length;
+  x.questionWide = wide();
+  var models = t.all('#explorer-list button.x-model');
+  models[models.length - 1].click();
+  await waitFor(function () { return heading().indexOf('Answers of ') === 0 && items() > 0; }, 5000);
+  x.back = heading();
+  return x;
+}
+
 var r = {};
 (async function () {
   try {
@@ -178,6 +219,10 @@ var r = {};
     r.scatters = scatters(t);
     var example = await load('/example.html', 1400, 900);
     r.exampleScatters = scatters(tools(example));
+    r.explorer = await explore(example);
+    var examplePhone = await load('/example.html', 390, 844);
+    r.explorerPhone = await explore(examplePhone);
+    r.heights = { desktop: example.contentDocument.documentElement.scrollHeight };
     r.title = d.title;
     r.h1 = d.querySelector('h1').textContent;
     r.intro = d.querySelector('.intro') ? d.querySelector('.intro').textContent.trim() : '';
@@ -231,6 +276,11 @@ var r = {};
     // A phone.
     var phone = await load('/index.html', 390, 844);
     var p = tools(phone), pd = p.d;
+    r.heights.phone = examplePhone.contentDocument.documentElement.scrollHeight;
+    r.heights.fixtureDesktop = d.documentElement.scrollHeight;
+    r.heights.fixturePhone = pd.documentElement.scrollHeight;
+    r.tableTopPhone = pd.getElementById('entries').getBoundingClientRect().top;
+    r.firstRowBottomPhone = p.visible()[0].getBoundingClientRect().bottom;
     var firstRows = p.visible().slice(0, 3);
     r.phone = {
       clientWidth: pd.documentElement.clientWidth,
@@ -311,8 +361,24 @@ type harnessPhone struct {
 	MinChartText, MinText    float64
 }
 
+type harnessExplorer struct {
+	Error, File              string
+	Shown                    bool
+	Model, Status            string
+	Answers, Responses       int
+	WrongShown, WrongMarked  int
+	ModelWide, QuestionWide  float64
+	Question, QuestionStatus string
+	QuestionEntries, Choices int
+	Back                     string
+}
+
 type harnessResult struct {
 	Error                         string
+	Explorer, ExplorerPhone       harnessExplorer
+	Heights                       map[string]float64
+	TableTopPhone                 float64
+	FirstRowBottomPhone           float64
 	DesktopWidth                  float64
 	FiltersShown                  bool
 	Rows                          int
@@ -405,7 +471,10 @@ func TestPageInBrowser(t *testing.T) {
 	csvData := csvBuf.Bytes()
 	// The example board, whose score-against-price chart puts two entries
 	// at one price.
-	example := renderHTMLBytes(t, buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"}))
+	// The example board as `benchgate leaderboard` writes it, with the
+	// explorer's files beside the page.
+	exampleGen := exampleGenerated(t)
+	example := exampleGen.Files["index.html"]
 
 	var mu sync.Mutex
 	var requests []string
@@ -425,6 +494,11 @@ func TestPageInBrowser(t *testing.T) {
 			w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 			w.Write(csvData)
 		default:
+			if data, ok := exampleGen.Files[strings.TrimPrefix(r.URL.Path, "/")]; ok && strings.HasPrefix(r.URL.Path, "/"+ExploreDir+"/") {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(data)
+				return
+			}
 			http.NotFound(w, r)
 		}
 	}))
@@ -448,7 +522,7 @@ func TestPageInBrowser(t *testing.T) {
 
 	mu.Lock()
 	for _, p := range requests {
-		if p != "/index.html" && p != "/example.html" && p != "/harness.html" && p != "/favicon.ico" && p != "/"+CSVFile {
+		if p != "/index.html" && p != "/example.html" && p != "/harness.html" && p != "/favicon.ico" && p != "/"+CSVFile && !strings.HasPrefix(p, "/"+ExploreDir+"/") {
 			t.Errorf("the page requested %s", p)
 		}
 	}
@@ -650,6 +724,14 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	if !r.DetailsOpened {
 		t.Error("following a model's link does not open its details")
 	}
+	checkExplorer(t, "on a desktop", r.Explorer)
+	checkExplorer(t, "on a phone", r.ExplorerPhone)
+	// A reader on a phone sees the table, and its first entry, on the
+	// first screen.
+	if r.TableTopPhone >= 844 || r.FirstRowBottomPhone > 844 {
+		t.Errorf("on a phone the table starts at %.0f px and its first entry ends at %.0f px: not on the first screen of 844", r.TableTopPhone, r.FirstRowBottomPhone)
+	}
+	t.Logf("page heights: %v", r.Heights)
 	checkState(t, r)
 	checkRanks(t, b, r)
 	checkIdentity(t, r)
@@ -905,4 +987,30 @@ func orNil(p *string) string {
 		return "<nil>"
 	}
 	return *p
+}
+
+// checkExplorer: the first row's answers open below the table, one per
+// question with its response; an answer's question shows every entry's
+// answer to it; a model of the question opens its answers; nothing sticks
+// out sideways.
+func checkExplorer(t *testing.T, where string, x harnessExplorer) {
+	t.Helper()
+	if x.Error != "" {
+		t.Fatalf("%s, the explorer: %s", where, x.Error)
+	}
+	if !x.Shown || !strings.HasPrefix(x.Model, "Answers of ") || x.Answers == 0 || x.Responses != x.Answers {
+		t.Errorf("%s, opening %s shows %q with %d answers and %d responses (shown %v): %s", where, x.File, x.Model, x.Answers, x.Responses, x.Shown, x.Status)
+	}
+	if x.WrongMarked == 0 || x.WrongShown != x.WrongMarked {
+		t.Errorf("%s, showing wrong answers only leaves %d of %d, %d of them wrong", where, x.WrongShown, x.Answers, x.WrongMarked)
+	}
+	if !strings.HasPrefix(x.Question, "Question ") || x.QuestionEntries == 0 || !strings.Contains(x.QuestionStatus, "entries") {
+		t.Errorf("%s, a question's view is %q with %d entries: %s", where, x.Question, x.QuestionEntries, x.QuestionStatus)
+	}
+	if !strings.HasPrefix(x.Back, "Answers of ") {
+		t.Errorf("%s, a model of the question opens %q", where, x.Back)
+	}
+	if x.ModelWide > 0 || x.QuestionWide > 0 {
+		t.Errorf("%s, the explorer scrolls sideways by %.0f px (answers) and %.0f px (question)", where, x.ModelWide, x.QuestionWide)
+	}
 }

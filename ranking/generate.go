@@ -3,6 +3,7 @@ package ranking
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/benchgate/benchgate/verify"
@@ -32,7 +33,9 @@ type GenerateOptions struct {
 type Generated struct {
 	Report verify.Report     // the verdict on every submission found
 	Board  *Board            // the board built from those that passed
-	Files  map[string][]byte // the rendered outputs, by file name (see Outputs)
+	// Files are the rendered outputs, by file name (see Outputs), and with
+	// the page the explorer's files, by path under ExploreDir.
+	Files map[string][]byte
 }
 
 // Generate is the leaderboard pipeline, the one `benchgate leaderboard`
@@ -73,8 +76,19 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 		addHistory(g.Board, o.History)
 	}
 	addReproductions(fsys, v, g.Board)
+	// The explorer's files go with the page that reads them.
+	g.Board.explore = len(o.Formats) == 0 || slices.Contains(o.Formats, "all") || slices.Contains(o.Formats, "html")
 	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err
+	}
+	if g.Board.explore {
+		more, err := exploreFiles(v, g.Board, g.Report.Submissions, o.Board.Cache)
+		if err != nil {
+			return nil, fmt.Errorf("the explorer's files: %w", err)
+		}
+		for name, data := range more {
+			g.Files[name] = data
+		}
 	}
 	return g, nil
 }

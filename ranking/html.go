@@ -33,11 +33,13 @@ var (
 	pageStyle  = mustReadPage("page/style.css")
 	pageScript = mustReadPage("page/script.js")
 	pageTmpl   = template.Must(template.New("index.html.tmpl").ParseFS(pageFiles, "page/index.html.tmpl"))
-	// pageCSP allows the page's own style and script, by hash, and nothing
-	// else: no request leaves the page, and markup that slipped past
-	// escaping could neither run script nor load anything.
+	// pageCSP allows the page's own style and script, by hash, and one
+	// kind of request: its own script fetching the explorer's files from
+	// the page's own origin (connect-src 'self'). No request leaves that
+	// origin, and markup that slipped past escaping could neither run
+	// script nor load anything.
 	pageCSP = "default-src 'none'; style-src '" + cspHash(pageStyle) + "'; script-src '" + cspHash(pageScript) +
-		"'; img-src data:; base-uri 'none'; form-action 'none'"
+		"'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 )
 
 func mustReadPage(name string) string {
@@ -163,6 +165,7 @@ type pageView struct {
 	Rows         []rowView
 	Tracks       []option
 	Unmatched    []excludedView
+	Explore      bool // the explorer's files are beside the page
 }
 
 type option struct{ Value, Label string }
@@ -197,6 +200,7 @@ type rowView struct {
 	Group                 string // the number, or "–" where no group can be drawn
 	Model, Harness, Match string
 	Anchor                string
+	Answers               string // the entry's explorer file, "" when none is written
 	Score, CI, ScoreSort  string
 	Submitter             string
 	Open                  string
@@ -250,6 +254,7 @@ func newPageView(b *Board) pageView {
 		Method:       methodText(b.Method),
 		PriceFormula: PriceFormula,
 		Tracks:       trackOptions(),
+		Explore:      b.explore,
 	}
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
@@ -285,7 +290,11 @@ func newPageView(b *Board) pageView {
 			for _, e := range es {
 				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, ts, len(es), e)
 				tv.Entries = append(tv.Entries, ev)
-				v.Rows = append(v.Rows, newRowView(bm, ts, len(es), bv.Label, e, ev.ID))
+				r := newRowView(bm, ts, len(es), bv.Label, e, ev.ID)
+				if b.explore {
+					r.Answers = AnswersFile(bm, e)
+				}
+				v.Rows = append(v.Rows, r)
 			}
 			bv.Tracks = append(bv.Tracks, tv)
 		}
