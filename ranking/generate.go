@@ -31,8 +31,8 @@ type GenerateOptions struct {
 
 // Generated is a leaderboard built and rendered.
 type Generated struct {
-	Report verify.Report     // the verdict on every submission found
-	Board  *Board            // the board built from those that passed
+	Report verify.Report // the verdict on every submission found
+	Board  *Board        // the board built from those that passed
 	// Files are the rendered outputs, by file name (see Outputs), and with
 	// the page the explorer's files, by path under ExploreDir.
 	Files map[string][]byte
