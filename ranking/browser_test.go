@@ -201,6 +201,9 @@ var r = {};
     r.stateReset = t2.state();
     d.getElementById('f-reset').click();
 
+    // The charts are folded under their tables; a reader opens them.
+    r.foldsClosed = t.all('details.fold').filter(function (f) { return !f.open; }).length;
+    t.all('details.fold').forEach(function (f) { f.open = true; });
     r.charts = t.all('svg.chart').map(function (svg) {
       var title = svg.querySelector(':scope > title'), desc = svg.querySelector(':scope > desc');
       return {
@@ -252,14 +255,16 @@ var r = {};
     // Print: the page's print rules applied to the screen, as printing
     // applies them.
     var seen = function (x) { return x.checkVisibility() && x.getBoundingClientRect().height > 0; };
-    var screenShown = t.all('details .detail').filter(seen).length;
+    t.all('details.fold').forEach(function (f) { f.open = false; });
+    r.entryDetailsShown = t.all('details.entry-details').filter(seen).length;
+    var screenShown = t.all('details.entry-details .detail').filter(seen).length;
     var printRules = [];
     Array.prototype.forEach.call(d.styleSheets, function (sheet) {
       Array.prototype.forEach.call(sheet.cssRules, function (rule) {
         if (rule.media && rule.media.mediaText === 'print') { printRules.push(rule); rule.media.mediaText = 'all'; }
       });
     });
-    var details = t.all('details');
+    var details = t.all('details.entry-details');
     r.print = {
       rules: printRules.length,
       details: details.length,
@@ -295,7 +300,7 @@ var r = {};
         return cells.map(function (c) { return c.getAttribute('data-label'); });
       }),
       charts: p.all('svg.chart').filter(p.shown).length,
-      minis: p.all('svg.mini').filter(p.shown).length,
+      minis: p.all('svg.rankbar').filter(p.shown).length,
       entries: p.all('details').length,
       // The smallest text drawn in a shown chart, in CSS pixels.
       minChartText: Math.min.apply(null, p.all('svg').filter(p.shown).map(function (svg) {
@@ -374,48 +379,49 @@ type harnessExplorer struct {
 }
 
 type harnessResult struct {
-	Error                         string
-	Explorer, ExplorerPhone       harnessExplorer
-	Heights                       map[string]float64
-	TableTopPhone                 float64
-	FirstRowBottomPhone           float64
-	DesktopWidth                  float64
-	FiltersShown                  bool
-	Rows                          int
-	ScoreAsc, ScoreDesc           []string
-	ScoreAscBench, ScoreDescBench []string
-	ScoreAscAria, ScoreDescAria   string
-	SortNote                      string
-	ScoreAriaAfter                *string
-	PriceAsc, RankAsc             []string
-	RankAscBench                  []string
-	ModelFilter                   []string
-	CountText                     string
-	BenchFilter                   []string
-	BenchTrackFilter              []string
-	OpenFilter                    []string
-	NoMatchShown                  bool
-	AfterReset                    int
-	AfterResetHash                string
-	RankCells                     []string
-	StateBefore, StateAfter       harnessState
-	StateReset                    harnessState
-	StateScrolled                 float64
-	Charts                        []harnessChart
-	Scatters, ExampleScatters     []harnessScatter
-	Title, H1, Intro              string
-	Attribution                   []string
-	AddedLinks                    []string
-	Scripts, Loaders              int
-	Handlers                      []string
-	Links                         []string
-	HostileShown                  bool
-	Resources                     []string
-	CSVHref, CSV                  string
-	Print                         harnessPrint
-	Phone                         harnessPhone
-	DetailsOpened                 bool
-	XSSParent, XSSFrame           *string
+	Error                          string
+	Explorer, ExplorerPhone        harnessExplorer
+	Heights                        map[string]float64
+	EntryDetailsShown, FoldsClosed int
+	TableTopPhone                  float64
+	FirstRowBottomPhone            float64
+	DesktopWidth                   float64
+	FiltersShown                   bool
+	Rows                           int
+	ScoreAsc, ScoreDesc            []string
+	ScoreAscBench, ScoreDescBench  []string
+	ScoreAscAria, ScoreDescAria    string
+	SortNote                       string
+	ScoreAriaAfter                 *string
+	PriceAsc, RankAsc              []string
+	RankAscBench                   []string
+	ModelFilter                    []string
+	CountText                      string
+	BenchFilter                    []string
+	BenchTrackFilter               []string
+	OpenFilter                     []string
+	NoMatchShown                   bool
+	AfterReset                     int
+	AfterResetHash                 string
+	RankCells                      []string
+	StateBefore, StateAfter        harnessState
+	StateReset                     harnessState
+	StateScrolled                  float64
+	Charts                         []harnessChart
+	Scatters, ExampleScatters      []harnessScatter
+	Title, H1, Intro               string
+	Attribution                    []string
+	AddedLinks                     []string
+	Scripts, Loaders               int
+	Handlers                       []string
+	Links                          []string
+	HostileShown                   bool
+	Resources                      []string
+	CSVHref, CSV                   string
+	Print                          harnessPrint
+	Phone                          harnessPhone
+	DetailsOpened                  bool
+	XSSParent, XSSFrame            *string
 }
 
 // chromium runs the browser once, headless, with its own profile, and no
@@ -721,6 +727,11 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 			t.Errorf("the page links to %q", l)
 		}
 	}
+	// Each model is listed once: in the table. Its details and the charts
+	// wait until a reader opens them.
+	if r.EntryDetailsShown != 0 || r.FoldsClosed == 0 {
+		t.Errorf("before any is opened, %d entries' details show and %d charts are folded", r.EntryDetailsShown, r.FoldsClosed)
+	}
 	if !r.DetailsOpened {
 		t.Error("following a model's link does not open its details")
 	}
@@ -945,8 +956,8 @@ func checkPhone(t *testing.T, b *Board, r *harnessResult) {
 	if p.MinText < 11 {
 		t.Errorf("on a phone some text is %.1f px", p.MinText)
 	}
-	if p.Minis != 2*p.Entries || p.Entries != b.Ranked() {
-		t.Errorf("on a phone %d bars show for %d entries, want a score bar and a rank bar each", p.Minis, p.Entries)
+	if p.Minis != b.Ranked() {
+		t.Errorf("on a phone %d rank bars show for %d entries, want one in each row", p.Minis, b.Ranked())
 	}
 	if r.DesktopWidth != 1400 {
 		t.Errorf("the desktop frame is %v px wide", r.DesktopWidth)
