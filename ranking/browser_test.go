@@ -168,6 +168,15 @@ var r = {};
     t.set('f-model', '', 'input');
     t.set('f-bench', 'essay-rubric', 'change');
     r.benchFilter = t.attrs('data-bench');
+    t.set('f-bench', '', 'change');
+    // The tab of one benchmark: its rows, its section, the others' hidden.
+    d.querySelector('#bench-tabs [data-bench="essay-rubric"]').click();
+    r.tab = {
+      rows: t.attrs('data-bench'),
+      selected: t.all('#bench-tabs [aria-selected="true"]').map(function (b) { return b.getAttribute('data-bench'); }),
+      sections: t.all('section.bench[data-bench]').filter(t.shown).map(function (x) { return x.getAttribute('data-bench'); }),
+      filter: d.getElementById('f-bench').value
+    };
     t.set('f-track', 'harness-benchmark', 'change');
     r.benchTrackFilter = t.attrs('data-bench').map(function (b, i) { return b + '/' + t.attrs('data-track')[i]; });
     d.getElementById('f-reset').click();
@@ -379,9 +388,13 @@ type harnessExplorer struct {
 }
 
 type harnessResult struct {
-	Error                          string
-	Explorer, ExplorerPhone        harnessExplorer
-	Heights                        map[string]float64
+	Error                   string
+	Explorer, ExplorerPhone harnessExplorer
+	Heights                 map[string]float64
+	Tab                     struct {
+		Rows, Selected, Sections []string
+		Filter                   string
+	}
 	EntryDetailsShown, FoldsClosed int
 	TableTopPhone                  float64
 	FirstRowBottomPhone            float64
@@ -642,6 +655,14 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	for _, v := range r.BenchFilter {
 		if v != "essay-rubric" {
 			t.Errorf("the benchmark filter shows a row of %q", v)
+		}
+	}
+	if strings.Join(r.Tab.Selected, ",") != "essay-rubric" || strings.Join(r.Tab.Sections, ",") != "essay-rubric" || r.Tab.Filter != "essay-rubric" || len(r.Tab.Rows) != wantRubric {
+		t.Errorf("the essay-rubric tab shows %+v", r.Tab)
+	}
+	for _, v := range r.Tab.Rows {
+		if v != "essay-rubric" {
+			t.Errorf("the essay-rubric tab shows a row of %q", v)
 		}
 	}
 	if len(r.BenchTrackFilter) != 1 || r.BenchTrackFilter[0] != "essay-rubric/harness-benchmark" {

@@ -22,6 +22,8 @@
   var count = document.getElementById('count');
   var noMatch = document.getElementById('no-match');
   var sortNote = document.getElementById('sort-note');
+  var tabList = document.getElementById('bench-tabs');
+  var tabs = tabList ? Array.prototype.slice.call(tabList.querySelectorAll('[role="tab"]')) : [];
 
   // Benchmarks in the page's order: a column that only means something
   // within a benchmark (score, rank, group) sorts inside each, in turn.
@@ -126,6 +128,14 @@
         shown++;
       }
     });
+    // One view per benchmark: its tab is selected, and the sections of
+    // the other benchmarks step aside.
+    tabs.forEach(function (tab) {
+      tab.setAttribute('aria-selected', String(tab.getAttribute('data-bench') === bench.value));
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('section.bench[data-bench]'), function (sec) {
+      sec.hidden = bench.value !== '' && sec.getAttribute('data-bench') !== bench.value;
+    });
     var noun = rows.length === 1 ? ' entry' : ' entries';
     count.textContent = shown === rows.length ? rows.length + noun : shown + ' of ' + rows.length + noun + ' shown';
     noMatch.hidden = shown > 0;
@@ -188,6 +198,16 @@
     apply();
     save();
   });
+  tabs.forEach(function (tab) {
+    tab.addEventListener('click', function () {
+      bench.value = tab.getAttribute('data-bench');
+      apply();
+      save();
+    });
+  });
+  if (tabList) {
+    tabList.hidden = false;
+  }
   filters.hidden = false;
   apply();
 
