@@ -168,6 +168,17 @@ var r = {};
     t.set('f-model', '', 'input');
     t.set('f-bench', 'essay-rubric', 'change');
     r.benchFilter = t.attrs('data-bench');
+    // The optional columns: none shows until its group is ticked.
+    var breakCols = function () { return t.all('#entries thead th.c-break').filter(t.shown).map(function (th) { return th.textContent; }); };
+    r.breakdown = { before: breakCols() };
+    var box = d.querySelector('#columns input[data-group="difficulty"]');
+    box.checked = true; box.dispatchEvent(new w.Event('change', { bubbles: true }));
+    r.breakdown.after = breakCols();
+    r.breakdown.cells = t.rows().map(function (tr) {
+      return tr.getAttribute('data-model') + ' ' + t.all('td.c-break[data-group="difficulty"]', tr).map(function (td) { return td.textContent; }).join(' ');
+    });
+    box.checked = false; box.dispatchEvent(new w.Event('change', { bubbles: true }));
+    r.breakdown.unticked = breakCols();
     t.set('f-bench', '', 'change');
     // The tab of one benchmark: its rows, its section, the others' hidden.
     d.querySelector('#bench-tabs [data-bench="essay-rubric"]').click();
@@ -391,6 +402,7 @@ type harnessResult struct {
 	Error                   string
 	Explorer, ExplorerPhone harnessExplorer
 	Heights                 map[string]float64
+	Breakdown               struct{ Before, After, Cells, Unticked []string }
 	Tab                     struct {
 		Rows, Selected, Sections []string
 		Filter                   string
@@ -665,6 +677,7 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 			t.Errorf("the essay-rubric tab shows a row of %q", v)
 		}
 	}
+	checkBreakdown(t, b, r)
 	if len(r.BenchTrackFilter) != 1 || r.BenchTrackFilter[0] != "essay-rubric/harness-benchmark" {
 		t.Errorf("benchmark and track filters show %v", r.BenchTrackFilter)
 	}
@@ -1045,4 +1058,49 @@ func checkExplorer(t *testing.T, where string, x harnessExplorer) {
 	if x.ModelWide > 0 || x.QuestionWide > 0 {
 		t.Errorf("%s, the explorer scrolls sideways by %.0f px (answers) and %.0f px (question)", where, x.ModelWide, x.QuestionWide)
 	}
+}
+
+// checkBreakdown: the accuracy by difficulty shows only when asked for,
+// one column per difficulty, with each entry's accuracy there.
+func checkBreakdown(t *testing.T, b *Board, r *harnessResult) {
+	t.Helper()
+	x := r.Breakdown
+	if len(x.Before) != 0 || len(x.Unticked) != 0 {
+		t.Errorf("optional columns show unasked: %v, after unticking %v", x.Before, x.Unticked)
+	}
+	if strings.Join(x.After, ",") != "easy,medium,hard" {
+		t.Errorf("by difficulty the columns are %v", x.After)
+	}
+	var want []string
+	for _, bm := range b.Benchmarks {
+		for _, tr := range []string{"model-benchmark", "harness-benchmark"} {
+			for _, e := range bm.Entries {
+				if string(e.Track) != tr {
+					continue
+				}
+				s := strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName))
+				for _, k := range []string{"easy", "medium", "hard"} {
+					if c, ok := mcqOf(e).ByDifficulty[k]; ok {
+						s += " " + pct(c.Accuracy)
+					} else {
+						s += " –"
+					}
+				}
+				want = append(want, s)
+			}
+		}
+	}
+	got := append([]string(nil), x.Cells...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("accuracy by difficulty\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func mcqOf(e Entry) *MCQDetail {
+	if e.MCQ == nil {
+		return &MCQDetail{}
+	}
+	return e.MCQ
 }

@@ -208,6 +208,12 @@
   if (tabList) {
     tabList.hidden = false;
   }
+  // The optional columns: a group shows when its box is ticked.
+  Array.prototype.forEach.call(document.querySelectorAll('#columns input[data-group]'), function (box) {
+    box.addEventListener('change', function () {
+      table.classList.toggle('show-' + box.getAttribute('data-group'), box.checked);
+    });
+  });
   filters.hidden = false;
   apply();
 
