@@ -559,6 +559,17 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	mu.Unlock()
 
+	// The first screen on a desktop and on a phone, compared with the
+	// golden screenshots by layout (checkScreenshot).
+	for _, size := range []struct{ name, window string }{{"desktop.png", "1400,1000"}, {"phone.png", "390,844"}} {
+		p := filepath.Join(t.TempDir(), size.name)
+		chromium(t, bin, "--hide-scrollbars", "--window-size="+size.window, "--virtual-time-budget=2000", "--screenshot="+p, srv.URL+"/index.html")
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) == 0 {
+			t.Fatalf("no screenshot: %v", err)
+		}
+		checkScreenshot(t, "screens/"+size.name, data)
+	}
 	shot := filepath.Join(t.TempDir(), "index.png")
 	chromium(t, bin, "--hide-scrollbars", "--window-size=1400,1000", "--virtual-time-budget=2000", "--screenshot="+shot, srv.URL+"/index.html")
 	info, err := os.Stat(shot)
