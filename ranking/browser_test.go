@@ -175,7 +175,7 @@ var r = {};
     box.checked = true; box.dispatchEvent(new w.Event('change', { bubbles: true }));
     r.breakdown.after = breakCols();
     r.breakdown.cells = t.rows().map(function (tr) {
-      return tr.getAttribute('data-model') + ' ' + t.all('td.c-break[data-group="difficulty"]', tr).map(function (td) { return td.textContent; }).join(' ');
+      return tr.getAttribute('data-model') + ' ' + t.all('td.c-break.g-difficulty', tr).map(function (td) { return td.textContent; }).join(' ');
     });
     box.checked = false; box.dispatchEvent(new w.Event('change', { bubbles: true }));
     r.breakdown.unticked = breakCols();

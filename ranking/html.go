@@ -182,7 +182,7 @@ type breakdownColumn struct{ Col, Label string }
 
 // breakdownCell is an entry's value in one optional column.
 type breakdownCell struct {
-	Group, Label   string
+	Group          string
 	Text, Sort     string
 	Correct, Total int
 }
@@ -383,10 +383,10 @@ func addBreakdowns(b *Board, v *pageView) {
 		v.Breakdowns = append(v.Breakdowns, g)
 		for i, e := range entries {
 			for _, key := range order {
-				c := breakdownCell{Group: k.ID, Label: key, Text: "–"}
+				c := breakdownCell{Group: k.ID, Text: "–"}
 				if e.MCQ != nil {
 					if n, ok := k.of(e.MCQ)[key]; ok {
-						c.Text, c.Sort, c.Correct, c.Total = pct(n.Accuracy), strconv.FormatFloat(n.Accuracy, 'f', 6, 64), n.Correct, n.Total
+						c.Text, c.Sort, c.Correct, c.Total = pct(n.Accuracy), strconv.FormatFloat(n.Accuracy, 'f', 4, 64), n.Correct, n.Total
 					}
 				}
 				v.Rows[i].Breakdown = append(v.Rows[i].Breakdown, c)
