@@ -475,6 +475,10 @@
     }).catch(function (err) { failed(file, err); });
   }
 
+  // The links wait for this script: without it there is no explorer.
+  Array.prototype.forEach.call(document.querySelectorAll('a.answers-link'), function (a) {
+    a.hidden = false;
+  });
   document.addEventListener('click', function (ev) {
     var a = ev.target.closest && ev.target.closest('a.answers-link');
     if (!a) {
