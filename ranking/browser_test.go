@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchgate/benchgate/verify"
 )
 
 // findChromium gives the browser the test drives, or "" when there is none.
@@ -130,6 +132,8 @@ async function explore(frame) {
   x.shown = !d.getElementById('explorer').hidden;
   x.model = heading(); x.answers = items(); x.status = d.getElementById('explorer-status').textContent;
   x.responses = t.all('#explorer-list pre.x-response').length;
+  x.hostileReason = t.all('#explorer-list p.x-q').some(function (p) { return p.textContent.indexOf('Judge: <img src=x onerror=') === 0; });
+  x.markup = t.all('#explorer-list img, #explorer-list script').length;
   x.modelWide = wide();
   t.set('x-show', 'wrong', 'change');
   x.wrongShown = t.all('#explorer-list > li').filter(t.shown).length;
@@ -389,6 +393,8 @@ type harnessPhone struct {
 type harnessExplorer struct {
 	Error, File              string
 	Shown                    bool
+	HostileReason            bool
+	Markup                   int
 	Model, Status            string
 	Answers, Responses       int
 	WrongShown, WrongMarked  int
@@ -504,7 +510,22 @@ func TestPageInBrowser(t *testing.T) {
 	// at one price.
 	// The example board as `benchgate leaderboard` writes it, with the
 	// explorer's files beside the page.
-	exampleGen := exampleGenerated(t)
+	// A judge's reason that is markup stays text in the explorer.
+	fsys := exampleBoard(t)
+	for _, p := range []string{"submissions/model-benchmark/llama-3.3-70b-basin/scores.json", "submissions/model-benchmark/qwen3-32b-basin/scores.json"} {
+		data := string(fsys[p].Data)
+		if !strings.Contains(data, `"score_b_reason": "`) {
+			t.Fatalf("%s has no score_b_reason", p)
+		}
+		fsys[p].Data = []byte(strings.Replace(data, `"score_b_reason": "`, `"score_b_reason": "<img src=x onerror=\"parent.__xss='explorer'\"> `, 1))
+	}
+	exampleGen, err := Generate(fsys, GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exampleGen.Board.Ranked() != exampleGenerated(t).Board.Ranked() {
+		t.Fatal("the hostile reasons changed what is ranked")
+	}
 	example := exampleGen.Files["index.html"]
 
 	var mu sync.Mutex
@@ -1056,6 +1077,9 @@ func checkExplorer(t *testing.T, where string, x harnessExplorer) {
 	}
 	if !x.Shown || !strings.HasPrefix(x.Model, "Answers of ") || x.Answers == 0 || x.Responses != x.Answers {
 		t.Errorf("%s, opening %s shows %q with %d answers and %d responses (shown %v): %s", where, x.File, x.Model, x.Answers, x.Responses, x.Shown, x.Status)
+	}
+	if !x.HostileReason || x.Markup != 0 {
+		t.Errorf("%s, a judge's reason that is markup is shown as text: %v; markup elements in the explorer: %d", where, x.HostileReason, x.Markup)
 	}
 	if x.WrongMarked == 0 || x.WrongShown != x.WrongMarked {
 		t.Errorf("%s, showing wrong answers only leaves %d of %d, %d of them wrong", where, x.WrongShown, x.Answers, x.WrongMarked)
