@@ -148,6 +148,13 @@ async function explore(frame) {
   models[models.length - 1].click();
   await waitFor(function () { return heading().indexOf('Answers of ') === 0 && items() > 0; }, 5000);
   x.back = heading();
+  x.hash = frame.contentWindow.location.hash;
+  // The address keeps the view: opened afresh, it shows the same.
+  var again = await load('/example.html' + x.hash, frame.width, frame.height);
+  var ad = again.contentDocument;
+  await waitFor(function () { return ad.querySelectorAll('#explorer-list > li').length > 0; }, 5000);
+  x.reopened = ad.getElementById('explorer-h').textContent;
+  again.remove();
   return x;
 }
 
@@ -402,6 +409,7 @@ type harnessExplorer struct {
 	Question, QuestionStatus string
 	QuestionEntries, Choices int
 	Back                     string
+	Hash, Reopened           string
 }
 
 type harnessResult struct {
@@ -1086,6 +1094,9 @@ func checkExplorer(t *testing.T, where string, x harnessExplorer) {
 	}
 	if !strings.HasPrefix(x.Question, "Question ") || x.QuestionEntries == 0 || !strings.Contains(x.QuestionStatus, "entries") {
 		t.Errorf("%s, a question's view is %q with %d entries: %s", where, x.Question, x.QuestionEntries, x.QuestionStatus)
+	}
+	if !strings.HasPrefix(x.Hash, "#answers=explore%2F") || x.Reopened != x.Back {
+		t.Errorf("%s, the address %q opened afresh shows %q, want %q", where, x.Hash, x.Reopened, x.Back)
 	}
 	if !strings.HasPrefix(x.Back, "Answers of ") {
 		t.Errorf("%s, a model of the question opens %q", where, x.Back)

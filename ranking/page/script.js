@@ -324,10 +324,28 @@
   show.addEventListener('change', applyFilter);
   document.getElementById('explorer-close').addEventListener('click', function () {
     box.hidden = true;
+    if (/^#(answers|question)=/.test(location.hash)) {
+      history.replaceState(null, '', '#all');
+    }
   });
+  // What the explorer shows is kept in the address, #answers=FILE&q=ID or
+  // #question=FILE&q=ID, so that a link opens the same view; a file is
+  // only ever one of the explorer's own.
+  function remember(kind, file, id) {
+    var p = new URLSearchParams();
+    p.set(kind, file);
+    if (id) {
+      p.set('q', id);
+    }
+    history.replaceState(null, '', '#' + p.toString());
+  }
+  function ownFile(file) {
+    return typeof file === 'string' && /^explore\/[a-z0-9_.-]+\/[a-z0-9_.-]+\.json$/.test(file) && file.indexOf('..') < 0;
+  }
 
   function openModel(file, focus) {
     begin('Answers');
+    remember('answers', file, focus);
     Promise.all([load(file), load(questionsOf(file))]).then(function (res) {
       var m = res[0], idx = res[1];
       var byID = {};
@@ -424,6 +442,7 @@
 
   function openQuestion(file, id) {
     begin('Question ' + id);
+    remember('question', file, id);
     load(file).then(function (idx) {
       var qi = -1;
       idx.questions.forEach(function (q, i) { if (q.id === id) { qi = i; } });
@@ -475,6 +494,18 @@
     }).catch(function (err) { failed(file, err); });
   }
 
+  function restoreView() {
+    if (!/^#(answers|question)=/.test(location.hash)) {
+      return;
+    }
+    var p = new URLSearchParams(location.hash.slice(1));
+    if (ownFile(p.get('answers'))) {
+      openModel(p.get('answers'), p.get('q') || '');
+    } else if (ownFile(p.get('question')) && p.get('q')) {
+      openQuestion(p.get('question'), p.get('q'));
+    }
+  }
+  restoreView();
   // The links wait for this script: without it there is no explorer.
   Array.prototype.forEach.call(document.querySelectorAll('a.answers-link'), function (a) {
     a.hidden = false;
