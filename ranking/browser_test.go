@@ -316,6 +316,12 @@ var r = {};
     r.heights.fixtureDesktop = d.documentElement.scrollHeight;
     r.heights.fixturePhone = pd.documentElement.scrollHeight;
     r.tableTopPhone = pd.getElementById('entries').getBoundingClientRect().top;
+    // Each status on one line: none breaks inside a word.
+    r.statusLines = t.all('.excluded-table td.c-status .status').concat(p.all('.excluded-table td.c-status .status')).map(function (x) {
+      var lines = {};
+      Array.prototype.forEach.call(x.getClientRects(), function (b) { lines[Math.round(b.top)] = true; });
+      return x.textContent + ' ' + Object.keys(lines).length;
+    });
     r.firstRowBottomPhone = p.visible()[0].getBoundingClientRect().bottom;
     var firstRows = p.visible().slice(0, 3);
     r.phone = {
@@ -423,6 +429,7 @@ type harnessResult struct {
 	}
 	EntryDetailsShown, FoldsClosed int
 	TableTopPhone                  float64
+	StatusLines                    []string
 	FirstRowBottomPhone            float64
 	DesktopWidth                   float64
 	FiltersShown                   bool
@@ -815,6 +822,14 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	// first screen.
 	if r.TableTopPhone >= 844 || r.FirstRowBottomPhone > 844 {
 		t.Errorf("on a phone the table starts at %.0f px and its first entry ends at %.0f px: not on the first screen of 844", r.TableTopPhone, r.FirstRowBottomPhone)
+	}
+	if len(r.StatusLines) == 0 {
+		t.Error("no status cell on the page")
+	}
+	for _, l := range r.StatusLines {
+		if !strings.HasSuffix(l, " 1") {
+			t.Errorf("the status %q takes more than one line", l)
+		}
 	}
 	t.Logf("page heights: %v", r.Heights)
 	checkState(t, r)
