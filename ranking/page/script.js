@@ -434,9 +434,7 @@
         ', ' + flagged + ' flagged. Submission ' + m.path + '.';
       filter.hidden = false;
       applyFilter();
-      if (target) {
-        target.scrollIntoView();
-      }
+      (target || box).scrollIntoView();
     }).catch(function (err) { failed(file, err); });
   }
 
@@ -489,6 +487,7 @@
         li.appendChild(head);
         list.appendChild(li);
       });
+      box.scrollIntoView();
       status.textContent = right + ' of ' + idx.entries.length + (idx.kind === 'mcq' ? ' entries answered it correctly.' : ' entries got full marks.') +
         ' Select a model to read its answer.';
     }).catch(function (err) { failed(file, err); });
