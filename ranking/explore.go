@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,7 +14,6 @@ import (
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/extract"
 	"github.com/benchgate/benchgate/internal/filecache"
-	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -142,7 +143,7 @@ func fileSafe(s string) string {
 // by path relative to the page. Entries are read again from the tree, in
 // parallel; with cache set, an entry whose submission and benchmark are
 // unchanged is not.
-func exploreFiles(v *verify.Verifier, b *Board, results []verify.Result, cache Store) (map[string][]byte, error) {
+func exploreFiles(fsys fs.FS, v *verify.Verifier, b *Board, results []verify.Result, cache Store) (map[string][]byte, error) {
 	digests := map[string]string{}
 	for i := range results {
 		if d, err := results[i].Digest(); err == nil {
@@ -169,7 +170,7 @@ func exploreFiles(v *verify.Verifier, b *Board, results []verify.Result, cache S
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				answers[j], data[j], errs[j] = entryAnswers(v, src, bm, e, digests[e.Path], cache)
+				answers[j], data[j], errs[j] = entryAnswers(fsys, src, bm, e, digests[e.Path], cache)
 			}()
 		}
 		wg.Wait()
@@ -191,7 +192,7 @@ func exploreFiles(v *verify.Verifier, b *Board, results []verify.Result, cache S
 
 // entryAnswers reads one entry's scores.json and makes its file, through
 // the cache when the submission's digest is known.
-func entryAnswers(v *verify.Verifier, src *benchmark.Benchmark, bm *Benchmark, e Entry, digest string, cache Store) (*ModelAnswers, []byte, error) {
+func entryAnswers(fsys fs.FS, src *benchmark.Benchmark, bm *Benchmark, e Entry, digest string, cache Store) (*ModelAnswers, []byte, error) {
 	var key string
 	if cache != nil && digest != "" {
 		h := sha256.New()
@@ -204,8 +205,15 @@ func entryAnswers(v *verify.Verifier, src *benchmark.Benchmark, bm *Benchmark, e
 			}
 		}
 	}
-	_, files := v.VerifyFiles(e.Path)
-	m, err := modelAnswers(src, bm, e, files)
+	raw, err := fs.ReadFile(fsys, path.Join(e.Path, submission.ScoresFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []scoresRow
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", submission.ScoresFile, err)
+	}
+	m, err := modelAnswers(src, bm, e, rows)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -219,71 +227,78 @@ func entryAnswers(v *verify.Verifier, src *benchmark.Benchmark, bm *Benchmark, e
 	return m, data, nil
 }
 
+// scoresRow is what the explorer shows of a row of scores.json, either
+// kind; the names are the schema's (schemas/scores-*.schema.json). The
+// file passed verification in this run, so it is decoded plainly here:
+// checking it again through its schema would double the cost of a board.
+type scoresRow struct {
+	ID           string `json:"id"`
+	Response     string `json:"response"`
+	Reasoning    string `json:"reasoning"`
+	Truncated    bool   `json:"response_truncated"`
+	Answer       string `json:"answer"`
+	FinishReason string `json:"finish_reason"`
+	Error        string `json:"error"`
+
+	AnswerB    string   `json:"answer_b"`
+	CleanB     *string  `json:"answer_b_clean"`
+	Score      *float64 `json:"score_b"`
+	Reason     string   `json:"score_b_reason"`
+	GatePassed *bool    `json:"score_b_gate_passed"`
+	Components []struct {
+		ID      string   `json:"id"`
+		Awarded *float64 `json:"awarded"`
+		Maximum *float64 `json:"maximum"`
+		Reason  string   `json:"reason"`
+	} `json:"score_b_components"`
+	Adjudicate bool   `json:"score_b_adjudication_required"`
+	AdjNote    string `json:"score_b_adjudication_note"`
+	JudgeModel string `json:"judge_model"`
+}
+
 // modelAnswers puts an entry's rows in the benchmark's question order.
-func modelAnswers(src *benchmark.Benchmark, bm *Benchmark, e Entry, files *verify.Files) (*ModelAnswers, error) {
+func modelAnswers(src *benchmark.Benchmark, bm *Benchmark, e Entry, rows []scoresRow) (*ModelAnswers, error) {
 	m := &ModelAnswers{Benchmark: bm.Key, Kind: bm.Kind, Track: e.Track, Model: e.ModelName, Harness: harnessSuffix(e), Path: e.Path, Answers: []AnswerView{}}
-	if files == nil {
-		return nil, fmt.Errorf("the submission's files could not be read again")
-	}
 	byQ := make([]*AnswerView, src.Questions())
-	switch {
-	case src.Rubric != nil:
-		if files.Rubric == nil {
-			return nil, fmt.Errorf("scores.json could not be read again")
-		}
-		for _, r := range files.Rubric {
-			qi, ok := src.Index(r.ID)
-			if !ok || byQ[qi] != nil {
-				continue
-			}
-			a := &AnswerView{ID: r.ID, Response: r.Answer, Reasoning: r.Reasoning, Reason: r.Reason, GatePassed: r.GatePassed,
-				Adjudicate: r.Adjudicate, AdjNote: r.AdjNote, JudgeModel: r.JudgeModel}
-			if r.HasClean && r.AnswerClean != r.Answer {
-				a.CleanAnswer = r.AnswerClean
-			}
-			if f, ok := nodeFloat(r.Score); ok {
-				a.Points = &f
-			}
-			for _, c := range r.Components {
-				ca := ComponentAward{ID: c.ID, Reason: c.Reason}
-				if f, ok := nodeFloat(c.Awarded); ok {
-					ca.Awarded = &f
-				}
-				if f, ok := nodeFloat(c.Maximum); ok {
-					ca.Maximum = &f
-				}
-				a.Components = append(a.Components, ca)
-			}
-			byQ[qi] = a
-		}
-	default:
-		if files.MCQ == nil {
-			return nil, fmt.Errorf("scores.json could not be read again")
-		}
-		policy, err := extract.Lookup(src.Entry.Extraction)
+	var policy extract.Policy
+	if src.Rubric == nil {
+		p, err := extract.Lookup(src.Entry.Extraction)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range files.MCQ {
-			qi, ok := src.Index(r.ID)
-			if !ok || byQ[qi] != nil {
-				continue
+		policy = p
+	}
+	for _, r := range rows {
+		qi, ok := src.Index(r.ID)
+		if !ok || byQ[qi] != nil {
+			continue
+		}
+		if src.Rubric != nil {
+			a := &AnswerView{ID: r.ID, Response: r.AnswerB, Reasoning: r.Reasoning, Points: r.Score, Reason: r.Reason, GatePassed: r.GatePassed,
+				Adjudicate: r.Adjudicate, AdjNote: r.AdjNote, JudgeModel: r.JudgeModel}
+			if r.CleanB != nil && *r.CleanB != r.AnswerB {
+				a.CleanAnswer = *r.CleanB
 			}
-			key := src.Items[qi].Key()
-			correct := r.Answer == key
-			got := policy.Extract(r.Response)
-			a := &AnswerView{ID: r.ID, Response: r.Response, Reasoning: r.Reasoning, Truncated: r.Truncated, FinishReason: r.FinishReason, Error: r.Error,
-				Answer: r.Answer, Key: key, Correct: &correct, Read: got.Letter, Pattern: got.Pattern}
-			// As verification judges them: an answer cut short where more
-			// text could change the letter is evidence neither way; any
-			// other whose letter is not the one read is disputed.
-			if r.Truncated && !got.Final {
-				a.Unverifiable = true
-			} else if got.Letter != r.Answer {
-				a.Disputed = true
+			for _, c := range r.Components {
+				a.Components = append(a.Components, ComponentAward{ID: c.ID, Awarded: c.Awarded, Maximum: c.Maximum, Reason: c.Reason})
 			}
 			byQ[qi] = a
+			continue
 		}
+		key := src.Items[qi].Key()
+		correct := r.Answer == key
+		got := policy.Extract(r.Response)
+		a := &AnswerView{ID: r.ID, Response: r.Response, Reasoning: r.Reasoning, Truncated: r.Truncated, FinishReason: r.FinishReason, Error: r.Error,
+			Answer: r.Answer, Key: key, Correct: &correct, Read: got.Letter, Pattern: got.Pattern}
+		// As verification judges them: an answer cut short where more
+		// text could change the letter is evidence neither way; any
+		// other whose letter is not the one read is disputed.
+		if r.Truncated && !got.Final {
+			a.Unverifiable = true
+		} else if got.Letter != r.Answer {
+			a.Disputed = true
+		}
+		byQ[qi] = a
 	}
 	for i, a := range byQ {
 		if a == nil {
@@ -355,12 +370,4 @@ func marshalCompact(v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(data, '\n'), nil
-}
-
-// nodeFloat is a JSON number's value; a missing node or a null has none.
-func nodeFloat(n *jsondoc.Node) (float64, bool) {
-	if n == nil {
-		return 0, false
-	}
-	return n.Float()
 }

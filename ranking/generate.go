@@ -82,7 +82,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 		return nil, err
 	}
 	if g.Board.explore {
-		more, err := exploreFiles(v, g.Board, g.Report.Submissions, o.Board.Cache)
+		more, err := exploreFiles(fsys, v, g.Board, g.Report.Submissions, o.Board.Cache)
 		if err != nil {
 			return nil, fmt.Errorf("the explorer's files: %w", err)
 		}
