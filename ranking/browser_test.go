@@ -534,7 +534,7 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		fsys[p].Data = []byte(strings.Replace(data, `"score_b_reason": "`, `"score_b_reason": "<img src=x onerror=\"parent.__xss='explorer'\"> `, 1))
 	}
-	exampleGen, err := Generate(fsys, GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}})
+	exampleGen, err := Generate(fsys, GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Explore: true})
 	if err != nil {
 		t.Fatal(err)
 	}

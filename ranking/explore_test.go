@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchgate/benchgate/internal/filecache"
 	"github.com/benchgate/benchgate/internal/golden"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -14,7 +15,7 @@ import (
 // `benchgate leaderboard` generates it.
 func exampleGenerated(t *testing.T, formats ...string) *Generated {
 	t.Helper()
-	g, err := Generate(exampleBoard(t), GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Formats: formats})
+	g, err := Generate(exampleBoard(t), GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Formats: formats, Explore: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +39,28 @@ func TestExploreFilesGolden(t *testing.T) {
 	}
 	for _, name := range names {
 		golden.Check(t, name, g.Files[name])
+	}
+}
+
+// TestExploreCached: with a cache, a second run gives the same files.
+func TestExploreCached(t *testing.T) {
+	cache := filecache.Dir(t.TempDir())
+	run := func() map[string][]byte {
+		g, err := Generate(exampleBoard(t), GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Explore: true, Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Files
+	}
+	first, second := run(), run()
+	want := exampleGenerated(t).Files
+	if len(first) != len(want) || len(second) != len(want) {
+		t.Fatalf("%d and %d files, want %d", len(first), len(second), len(want))
+	}
+	for name, data := range want {
+		if string(first[name]) != string(data) || string(second[name]) != string(data) {
+			t.Errorf("%s differs with the cache", name)
+		}
 	}
 }
 
@@ -96,14 +119,21 @@ func TestExploreFilesMatchTheBoard(t *testing.T) {
 	}
 }
 
-// TestExploreOnlyWithThePage: the explorer's files go with the page, and
-// a page rendered without them links to none.
+// TestExploreOnlyWithThePage: the explorer's files go with the page, when
+// asked for, and a page rendered without them links to none.
 func TestExploreOnlyWithThePage(t *testing.T) {
 	g := exampleGenerated(t, "json")
 	for name := range g.Files {
 		if strings.HasPrefix(name, ExploreDir+"/") {
 			t.Errorf("%s written without the page", name)
 		}
+	}
+	plain, err := Generate(exampleBoard(t), GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Files) != len(Outputs) || strings.Contains(string(plain.Files["index.html"]), "data-answers=") {
+		t.Errorf("without Explore, %d files and a page that links to answers", len(plain.Files))
 	}
 	if page := string(renderHTMLBytes(t, g.Board)); strings.Contains(page, "data-answers=") || strings.Contains(page, `id="explorer"`) {
 		t.Error("a page rendered on its own links to explorer files that are not written")

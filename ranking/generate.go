@@ -27,14 +27,21 @@ type GenerateOptions struct {
 	// submission folder (see GitHistory); entries it does not know have
 	// no Added.
 	History History
+	// Explore, with the page among the formats, also writes the instance
+	// explorer's files beside it (ExploreDir), and the page links each
+	// row to its answers. They hold every response again, about the size
+	// of the submissions' scores.json files, and cost about a quarter of
+	// a cold run's CPU (docs/PERFORMANCE.md); with Cache set, an
+	// unchanged submission's file is not made again.
+	Explore bool
 }
 
 // Generated is a leaderboard built and rendered.
 type Generated struct {
 	Report verify.Report // the verdict on every submission found
 	Board  *Board        // the board built from those that passed
-	// Files are the rendered outputs, by file name (see Outputs), and with
-	// the page the explorer's files, by path under ExploreDir.
+	// Files are the rendered outputs, by file name (see Outputs), and,
+	// with Explore, the explorer's files, by path under ExploreDir.
 	Files map[string][]byte
 }
 
@@ -77,7 +84,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 	}
 	addReproductions(fsys, v, g.Board)
 	// The explorer's files go with the page that reads them.
-	g.Board.explore = len(o.Formats) == 0 || slices.Contains(o.Formats, "all") || slices.Contains(o.Formats, "html")
+	g.Board.explore = o.Explore && (len(o.Formats) == 0 || slices.Contains(o.Formats, "all") || slices.Contains(o.Formats, "html"))
 	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: pagesize -root BOARD -out DIR [-as-of YYYY-MM-DD]")
 		os.Exit(2)
 	}
-	g, err := ranking.Generate(submission.NoLinks(os.DirFS(*root)), ranking.GenerateOptions{Board: ranking.Options{AsOf: *asOf}})
+	g, err := ranking.Generate(submission.NoLinks(os.DirFS(*root)), ranking.GenerateOptions{Board: ranking.Options{AsOf: *asOf}, Explore: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
