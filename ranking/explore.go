@@ -140,16 +140,10 @@ func fileSafe(s string) string {
 }
 
 // exploreFiles renders the explorer's files for every ranked entry of b,
-// by path relative to the page. Entries are read again from the tree, in
-// parallel; with cache set, an entry whose submission and benchmark are
-// unchanged is not.
-func exploreFiles(fsys fs.FS, v *verify.Verifier, b *Board, results []verify.Result, cache Store) (map[string][]byte, error) {
-	digests := map[string]string{}
-	for i := range results {
-		if d, err := results[i].Digest(); err == nil {
-			digests[results[i].Path] = hex.EncodeToString(d[:])
-		}
-	}
+// by path relative to the page. Each entry's scores.json is read again
+// from the tree, entries in parallel; with cache set, an entry whose
+// scores.json, names and benchmark are unchanged is not decoded again.
+func exploreFiles(fsys fs.FS, v *verify.Verifier, b *Board, cache Store) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
@@ -170,7 +164,7 @@ func exploreFiles(fsys fs.FS, v *verify.Verifier, b *Board, results []verify.Res
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				answers[j], data[j], errs[j] = entryAnswers(fsys, src, bm, e, digests[e.Path], cache)
+				answers[j], data[j], errs[j] = entryAnswers(fsys, src, bm, e, cache)
 			}()
 		}
 		wg.Wait()
@@ -191,12 +185,20 @@ func exploreFiles(fsys fs.FS, v *verify.Verifier, b *Board, results []verify.Res
 }
 
 // entryAnswers reads one entry's scores.json and makes its file, through
-// the cache when the submission's digest is known.
-func entryAnswers(fsys fs.FS, src *benchmark.Benchmark, bm *Benchmark, e Entry, digest string, cache Store) (*ModelAnswers, []byte, error) {
+// the cache when it is set. The key holds the file's bytes, not the
+// verification result: a response edited without changing its letter
+// verifies the same, and must still show as it now reads.
+func entryAnswers(fsys fs.FS, src *benchmark.Benchmark, bm *Benchmark, e Entry, cache Store) (*ModelAnswers, []byte, error) {
+	raw, err := fs.ReadFile(fsys, path.Join(e.Path, submission.ScoresFile))
+	if err != nil {
+		return nil, nil, err
+	}
 	var key string
-	if cache != nil && digest != "" {
+	if cache != nil {
 		h := sha256.New()
-		fmt.Fprintf(h, "explore 1\n%s\n%s\n%s\n%s\n%s\n", filecache.CodeVersion(), src.SHA256, src.Entry.Extraction, e.Path, digest)
+		names, _ := json.Marshal([]string{e.Path, string(e.Track), e.ModelName, harnessSuffix(e)})
+		sum := sha256.Sum256(raw)
+		fmt.Fprintf(h, "explore 2\n%s\n%s\n%s\n%s\n%x\n", filecache.CodeVersion(), src.SHA256, src.Entry.Extraction, names, sum)
 		key = hex.EncodeToString(h.Sum(nil))
 		if data, ok := cache.Get(key); ok {
 			var m ModelAnswers
@@ -204,10 +206,6 @@ func entryAnswers(fsys fs.FS, src *benchmark.Benchmark, bm *Benchmark, e Entry, 
 				return &m, data, nil
 			}
 		}
-	}
-	raw, err := fs.ReadFile(fsys, path.Join(e.Path, submission.ScoresFile))
-	if err != nil {
-		return nil, nil, err
 	}
 	var rows []scoresRow
 	if err := json.Unmarshal(raw, &rows); err != nil {

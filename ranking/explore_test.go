@@ -62,6 +62,18 @@ func TestExploreCached(t *testing.T) {
 			t.Errorf("%s differs with the cache", name)
 		}
 	}
+	// A judge's reason edited verifies the same; the explorer shows the
+	// edit all the same.
+	fsys := exampleBoard(t)
+	p := "submissions/model-benchmark/qwen3-32b-basin/scores.json"
+	fsys[p].Data = []byte(strings.Replace(string(fsys[p].Data), `"score_b_reason": "`, `"score_b_reason": "Edited. `, 1))
+	g, err := Generate(fsys, GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Explore: true, Cache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := "explore/basin-analysis/model-qwen3-32b-basin.json"; !strings.Contains(string(g.Files[f]), `"reason":"Edited. `) {
+		t.Errorf("%s does not show the edited reason: the cache kept the old file", f)
+	}
 }
 
 // TestExploreFilesMatchTheBoard: every entry's file answers every

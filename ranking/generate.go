@@ -31,8 +31,8 @@ type GenerateOptions struct {
 	// explorer's files beside it (ExploreDir), and the page links each
 	// row to its answers. They hold every response again, about the size
 	// of the submissions' scores.json files, and cost about a quarter of
-	// a cold run's CPU (docs/PERFORMANCE.md); with Cache set, an
-	// unchanged submission's file is not made again.
+	// a cold run's CPU (docs/PERFORMANCE.md); with Cache set, the file
+	// of a submission whose scores.json is unchanged is not made again.
 	Explore bool
 }
 
@@ -89,7 +89,7 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 		return nil, err
 	}
 	if g.Board.explore {
-		more, err := exploreFiles(fsys, v, g.Board, g.Report.Submissions, o.Board.Cache)
+		more, err := exploreFiles(fsys, v, g.Board, o.Board.Cache)
 		if err != nil {
 			return nil, fmt.Errorf("the explorer's files: %w", err)
 		}
