@@ -120,13 +120,13 @@ func QuestionsFile(bm *Benchmark) string {
 }
 
 // fileSafe keeps a name to the letters a URL path and every file system
-// take as they are; a name that had to change gets a short hash of the
-// original, so that two names never become one.
+// take as they are (no "." first, no ".."); a name that had to change gets
+// a short hash of the original, so that two names never become one.
 func fileSafe(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_', r == '.' && b.Len() > 0:
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_', r == '.' && b.Len() > 0 && !strings.HasSuffix(b.String(), "."):
 			b.WriteRune(r)
 		default:
 			b.WriteByte('_')

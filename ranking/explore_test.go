@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -172,3 +173,29 @@ func TestFileSafe(t *testing.T) {
 		t.Error("two names became one")
 	}
 }
+
+// FuzzFileSafe: whatever a benchmark key or a slug holds, the explorer's
+// file name is one the page's script accepts (letters a–z, digits, "_",
+// "-", "." not first), and a name is kept as it is only when it already
+// was one.
+func FuzzFileSafe(f *testing.F) {
+	for _, s := range []string{"mcq-mini", "model-alpha-7b", "../x", "Ünïcode", "", ".hidden", "a/b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := fileSafe(s)
+		if out == "" || out[0] == '.' || strings.Contains(out, "..") || !safeName.MatchString(out) {
+			t.Fatalf("fileSafe(%q) = %q", s, out)
+		}
+		safe := s != "" && s[0] != '.' && !strings.Contains(s, "..") && safeName.MatchString(s)
+		if out == s && !safe {
+			t.Fatalf("fileSafe(%q) kept an unsafe name", s)
+		}
+		if safe && out != s {
+			t.Fatalf("fileSafe(%q) = %q changed a safe name", s, out)
+		}
+	})
+}
+
+// safeName is the script's pattern for a part of an explorer path.
+var safeName = regexp.MustCompile(`^[a-z0-9_.-]+$`)
