@@ -24,6 +24,10 @@ type Board struct {
 	Benchmarks   []Benchmark `json:"benchmarks"`
 	// Unmatched are submissions that name no known benchmark.
 	Unmatched []Excluded `json:"unmatched,omitempty"`
+
+	// explore is set when the explorer's files are written beside the
+	// page (Generate does), so that the page links to them.
+	explore bool
 }
 
 // Method records how the statistics were computed, so that anyone can

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchgate/benchgate/verify"
 )
 
 // findChromium gives the browser the test drives, or "" when there is none.
@@ -106,6 +108,56 @@ function scatters(t) {
 // overlap is true of boxes closer than 2 px: labels that touch read as one.
 function overlap(a, b) { var m = 2; return a.x < b.x + b.width + m && b.x < a.x + a.width + m && a.y < b.y + b.height + m && b.y < a.y + a.height + m; }
 
+// waitFor polls until ok() holds, for at most ms milliseconds.
+async function waitFor(ok, ms) {
+  for (var t = 0; t < ms; t += 50) {
+    if (ok()) { return true; }
+    await wait(50);
+  }
+  return ok();
+}
+// explore opens the first row's answers, then the first answer's question,
+// then the last model of that question, as a reader would, and says what
+// each view showed and whether anything stuck out sideways.
+async function explore(frame) {
+  var t = tools(frame), d = t.d, x = {};
+  var heading = function () { return d.getElementById('explorer-h').textContent; };
+  var items = function (sel) { return t.all('#explorer-list > li' + (sel || '')).length; };
+  var wide = function () { return Math.max(d.documentElement.scrollWidth, d.body.scrollWidth) - d.documentElement.clientWidth; };
+  var link = d.querySelector('#entries a.answers-link');
+  if (!link) { x.error = 'no answers link'; return x; }
+  x.file = link.getAttribute('data-answers');
+  link.click();
+  await waitFor(function () { return items() > 0; }, 5000);
+  x.shown = !d.getElementById('explorer').hidden;
+  x.model = heading(); x.answers = items(); x.status = d.getElementById('explorer-status').textContent;
+  x.responses = t.all('#explorer-list pre.x-response').length;
+  x.hostileReason = t.all('#explorer-list p.x-q').some(function (p) { return p.textContent.indexOf('Judge: <img src=x onerror=') === 0; });
+  x.markup = t.all('#explorer-list img, #explorer-list script').length;
+  x.modelWide = wide();
+  t.set('x-show', 'wrong', 'change');
+  x.wrongShown = t.all('#explorer-list > li').filter(t.shown).length;
+  x.wrongMarked = items('[data-wrong="true"]');
+  t.set('x-show', '', 'change');
+  d.querySelector('#explorer-list button.x-question').click();
+  await waitFor(function () { return heading().indexOf('Question ') === 0 && items('.x-entry') > 0; }, 5000);
+  x.question = heading(); x.questionEntries = items('.x-entry'); x.questionStatus = d.getElementById('explorer-status').textContent;
+  x.choices = t.all('#explorer-list .x-choices li').length;
+  x.questionWide = wide();
+  var models = t.all('#explorer-list button.x-model');
+  models[models.length - 1].click();
+  await waitFor(function () { return heading().indexOf('Answers of ') === 0 && items() > 0; }, 5000);
+  x.back = heading();
+  x.hash = frame.contentWindow.location.hash;
+  // The address keeps the view: opened afresh, it shows the same.
+  var again = await load('/example.html' + x.hash, frame.width, frame.height);
+  var ad = again.contentDocument;
+  await waitFor(function () { return ad.querySelectorAll('#explorer-list > li').length > 0; }, 5000);
+  x.reopened = ad.getElementById('explorer-h').textContent;
+  again.remove();
+  return x;
+}
+
 var r = {};
 (async function () {
   try {
@@ -114,9 +166,10 @@ var r = {};
     r.desktopWidth = d.documentElement.clientWidth;
     r.filtersShown = !d.getElementById('filters').hidden;
     r.rows = t.rows().length;
-    t.click('score'); r.scoreAsc = t.keys('score'); r.scoreAscBench = t.attrs('data-bench'); r.scoreAscAria = t.head('score').getAttribute('aria-sort');
-    r.sortNote = d.getElementById('sort-note').hidden ? '' : d.getElementById('sort-note').textContent;
+    // The first click on Score sorts best first, the second turns it round.
     t.click('score'); r.scoreDesc = t.keys('score'); r.scoreDescBench = t.attrs('data-bench'); r.scoreDescAria = t.head('score').getAttribute('aria-sort');
+    r.sortNote = d.getElementById('sort-note').hidden ? '' : d.getElementById('sort-note').textContent;
+    t.click('score'); r.scoreAsc = t.keys('score'); r.scoreAscBench = t.attrs('data-bench'); r.scoreAscAria = t.head('score').getAttribute('aria-sort');
     t.click('price'); r.priceAsc = t.keys('price');
     t.click('rank'); r.rankAsc = t.keys('rank'); r.rankAscBench = t.attrs('data-bench'); r.scoreAriaAfter = t.head('score').getAttribute('aria-sort');
 
@@ -126,6 +179,26 @@ var r = {};
     t.set('f-model', '', 'input');
     t.set('f-bench', 'essay-rubric', 'change');
     r.benchFilter = t.attrs('data-bench');
+    // The optional columns: none shows until its group is ticked.
+    var breakCols = function () { return t.all('#entries thead th.c-break').filter(t.shown).map(function (th) { return th.textContent; }); };
+    r.breakdown = { before: breakCols() };
+    var box = d.querySelector('#columns input[data-group="difficulty"]');
+    box.checked = true; box.dispatchEvent(new w.Event('change', { bubbles: true }));
+    r.breakdown.after = breakCols();
+    r.breakdown.cells = t.rows().map(function (tr) {
+      return tr.getAttribute('data-model') + ' ' + t.all('td.c-break.g-difficulty', tr).map(function (td) { return td.textContent; }).join(' ');
+    });
+    box.checked = false; box.dispatchEvent(new w.Event('change', { bubbles: true }));
+    r.breakdown.unticked = breakCols();
+    t.set('f-bench', '', 'change');
+    // The tab of one benchmark: its rows, its section, the others' hidden.
+    d.querySelector('#bench-tabs [data-bench="essay-rubric"]').click();
+    r.tab = {
+      rows: t.attrs('data-bench'),
+      selected: t.all('#bench-tabs [aria-selected="true"]').map(function (b) { return b.getAttribute('data-bench'); }),
+      sections: t.all('section.bench[data-bench]').filter(t.shown).map(function (x) { return x.getAttribute('data-bench'); }),
+      filter: d.getElementById('f-bench').value
+    };
     t.set('f-track', 'harness-benchmark', 'change');
     r.benchTrackFilter = t.attrs('data-bench').map(function (b, i) { return b + '/' + t.attrs('data-track')[i]; });
     d.getElementById('f-reset').click();
@@ -141,7 +214,7 @@ var r = {};
     t.click('rank'); t.click('rank'); t.click('rank');
     r.rankCells = t.visible().map(function (tr) {
       var td = tr.querySelector('td[data-label="Rank"]');
-      return tr.getAttribute('data-model') + ' ' + td.querySelector('.ranks').textContent + (td.querySelector('.best') ? ' could be #1' : '');
+      return tr.getAttribute('data-model') + ' ' + td.querySelector('.ranks').textContent + (td.querySelector('span.best') ? ' could be #1' : '');
     });
 
     // State in the address: filters and a sort, then the same address
@@ -149,7 +222,7 @@ var r = {};
     t.set('f-track', 'model-benchmark', 'change');
     t.set('f-open', 'yes', 'change');
     t.set('f-model', 'a', 'input');
-    t.click('score'); t.click('score');
+    t.click('score');
     r.stateBefore = t.state();
     var again = await load('/index.html' + w.location.hash, 1400, 900);
     var t2 = tools(again);
@@ -159,6 +232,9 @@ var r = {};
     r.stateReset = t2.state();
     d.getElementById('f-reset').click();
 
+    // The charts are folded under their tables; a reader opens them.
+    r.foldsClosed = t.all('details.fold').filter(function (f) { return !f.open; }).length;
+    t.all('details.fold').forEach(function (f) { f.open = true; });
     r.charts = t.all('svg.chart').map(function (svg) {
       var title = svg.querySelector(':scope > title'), desc = svg.querySelector(':scope > desc');
       return {
@@ -177,6 +253,10 @@ var r = {};
     r.scatters = scatters(t);
     var example = await load('/example.html', 1400, 900);
     r.exampleScatters = scatters(tools(example));
+    r.explorer = await explore(example);
+    var examplePhone = await load('/example.html', 390, 844);
+    r.explorerPhone = await explore(examplePhone);
+    r.heights = { desktop: example.contentDocument.documentElement.scrollHeight };
     r.title = d.title;
     r.h1 = d.querySelector('h1').textContent;
     r.intro = d.querySelector('.intro') ? d.querySelector('.intro').textContent.trim() : '';
@@ -206,14 +286,16 @@ var r = {};
     // Print: the page's print rules applied to the screen, as printing
     // applies them.
     var seen = function (x) { return x.checkVisibility() && x.getBoundingClientRect().height > 0; };
-    var screenShown = t.all('details .detail').filter(seen).length;
+    t.all('details.fold').forEach(function (f) { f.open = false; });
+    r.entryDetailsShown = t.all('details.entry-details').filter(seen).length;
+    var screenShown = t.all('details.entry-details .detail').filter(seen).length;
     var printRules = [];
     Array.prototype.forEach.call(d.styleSheets, function (sheet) {
       Array.prototype.forEach.call(sheet.cssRules, function (rule) {
         if (rule.media && rule.media.mediaText === 'print') { printRules.push(rule); rule.media.mediaText = 'all'; }
       });
     });
-    var details = t.all('details');
+    var details = t.all('details.entry-details');
     r.print = {
       rules: printRules.length,
       details: details.length,
@@ -230,6 +312,17 @@ var r = {};
     // A phone.
     var phone = await load('/index.html', 390, 844);
     var p = tools(phone), pd = p.d;
+    r.heights.phone = examplePhone.contentDocument.documentElement.scrollHeight;
+    r.heights.fixtureDesktop = d.documentElement.scrollHeight;
+    r.heights.fixturePhone = pd.documentElement.scrollHeight;
+    r.tableTopPhone = pd.getElementById('entries').getBoundingClientRect().top;
+    // Each status on one line: none breaks inside a word.
+    r.statusLines = t.all('.excluded-table td.c-status .status').concat(p.all('.excluded-table td.c-status .status')).map(function (x) {
+      var lines = {};
+      Array.prototype.forEach.call(x.getClientRects(), function (b) { lines[Math.round(b.top)] = true; });
+      return x.textContent + ' ' + Object.keys(lines).length;
+    });
+    r.firstRowBottomPhone = p.visible()[0].getBoundingClientRect().bottom;
     var firstRows = p.visible().slice(0, 3);
     r.phone = {
       clientWidth: pd.documentElement.clientWidth,
@@ -244,7 +337,7 @@ var r = {};
         return cells.map(function (c) { return c.getAttribute('data-label'); });
       }),
       charts: p.all('svg.chart').filter(p.shown).length,
-      minis: p.all('svg.mini').filter(p.shown).length,
+      minis: p.all('svg.rankbar').filter(p.shown).length,
       entries: p.all('details').length,
       // The smallest text drawn in a shown chart, in CSS pixels.
       minChartText: Math.min.apply(null, p.all('svg').filter(p.shown).map(function (svg) {
@@ -310,45 +403,71 @@ type harnessPhone struct {
 	MinChartText, MinText    float64
 }
 
+type harnessExplorer struct {
+	Error, File              string
+	Shown                    bool
+	HostileReason            bool
+	Markup                   int
+	Model, Status            string
+	Answers, Responses       int
+	WrongShown, WrongMarked  int
+	ModelWide, QuestionWide  float64
+	Question, QuestionStatus string
+	QuestionEntries, Choices int
+	Back                     string
+	Hash, Reopened           string
+}
+
 type harnessResult struct {
-	Error                         string
-	DesktopWidth                  float64
-	FiltersShown                  bool
-	Rows                          int
-	ScoreAsc, ScoreDesc           []string
-	ScoreAscBench, ScoreDescBench []string
-	ScoreAscAria, ScoreDescAria   string
-	SortNote                      string
-	ScoreAriaAfter                *string
-	PriceAsc, RankAsc             []string
-	RankAscBench                  []string
-	ModelFilter                   []string
-	CountText                     string
-	BenchFilter                   []string
-	BenchTrackFilter              []string
-	OpenFilter                    []string
-	NoMatchShown                  bool
-	AfterReset                    int
-	AfterResetHash                string
-	RankCells                     []string
-	StateBefore, StateAfter       harnessState
-	StateReset                    harnessState
-	StateScrolled                 float64
-	Charts                        []harnessChart
-	Scatters, ExampleScatters     []harnessScatter
-	Title, H1, Intro              string
-	Attribution                   []string
-	AddedLinks                    []string
-	Scripts, Loaders              int
-	Handlers                      []string
-	Links                         []string
-	HostileShown                  bool
-	Resources                     []string
-	CSVHref, CSV                  string
-	Print                         harnessPrint
-	Phone                         harnessPhone
-	DetailsOpened                 bool
-	XSSParent, XSSFrame           *string
+	Error                   string
+	Explorer, ExplorerPhone harnessExplorer
+	Heights                 map[string]float64
+	Breakdown               struct{ Before, After, Cells, Unticked []string }
+	Tab                     struct {
+		Rows, Selected, Sections []string
+		Filter                   string
+	}
+	EntryDetailsShown, FoldsClosed int
+	TableTopPhone                  float64
+	StatusLines                    []string
+	FirstRowBottomPhone            float64
+	DesktopWidth                   float64
+	FiltersShown                   bool
+	Rows                           int
+	ScoreAsc, ScoreDesc            []string
+	ScoreAscBench, ScoreDescBench  []string
+	ScoreAscAria, ScoreDescAria    string
+	SortNote                       string
+	ScoreAriaAfter                 *string
+	PriceAsc, RankAsc              []string
+	RankAscBench                   []string
+	ModelFilter                    []string
+	CountText                      string
+	BenchFilter                    []string
+	BenchTrackFilter               []string
+	OpenFilter                     []string
+	NoMatchShown                   bool
+	AfterReset                     int
+	AfterResetHash                 string
+	RankCells                      []string
+	StateBefore, StateAfter        harnessState
+	StateReset                     harnessState
+	StateScrolled                  float64
+	Charts                         []harnessChart
+	Scatters, ExampleScatters      []harnessScatter
+	Title, H1, Intro               string
+	Attribution                    []string
+	AddedLinks                     []string
+	Scripts, Loaders               int
+	Handlers                       []string
+	Links                          []string
+	HostileShown                   bool
+	Resources                      []string
+	CSVHref, CSV                   string
+	Print                          harnessPrint
+	Phone                          harnessPhone
+	DetailsOpened                  bool
+	XSSParent, XSSFrame            *string
 }
 
 // chromium runs the browser once, headless, with its own profile, and no
@@ -404,7 +523,25 @@ func TestPageInBrowser(t *testing.T) {
 	csvData := csvBuf.Bytes()
 	// The example board, whose score-against-price chart puts two entries
 	// at one price.
-	example := renderHTMLBytes(t, buildFS(t, exampleBoard(t), Options{AsOf: "2026-11-29"}))
+	// The example board as `benchgate leaderboard` writes it, with the
+	// explorer's files beside the page.
+	// A judge's reason that is markup stays text in the explorer.
+	fsys := exampleBoard(t)
+	for _, p := range []string{"submissions/model-benchmark/llama-3.3-70b-basin/scores.json", "submissions/model-benchmark/qwen3-32b-basin/scores.json"} {
+		data := string(fsys[p].Data)
+		if !strings.Contains(data, `"score_b_reason": "`) {
+			t.Fatalf("%s has no score_b_reason", p)
+		}
+		fsys[p].Data = []byte(strings.Replace(data, `"score_b_reason": "`, `"score_b_reason": "<img src=x onerror=\"parent.__xss='explorer'\"> `, 1))
+	}
+	exampleGen, err := Generate(fsys, GenerateOptions{Verify: verify.Options{Today: today}, Board: Options{AsOf: "2026-11-29"}, Explore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exampleGen.Board.Ranked() != exampleGenerated(t).Board.Ranked() {
+		t.Fatal("the hostile reasons changed what is ranked")
+	}
+	example := exampleGen.Files["index.html"]
 
 	var mu sync.Mutex
 	var requests []string
@@ -424,6 +561,11 @@ func TestPageInBrowser(t *testing.T) {
 			w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 			w.Write(csvData)
 		default:
+			if data, ok := exampleGen.Files[strings.TrimPrefix(r.URL.Path, "/")]; ok && strings.HasPrefix(r.URL.Path, "/"+ExploreDir+"/") {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(data)
+				return
+			}
 			http.NotFound(w, r)
 		}
 	}))
@@ -447,12 +589,23 @@ func TestPageInBrowser(t *testing.T) {
 
 	mu.Lock()
 	for _, p := range requests {
-		if p != "/index.html" && p != "/example.html" && p != "/harness.html" && p != "/favicon.ico" && p != "/"+CSVFile {
+		if p != "/index.html" && p != "/example.html" && p != "/harness.html" && p != "/favicon.ico" && p != "/"+CSVFile && !strings.HasPrefix(p, "/"+ExploreDir+"/") {
 			t.Errorf("the page requested %s", p)
 		}
 	}
 	mu.Unlock()
 
+	// The first screen on a desktop and on a phone, compared with the
+	// golden screenshots by layout (checkScreenshot).
+	for _, size := range []struct{ name, window string }{{"desktop.png", "1400,1000"}, {"phone.png", "390,844"}} {
+		p := filepath.Join(t.TempDir(), size.name)
+		chromium(t, bin, "--hide-scrollbars", "--window-size="+size.window, "--virtual-time-budget=2000", "--screenshot="+p, srv.URL+"/index.html")
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) == 0 {
+			t.Fatalf("no screenshot: %v", err)
+		}
+		checkScreenshot(t, "screens/"+size.name, data)
+	}
 	shot := filepath.Join(t.TempDir(), "index.png")
 	chromium(t, bin, "--hide-scrollbars", "--window-size=1400,1000", "--virtual-time-budget=2000", "--screenshot="+shot, srv.URL+"/index.html")
 	info, err := os.Stat(shot)
@@ -503,8 +656,11 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 	for _, bm := range b.Benchmarks {
 		order = append(order, bm.Key)
 	}
-	withinBench(t, "after one click on Score", order, r.ScoreAscBench, nums("score", r.ScoreAsc), true)
-	withinBench(t, "after a second click on Score", order, r.ScoreDescBench, nums("score", r.ScoreDesc), false)
+	withinBench(t, "after one click on Score", order, r.ScoreDescBench, nums("score", r.ScoreDesc), false)
+	withinBench(t, "after a second click on Score", order, r.ScoreAscBench, nums("score", r.ScoreAsc), true)
+	if r.ScoreDescAria != "descending" || r.ScoreAscAria != "ascending" {
+		t.Errorf("Score's aria-sort after one click %q, after two %q; want descending (best first), then ascending", r.ScoreDescAria, r.ScoreAscAria)
+	}
 	withinBench(t, "by rank", order, r.RankAscBench, nums("rank", r.RankAsc), true)
 	if !strings.Contains(r.SortNote, "within each benchmark") {
 		t.Errorf("sorting by score does not say it sorts within each benchmark: %q", r.SortNote)
@@ -560,6 +716,15 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 			t.Errorf("the benchmark filter shows a row of %q", v)
 		}
 	}
+	if strings.Join(r.Tab.Selected, ",") != "essay-rubric" || strings.Join(r.Tab.Sections, ",") != "essay-rubric" || r.Tab.Filter != "essay-rubric" || len(r.Tab.Rows) != wantRubric {
+		t.Errorf("the essay-rubric tab shows %+v", r.Tab)
+	}
+	for _, v := range r.Tab.Rows {
+		if v != "essay-rubric" {
+			t.Errorf("the essay-rubric tab shows a row of %q", v)
+		}
+	}
+	checkBreakdown(t, b, r)
 	if len(r.BenchTrackFilter) != 1 || r.BenchTrackFilter[0] != "essay-rubric/harness-benchmark" {
 		t.Errorf("benchmark and track filters show %v", r.BenchTrackFilter)
 	}
@@ -643,9 +808,30 @@ func checkHarness(t *testing.T, b *Board, r *harnessResult, origin string) {
 			t.Errorf("the page links to %q", l)
 		}
 	}
+	// Each model is listed once: in the table. Its details and the charts
+	// wait until a reader opens them.
+	if r.EntryDetailsShown != 0 || r.FoldsClosed == 0 {
+		t.Errorf("before any is opened, %d entries' details show and %d charts are folded", r.EntryDetailsShown, r.FoldsClosed)
+	}
 	if !r.DetailsOpened {
 		t.Error("following a model's link does not open its details")
 	}
+	checkExplorer(t, "on a desktop", r.Explorer)
+	checkExplorer(t, "on a phone", r.ExplorerPhone)
+	// A reader on a phone sees the table, and its first entry, on the
+	// first screen.
+	if r.TableTopPhone >= 844 || r.FirstRowBottomPhone > 844 {
+		t.Errorf("on a phone the table starts at %.0f px and its first entry ends at %.0f px: not on the first screen of 844", r.TableTopPhone, r.FirstRowBottomPhone)
+	}
+	if len(r.StatusLines) == 0 {
+		t.Error("no status cell on the page")
+	}
+	for _, l := range r.StatusLines {
+		if !strings.HasSuffix(l, " 1") {
+			t.Errorf("the status %q takes more than one line", l)
+		}
+	}
+	t.Logf("page heights: %v", r.Heights)
 	checkState(t, r)
 	checkRanks(t, b, r)
 	checkIdentity(t, r)
@@ -859,8 +1045,8 @@ func checkPhone(t *testing.T, b *Board, r *harnessResult) {
 	if p.MinText < 11 {
 		t.Errorf("on a phone some text is %.1f px", p.MinText)
 	}
-	if p.Minis != 2*p.Entries || p.Entries != b.Ranked() {
-		t.Errorf("on a phone %d bars show for %d entries, want a score bar and a rank bar each", p.Minis, p.Entries)
+	if p.Minis != b.Ranked() {
+		t.Errorf("on a phone %d rank bars show for %d entries, want one in each row", p.Minis, b.Ranked())
 	}
 	if r.DesktopWidth != 1400 {
 		t.Errorf("the desktop frame is %v px wide", r.DesktopWidth)
@@ -901,4 +1087,81 @@ func orNil(p *string) string {
 		return "<nil>"
 	}
 	return *p
+}
+
+// checkExplorer: the first row's answers open below the table, one per
+// question with its response; an answer's question shows every entry's
+// answer to it; a model of the question opens its answers; nothing sticks
+// out sideways.
+func checkExplorer(t *testing.T, where string, x harnessExplorer) {
+	t.Helper()
+	if x.Error != "" {
+		t.Fatalf("%s, the explorer: %s", where, x.Error)
+	}
+	if !x.Shown || !strings.HasPrefix(x.Model, "Answers of ") || x.Answers == 0 || x.Responses != x.Answers {
+		t.Errorf("%s, opening %s shows %q with %d answers and %d responses (shown %v): %s", where, x.File, x.Model, x.Answers, x.Responses, x.Shown, x.Status)
+	}
+	if !x.HostileReason || x.Markup != 0 {
+		t.Errorf("%s, a judge's reason that is markup is shown as text: %v; markup elements in the explorer: %d", where, x.HostileReason, x.Markup)
+	}
+	if x.WrongMarked == 0 || x.WrongShown != x.WrongMarked {
+		t.Errorf("%s, showing wrong answers only leaves %d of %d, %d of them wrong", where, x.WrongShown, x.Answers, x.WrongMarked)
+	}
+	if !strings.HasPrefix(x.Question, "Question ") || x.QuestionEntries == 0 || !strings.Contains(x.QuestionStatus, "entries") {
+		t.Errorf("%s, a question's view is %q with %d entries: %s", where, x.Question, x.QuestionEntries, x.QuestionStatus)
+	}
+	if !strings.HasPrefix(x.Hash, "#answers=explore%2F") || x.Reopened != x.Back {
+		t.Errorf("%s, the address %q opened afresh shows %q, want %q", where, x.Hash, x.Reopened, x.Back)
+	}
+	if !strings.HasPrefix(x.Back, "Answers of ") {
+		t.Errorf("%s, a model of the question opens %q", where, x.Back)
+	}
+	if x.ModelWide > 0 || x.QuestionWide > 0 {
+		t.Errorf("%s, the explorer scrolls sideways by %.0f px (answers) and %.0f px (question)", where, x.ModelWide, x.QuestionWide)
+	}
+}
+
+// checkBreakdown: the accuracy by difficulty shows only when asked for,
+// one column per difficulty, with each entry's accuracy there.
+func checkBreakdown(t *testing.T, b *Board, r *harnessResult) {
+	t.Helper()
+	x := r.Breakdown
+	if len(x.Before) != 0 || len(x.Unticked) != 0 {
+		t.Errorf("optional columns show unasked: %v, after unticking %v", x.Before, x.Unticked)
+	}
+	if strings.Join(x.After, ",") != "easy,medium,hard" {
+		t.Errorf("by difficulty the columns are %v", x.After)
+	}
+	var want []string
+	for _, bm := range b.Benchmarks {
+		for _, tr := range []string{"model-benchmark", "harness-benchmark"} {
+			for _, e := range bm.Entries {
+				if string(e.Track) != tr {
+					continue
+				}
+				s := strings.ToLower(strings.TrimSpace(e.ModelName + " " + e.HarnessName))
+				for _, k := range []string{"easy", "medium", "hard"} {
+					if c, ok := mcqOf(e).ByDifficulty[k]; ok {
+						s += " " + pct(c.Accuracy)
+					} else {
+						s += " –"
+					}
+				}
+				want = append(want, s)
+			}
+		}
+	}
+	got := append([]string(nil), x.Cells...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("accuracy by difficulty\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func mcqOf(e Entry) *MCQDetail {
+	if e.MCQ == nil {
+		return &MCQDetail{}
+	}
+	return e.MCQ
 }

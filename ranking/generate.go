@@ -3,6 +3,7 @@ package ranking
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/benchgate/benchgate/verify"
@@ -26,13 +27,22 @@ type GenerateOptions struct {
 	// submission folder (see GitHistory); entries it does not know have
 	// no Added.
 	History History
+	// Explore, with the page among the formats, also writes the instance
+	// explorer's files beside it (ExploreDir), and the page links each
+	// row to its answers. They hold every response again, about the size
+	// of the submissions' scores.json files, and cost about a quarter of
+	// a cold run's CPU (docs/PERFORMANCE.md); with Cache set, the file
+	// of a submission whose scores.json is unchanged is not made again.
+	Explore bool
 }
 
 // Generated is a leaderboard built and rendered.
 type Generated struct {
-	Report verify.Report     // the verdict on every submission found
-	Board  *Board            // the board built from those that passed
-	Files  map[string][]byte // the rendered outputs, by file name (see Outputs)
+	Report verify.Report // the verdict on every submission found
+	Board  *Board        // the board built from those that passed
+	// Files are the rendered outputs, by file name (see Outputs), and,
+	// with Explore, the explorer's files, by path under ExploreDir.
+	Files map[string][]byte
 }
 
 // Generate is the leaderboard pipeline, the one `benchgate leaderboard`
@@ -74,8 +84,19 @@ func Generate(fsys fs.FS, o GenerateOptions) (*Generated, error) {
 		addHistory(g.Board, o.History)
 	}
 	addReproductions(fsys, v, g.Board)
+	// The explorer's files go with the page that reads them.
+	g.Board.explore = o.Explore && (len(o.Formats) == 0 || slices.Contains(o.Formats, "all") || slices.Contains(o.Formats, "html"))
 	if g.Files, err = files(g.Board, o.Board.Cache, o.Formats); err != nil {
 		return nil, err
+	}
+	if g.Board.explore {
+		more, err := exploreFiles(fsys, v, g.Board, o.Board.Cache)
+		if err != nil {
+			return nil, fmt.Errorf("the explorer's files: %w", err)
+		}
+		for name, data := range more {
+			g.Files[name] = data
+		}
 	}
 	return g, nil
 }

@@ -33,11 +33,13 @@ var (
 	pageStyle  = mustReadPage("page/style.css")
 	pageScript = mustReadPage("page/script.js")
 	pageTmpl   = template.Must(template.New("index.html.tmpl").ParseFS(pageFiles, "page/index.html.tmpl"))
-	// pageCSP allows the page's own style and script, by hash, and nothing
-	// else: no request leaves the page, and markup that slipped past
-	// escaping could neither run script nor load anything.
+	// pageCSP allows the page's own style and script, by hash, and one
+	// kind of request: its own script fetching the explorer's files from
+	// the page's own origin (connect-src 'self'). No request leaves that
+	// origin, and markup that slipped past escaping could neither run
+	// script nor load anything.
 	pageCSP = "default-src 'none'; style-src '" + cspHash(pageStyle) + "'; script-src '" + cspHash(pageScript) +
-		"'; img-src data:; base-uri 'none'; form-action 'none'"
+		"'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 )
 
 func mustReadPage(name string) string {
@@ -163,6 +165,26 @@ type pageView struct {
 	Rows         []rowView
 	Tracks       []option
 	Unmatched    []excludedView
+	Explore      bool // the explorer's files are beside the page
+	// Breakdowns are the table's optional columns, hidden until a reader
+	// asks for them: accuracy by difficulty and by domain, from the
+	// breakdowns of the multiple-choice entries.
+	Breakdowns []breakdownGroup
+}
+
+// breakdownGroup is a set of optional columns the reader shows together.
+type breakdownGroup struct {
+	ID, Label string
+	Columns   []breakdownColumn
+}
+
+type breakdownColumn struct{ Col, Label string }
+
+// breakdownCell is an entry's value in one optional column.
+type breakdownCell struct {
+	Group          string
+	Text, Sort     string
+	Correct, Total int
 }
 
 type option struct{ Value, Label string }
@@ -192,10 +214,13 @@ type rowView struct {
 	Track, TrackLabel     string
 	Rank, N, GroupSort    int
 	RankText, RankTitle   string
+	RankBar               *miniChart // rank_ub..rank_worst of 1..n, the place a dot
 	CouldBeBest           bool
 	Group                 string // the number, or "–" where no group can be drawn
 	Model, Harness, Match string
 	Anchor                string
+	Answers               string          // the entry's explorer file, "" when none is written
+	Breakdown             []breakdownCell // one per column of pageView.Breakdowns, in order
 	Score, CI, ScoreSort  string
 	Submitter             string
 	Open                  string
@@ -249,6 +274,7 @@ func newPageView(b *Board) pageView {
 		Method:       methodText(b.Method),
 		PriceFormula: PriceFormula,
 		Tracks:       trackOptions(),
+		Explore:      b.explore,
 	}
 	for i := range b.Benchmarks {
 		bm := &b.Benchmarks[i]
@@ -284,7 +310,11 @@ func newPageView(b *Board) pageView {
 			for _, e := range es {
 				ev := newEntryView(ids.make(bv.ID+"-"+trackShort(t)+"-"+e.Slug), bm, ts, len(es), e)
 				tv.Entries = append(tv.Entries, ev)
-				v.Rows = append(v.Rows, newRowView(bm, ts, len(es), bv.Label, e, ev.ID))
+				r := newRowView(bm, ts, len(es), bv.Label, e, ev.ID)
+				if b.explore {
+					r.Answers = AnswersFile(bm, e)
+				}
+				v.Rows = append(v.Rows, r)
 			}
 			bv.Tracks = append(bv.Tracks, tv)
 		}
@@ -300,7 +330,69 @@ func newPageView(b *Board) pageView {
 	for _, x := range b.Unmatched {
 		v.Unmatched = append(v.Unmatched, newExcludedView(x))
 	}
+	addBreakdowns(b, &v)
 	return v
+}
+
+// breakdownKinds are the optional columns: what each breaks the score
+// down by, and how its keys are ordered.
+var breakdownKinds = []struct {
+	ID, Label string
+	of        func(*MCQDetail) map[string]Count
+	order     func([]string)
+}{
+	{"difficulty", "Accuracy by difficulty", func(d *MCQDetail) map[string]Count { return d.ByDifficulty }, sortDifficulties},
+	{"domain", "Accuracy by domain", func(d *MCQDetail) map[string]Count { return d.ByDomain }, func([]string) {}},
+}
+
+// addBreakdowns gives the table a column per difficulty and per domain
+// any entry has, and each row its accuracy there ("–" where it has none).
+// Rows are in board order, so entry i of the board is row i.
+func addBreakdowns(b *Board, v *pageView) {
+	var entries []*Entry
+	for i := range b.Benchmarks {
+		for _, t := range submission.Tracks {
+			for j := range b.Benchmarks[i].Entries {
+				if b.Benchmarks[i].Entries[j].Track == t {
+					entries = append(entries, &b.Benchmarks[i].Entries[j])
+				}
+			}
+		}
+	}
+	if len(entries) != len(v.Rows) {
+		return
+	}
+	for _, k := range breakdownKinds {
+		keys := map[string]bool{}
+		for _, e := range entries {
+			if e.MCQ != nil {
+				for key := range k.of(e.MCQ) {
+					keys[key] = true
+				}
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		order := sortedKeys(keys)
+		k.order(order)
+		g := breakdownGroup{ID: k.ID, Label: k.Label}
+		for i, key := range order {
+			g.Columns = append(g.Columns, breakdownColumn{Col: k.ID + "-" + strconv.Itoa(i+1), Label: key})
+		}
+		v.Breakdowns = append(v.Breakdowns, g)
+		for i, e := range entries {
+			for _, key := range order {
+				c := breakdownCell{Group: k.ID, Text: "–"}
+				if e.MCQ != nil {
+					if n, ok := k.of(e.MCQ)[key]; ok {
+						c.Text, c.Sort, c.Correct, c.Total = pct(n.Accuracy), strconv.FormatFloat(n.Accuracy, 'f', 4, 64), n.Correct, n.Total
+					}
+				}
+				v.Rows[i].Breakdown = append(v.Rows[i].Breakdown, c)
+			}
+		}
+	}
 }
 
 // methodText says how the numbers were computed, for LEADERBOARD.md and
@@ -326,6 +418,7 @@ func newRowView(bm *Benchmark, ts *TrackStats, n int, label string, e Entry, anc
 		Rank:        e.Rank,
 		RankText:    rankText(e),
 		RankTitle:   rankTitle(e, n),
+		RankBar:     newRankMini(e, n),
 		CouldBeBest: bestMarked(ts, e),
 		Group:       groupCell(ts, e),
 		GroupSort:   e.Group,

@@ -498,7 +498,7 @@ func TestRenderHTMLOneRankInterval(t *testing.T) {
 	}
 	// The chart of the mcq model track: three bars, two filled (could be
 	// #1), the first two spanning ranks 1–2 of 3 and the last rank 3.
-	chart := out[strings.Index(out, `data-bench="mcq-mini" data-track="model-benchmark"`):]
+	chart := out[strings.Index(out, `data-bench="mcq-mini" data-track="model-benchmark" data-entries`):]
 	chart = chart[:strings.Index(chart, "</svg>")]
 	bars := regexp.MustCompile(`<rect class="rank-bar( best)?" x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"`).FindAllStringSubmatch(chart, -1)
 	if len(bars) != 4 { // the legend's and one per entry
@@ -584,5 +584,26 @@ func TestRankText(t *testing.T) {
 		if got, title := rankText(e), rankTitle(e, tt.n); got != tt.text || title != tt.title {
 			t.Errorf("rank %d, ranks %d–%d: %q (%q), want %q (%q)", tt.rank, tt.ub, tt.worst, got, title, tt.text, tt.title)
 		}
+	}
+}
+
+// TestRenderHTMLTableFirst: the table comes before the method, every row
+// draws its rank interval as a bar, Score sorts best first on the first
+// click, and a status cell is kept from breaking inside a word.
+func TestRenderHTMLTableFirst(t *testing.T) {
+	b := htmlFixtureBoard()
+	out := string(renderHTMLBytes(t, b))
+	table, method := strings.Index(out, `id="entries"`), strings.Index(out, `<p class="method">`)
+	if table < 0 || method < 0 || method < table {
+		t.Errorf("the table is at %d and the method at %d: the table must come first", table, method)
+	}
+	if n := strings.Count(out, `<svg class="rankbar"`); n != b.Ranked() {
+		t.Errorf("%d rank bars in the table for %d entries", n, b.Ranked())
+	}
+	if !strings.Contains(out, `data-col="score" data-type="num" data-within="bench" data-first="descending"`) {
+		t.Error("Score does not sort best first on the first click")
+	}
+	if !strings.Contains(out, `<td class="c-status"><span class="status">`) || !strings.Contains(pageStyle, ".excluded-table td.c-status { overflow-wrap: normal;") {
+		t.Error("the status cell may break inside a word")
 	}
 }

@@ -22,6 +22,8 @@
   var count = document.getElementById('count');
   var noMatch = document.getElementById('no-match');
   var sortNote = document.getElementById('sort-note');
+  var tabList = document.getElementById('bench-tabs');
+  var tabs = tabList ? Array.prototype.slice.call(tabList.querySelectorAll('[role="tab"]')) : [];
 
   // Benchmarks in the page's order: a column that only means something
   // within a benchmark (score, rank, group) sorts inside each, in turn.
@@ -100,7 +102,14 @@
     if (button) {
       button.addEventListener('click', function () {
         var name = th.getAttribute('data-col');
-        sortBy(name, th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending');
+        // The first click sorts the way a reader of that column looks
+        // first (best score first); the next one turns it round.
+        var current = th.getAttribute('aria-sort');
+        var dir = th.getAttribute('data-first') || 'ascending';
+        if (current) {
+          dir = current === 'ascending' ? 'descending' : 'ascending';
+        }
+        sortBy(name, dir);
         save();
       });
     }
@@ -118,6 +127,14 @@
       if (ok) {
         shown++;
       }
+    });
+    // One view per benchmark: its tab is selected, and the sections of
+    // the other benchmarks step aside.
+    tabs.forEach(function (tab) {
+      tab.setAttribute('aria-selected', String(tab.getAttribute('data-bench') === bench.value));
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('section.bench[data-bench]'), function (sec) {
+      sec.hidden = bench.value !== '' && sec.getAttribute('data-bench') !== bench.value;
     });
     var noun = rows.length === 1 ? ' entry' : ' entries';
     count.textContent = shown === rows.length ? rows.length + noun : shown + ' of ' + rows.length + noun + ' shown';
@@ -181,6 +198,22 @@
     apply();
     save();
   });
+  tabs.forEach(function (tab) {
+    tab.addEventListener('click', function () {
+      bench.value = tab.getAttribute('data-bench');
+      apply();
+      save();
+    });
+  });
+  if (tabList) {
+    tabList.hidden = false;
+  }
+  // The optional columns: a group shows when its box is ticked.
+  Array.prototype.forEach.call(document.querySelectorAll('#columns input[data-group]'), function (box) {
+    box.addEventListener('change', function () {
+      table.classList.toggle('show-' + box.getAttribute('data-group'), box.checked);
+    });
+  });
   filters.hidden = false;
   apply();
 
@@ -218,5 +251,270 @@
   window.addEventListener('afterprint', function () {
     opened.forEach(function (d) { d.open = false; });
     opened = [];
+  });
+})();
+
+// The instance explorer: a model's answers question by question, and a
+// question's answers model by model, read from the files beside the page
+// (explore/) only when a reader asks for them. Every text from those files
+// is set as text, never as markup.
+(function () {
+  'use strict';
+  var box = document.getElementById('explorer');
+  if (!box || !window.fetch) {
+    return;
+  }
+  var heading = document.getElementById('explorer-h');
+  var status = document.getElementById('explorer-status');
+  var list = document.getElementById('explorer-list');
+  var filter = document.getElementById('explorer-filter');
+  var show = document.getElementById('x-show');
+  var loaded = {};
+
+  function load(file) {
+    if (!loaded[file]) {
+      loaded[file] = fetch(file, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) {
+          throw new Error(r.status + ' ' + r.statusText);
+        }
+        return r.json();
+      });
+      loaded[file].catch(function () { delete loaded[file]; });
+    }
+    return loaded[file];
+  }
+  function questionsOf(file) {
+    return file.slice(0, file.lastIndexOf('/') + 1) + 'questions.json';
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) {
+      e.className = cls;
+    }
+    if (text !== undefined && text !== null) {
+      e.textContent = String(text);
+    }
+    return e;
+  }
+  function mark(parent, text, kind) {
+    parent.appendChild(el('span', 'x-mark' + (kind ? ' x-' + kind : ''), text));
+  }
+  function num(v) {
+    return Math.round(v * 100) / 100;
+  }
+  function begin(title) {
+    heading.textContent = title;
+    status.textContent = 'Loading…';
+    list.textContent = '';
+    filter.hidden = true;
+    box.hidden = false;
+    box.scrollIntoView();
+  }
+  function failed(file, err) {
+    status.textContent = 'The answers could not be loaded from ' + file + ' (' + err.message +
+      '). They are files beside the page: open it from the web server that publishes it.';
+  }
+  function applyFilter() {
+    Array.prototype.forEach.call(list.children, function (li) {
+      var v = show.value;
+      li.hidden = (v === 'wrong' && li.getAttribute('data-wrong') !== 'true') ||
+        (v === 'flagged' && li.getAttribute('data-flagged') !== 'true');
+    });
+  }
+  show.addEventListener('change', applyFilter);
+  document.getElementById('explorer-close').addEventListener('click', function () {
+    box.hidden = true;
+    if (/^#(answers|question)=/.test(location.hash)) {
+      history.replaceState(null, '', '#all');
+    }
+  });
+  // What the explorer shows is kept in the address, #answers=FILE&q=ID or
+  // #question=FILE&q=ID, so that a link opens the same view; a file is
+  // only ever one of the explorer's own.
+  function remember(kind, file, id) {
+    var p = new URLSearchParams();
+    p.set(kind, file);
+    if (id) {
+      p.set('q', id);
+    }
+    history.replaceState(null, '', '#' + p.toString());
+  }
+  function ownFile(file) {
+    return typeof file === 'string' && /^explore\/[a-z0-9_.-]+\/[a-z0-9_.-]+\.json$/.test(file) && file.indexOf('..') < 0;
+  }
+
+  function openModel(file, focus) {
+    begin('Answers');
+    remember('answers', file, focus);
+    Promise.all([load(file), load(questionsOf(file))]).then(function (res) {
+      var m = res[0], idx = res[1];
+      var byID = {};
+      idx.questions.forEach(function (q) { byID[q.id] = q; });
+      heading.textContent = 'Answers of ' + m.model + (m.harness ? ' + ' + m.harness : '') + ' on ' + m.benchmark;
+      var wrong = 0, flagged = 0, target = null;
+      m.answers.forEach(function (a) {
+        var li = el('li', 'x-answer');
+        li.setAttribute('data-id', a.id);
+        var head = el('div', 'x-head');
+        head.appendChild(el('span', 'x-id', a.id));
+        var isWrong, isFlagged;
+        if (m.kind === 'mcq') {
+          isWrong = !a.correct;
+          isFlagged = !!(a.unverifiable || a.disputed);
+          mark(head, a.correct ? 'correct' : 'wrong', a.correct ? 'ok' : '');
+          mark(head, 'answered ' + (a.answer || 'none'));
+          mark(head, 'key ' + a.key);
+          mark(head, 'read ' + (a.read || 'nothing') + (a.pattern ? ' (' + a.pattern + ')' : ''));
+          if (a.unverifiable) {
+            mark(head, 'unverifiable: stored cut short', 'flag');
+          }
+          if (a.disputed) {
+            mark(head, 'disputed: the letter read is not the answer', 'flag');
+          }
+        } else {
+          var max = idx.max_points;
+          isWrong = a.points === undefined || a.points === null || a.points < max;
+          isFlagged = !!a.adjudicate || a.points === undefined || a.points === null;
+          mark(head, a.points === undefined || a.points === null ? 'unscored' : num(a.points) + ' / ' + max + ' points', a.points === max ? 'ok' : '');
+          if (a.gate_passed !== undefined && a.gate_passed !== null) {
+            mark(head, a.gate_passed ? 'gate passed' : 'gate failed', a.gate_passed ? '' : 'flag');
+          }
+          if (a.adjudicate) {
+            mark(head, 'adjudicated', 'flag');
+          }
+        }
+        if (a.truncated && !a.unverifiable) {
+          mark(head, 'stored cut short');
+        }
+        var q = byID[a.id];
+        var qb = el('button', 'x-question', 'How every model answered');
+        qb.type = 'button';
+        qb.addEventListener('click', function () { openQuestion(questionsOf(file), a.id); });
+        head.appendChild(qb);
+        li.appendChild(head);
+        if (q) {
+          li.appendChild(el('p', 'x-q', q.text));
+        }
+        li.appendChild(el('pre', 'x-response', a.response || '(no response)'));
+        if (a.answer_clean) {
+          li.appendChild(el('p', 'x-q', 'Graded as: ' + a.answer_clean));
+        }
+        if (a.reason) {
+          li.appendChild(el('p', 'x-q', 'Judge: ' + a.reason));
+        }
+        if (a.adjudication_note) {
+          li.appendChild(el('p', 'x-q', 'Adjudication: ' + a.adjudication_note));
+        }
+        if (a.components && a.components.length) {
+          var t = el('table', 'small');
+          var hr = el('tr');
+          ['Component', 'Awarded', 'Of', 'Reason'].forEach(function (h) { hr.appendChild(el('th', '', h)); });
+          t.appendChild(el('thead')).appendChild(hr);
+          var tb = t.appendChild(el('tbody'));
+          a.components.forEach(function (c) {
+            var tr = el('tr');
+            tr.appendChild(el('td', '', c.id));
+            tr.appendChild(el('td', 'num', c.awarded === null ? '–' : num(c.awarded)));
+            tr.appendChild(el('td', 'num', c.maximum === null ? '–' : num(c.maximum)));
+            tr.appendChild(el('td', '', c.reason || ''));
+            tb.appendChild(tr);
+          });
+          li.appendChild(t);
+        }
+        li.setAttribute('data-wrong', String(isWrong));
+        li.setAttribute('data-flagged', String(isFlagged));
+        wrong += isWrong ? 1 : 0;
+        flagged += isFlagged ? 1 : 0;
+        if (a.id === focus) {
+          target = li;
+        }
+        list.appendChild(li);
+      });
+      status.textContent = m.answers.length + ' answers: ' + wrong + (m.kind === 'mcq' ? ' wrong' : ' below full marks or unscored') +
+        ', ' + flagged + ' flagged. Submission ' + m.path + '.';
+      filter.hidden = false;
+      applyFilter();
+      (target || box).scrollIntoView();
+    }).catch(function (err) { failed(file, err); });
+  }
+
+  function openQuestion(file, id) {
+    begin('Question ' + id);
+    remember('question', file, id);
+    load(file).then(function (idx) {
+      var qi = -1;
+      idx.questions.forEach(function (q, i) { if (q.id === id) { qi = i; } });
+      if (qi < 0) {
+        status.textContent = 'No question ' + id + ' in ' + file + '.';
+        return;
+      }
+      var q = idx.questions[qi];
+      heading.textContent = 'Question ' + q.id + ' of ' + idx.benchmark;
+      var intro = el('li', 'x-answer x-question-text');
+      intro.appendChild(el('p', 'x-q', q.text));
+      if (q.choices) {
+        var ol = el('ol', 'x-choices');
+        q.choices.forEach(function (c, i) {
+          var letter = 'ABCD'.charAt(i);
+          ol.appendChild(el('li', letter === q.key ? 'x-ok' : '', letter + '. ' + c + (letter === q.key ? ' (key)' : '')));
+        });
+        intro.appendChild(ol);
+      }
+      list.appendChild(intro);
+      var right = 0;
+      idx.entries.forEach(function (e) {
+        var li = el('li', 'x-answer x-entry');
+        var head = el('div', 'x-head');
+        var b = el('button', 'x-model', e.model + (e.harness ? ' + ' + e.harness : ''));
+        b.type = 'button';
+        b.addEventListener('click', function () { openModel(e.file, q.id); });
+        head.appendChild(b);
+        if (idx.kind === 'mcq') {
+          var c = e.letters.charAt(qi);
+          var letter = c === '-' ? '' : c.toUpperCase();
+          var ok = letter === q.key;
+          right += ok ? 1 : 0;
+          mark(head, ok ? 'correct' : 'wrong', ok ? 'ok' : '');
+          mark(head, 'answered ' + (letter || 'none'));
+          if (c !== c.toUpperCase()) {
+            mark(head, 'unverifiable: stored cut short', 'flag');
+          }
+        } else {
+          var p = e.points[qi];
+          right += p === idx.max_points ? 1 : 0;
+          mark(head, p < 0 ? 'unscored' : num(p) + ' / ' + idx.max_points + ' points', p === idx.max_points ? 'ok' : (p < 0 ? 'flag' : ''));
+        }
+        li.appendChild(head);
+        list.appendChild(li);
+      });
+      box.scrollIntoView();
+      status.textContent = right + ' of ' + idx.entries.length + (idx.kind === 'mcq' ? ' entries answered it correctly.' : ' entries got full marks.') +
+        ' Select a model to read its answer.';
+    }).catch(function (err) { failed(file, err); });
+  }
+
+  function restoreView() {
+    if (!/^#(answers|question)=/.test(location.hash)) {
+      return;
+    }
+    var p = new URLSearchParams(location.hash.slice(1));
+    if (ownFile(p.get('answers'))) {
+      openModel(p.get('answers'), p.get('q') || '');
+    } else if (ownFile(p.get('question')) && p.get('q')) {
+      openQuestion(p.get('question'), p.get('q'));
+    }
+  }
+  restoreView();
+  // The links wait for this script: without it there is no explorer.
+  Array.prototype.forEach.call(document.querySelectorAll('a.answers-link'), function (a) {
+    a.hidden = false;
+  });
+  document.addEventListener('click', function (ev) {
+    var a = ev.target.closest && ev.target.closest('a.answers-link');
+    if (!a) {
+      return;
+    }
+    ev.preventDefault();
+    openModel(a.getAttribute('data-answers'));
   });
 })();
