@@ -670,6 +670,7 @@ func (w *Worker) board(fsys fs.FS, changed time.Time, history ranking.History) (
 		Board:   ranking.Options{AsOf: AsOf(changed)},
 		Cache:   w.Cache,
 		History: history,
+		Explore: true, // as `benchgate leaderboard` writes it by default
 	})
 	if err != nil {
 		return nil, err
