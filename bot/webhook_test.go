@@ -293,7 +293,10 @@ func TestRouteIdentity(t *testing.T) {
 		{"verify by the owner", "issue_comment", comment("OWNER"), "command:geo/board:78", "", false},
 		{"verify by a contributor", "issue_comment", comment("CONTRIBUTOR"), "command:geo/board:78", "", true},
 		{"verify by anyone", "issue_comment", comment("NONE"), "command:geo/board:78", "", true},
-		{"Re-run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
+		{"Re-run of an unnamed run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
+		{"Re-run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"id": 61, "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "rerequest:geo/board:check_run:61#4", "", false},
+		{"Re-run all checks", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"id": 62, "updated_at": "2026-05-01T10:00:00Z", "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "rerequest:geo/board:check_suite:62@2026-05-01T10:00:00Z#4", "", false},
+		{"Re-run all checks, no time", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"id": 62, "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -147,3 +147,92 @@ func treeDiff(base, head map[string]entry) []File {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// CheckRunRerequested is the check_run "rerequested" delivery GitHub
+// sends when someone presses Re-run on check run id: the run as it stands
+// (with its pull requests), the repository, the installation and the
+// sender. The run itself is not changed; the App decides what to post.
+func (s *Server) CheckRunRerequested(repoName string, id int64, sender string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustRepoLocked(repoName)
+	c := p.findCheckRun(fmt.Sprint(id))
+	if c == nil {
+		panic(fmt.Sprintf("fakegithub: %s has no check run %d", repoName, id))
+	}
+	return s.eventLocked(p, "check_run", s.checkRunJSON(p, c), sender)
+}
+
+// CheckSuiteRerequested is the check_suite "rerequested" delivery GitHub
+// sends when someone presses "Re-run all checks" on head's suite. GitHub
+// resets the suite to queued, which updates it: its updated_at is the
+// time of the press, each press later than the last.
+func (s *Server) CheckSuiteRerequested(repoName, head, sender string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustRepoLocked(repoName)
+	id := stableID(p.fullName() + "@" + head)
+	if s.suiteUpdated == nil {
+		s.suiteUpdated = map[int64]time.Time{}
+	}
+	at := s.now().UTC().Truncate(time.Second)
+	if last, ok := s.suiteUpdated[id]; ok && !at.After(last) {
+		at = last.Add(time.Second)
+	}
+	s.suiteUpdated[id] = at
+	latest := map[string]bool{}
+	var nums []int
+	for n, pr := range p.pulls {
+		if pr.HeadSHA == head && pr.State == "open" && strings.EqualFold(pr.HeadRepo, p.fullName()) {
+			nums = append(nums, n)
+		}
+	}
+	sort.Ints(nums)
+	prs := []map[string]any{}
+	for _, n := range nums {
+		pr := p.pulls[n]
+		prs = append(prs, map[string]any{
+			"url":    fmt.Sprintf("%srepos/%s/pulls/%d", s.URL, p.fullName(), n),
+			"number": n,
+			"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA},
+			"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA},
+		})
+	}
+	for _, c := range p.checkRuns {
+		if c.HeadSHA == head {
+			latest[c.Name] = true
+		}
+	}
+	suite := map[string]any{
+		"id":                      id,
+		"node_id":                 "CS_" + fmt.Sprint(id),
+		"head_sha":                head,
+		"status":                  "queued",
+		"conclusion":              nil,
+		"url":                     fmt.Sprintf("%srepos/%s/check-suites/%d", s.URL, p.fullName(), id),
+		"latest_check_runs_count": len(latest),
+		"pull_requests":           prs,
+		"app":                     s.appJSON(),
+		"updated_at":              at.Format(time.RFC3339),
+	}
+	return s.eventLocked(p, "check_suite", suite, sender)
+}
+
+// eventLocked is a rerequested delivery of kind (check_run, check_suite)
+// carrying object.
+func (s *Server) eventLocked(p *repo, kind string, object map[string]any, sender string) []byte {
+	ev := map[string]any{
+		"action":     "rerequested",
+		kind:         object,
+		"repository": s.repoJSON(p),
+		"sender":     userJSON(sender, "User"),
+	}
+	if inst, ok := s.installationOfLocked(p); ok {
+		ev["installation"] = map[string]any{"id": inst, "node_id": fmt.Sprintf("MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u%d", inst)}
+	}
+	out, err := json.Marshal(ev)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
