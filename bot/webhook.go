@@ -582,6 +582,19 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 	case "pull_request":
 		switch p.Action {
 		case "opened", "synchronize", "reopened", "ready_for_review":
+		case "closed":
+			// Nothing of it is verified again, but a head it shared shows
+			// the worst verdict of the pull requests still open (VerifyPR
+			// finds it closed).
+			if p.PullRequest == nil {
+				return nil, errors.New("pull_request event without a pull request")
+			}
+			j := base
+			j.Kind, j.PR, j.HeadSHA = KindVerify, p.PullRequest.Number, p.PullRequest.Head.SHA
+			if j.HeadSHA != "" && p.PullRequest.UpdatedAt != "" {
+				j.WorkKey = fmt.Sprintf("closed:%s#%d@%s@%s", j.Repo, j.PR, j.HeadSHA, p.PullRequest.UpdatedAt)
+			}
+			return []Job{j}, nil
 		case "edited":
 			// A title or body edit changes nothing verified; a new base
 			// changes what the pull request does to it.

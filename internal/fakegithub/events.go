@@ -85,8 +85,30 @@ func (s *Server) Retarget(repoName string, number int, base string) []byte {
 	fromRef, fromSHA := pr.BaseRef, pr.BaseSHA
 	baseTree, _ := p.snapshot(base)
 	pr.BaseRef, pr.BaseSHA, pr.Files = base, sha, treeDiff(baseTree, head)
-	// Each change is later than the last, as GitHub's clock makes it, even
-	// when a test makes two within a second.
+	s.touchLocked(pr)
+	changes := map[string]any{"base": map[string]any{"ref": map[string]any{"from": fromRef}, "sha": map[string]any{"from": fromSHA}}}
+	return s.pullRequestEventLocked(p, pr, "edited", changes)
+}
+
+// ClosePR closes pull request number, merging it when merged, as the
+// pull request's buttons do, and returns the pull_request "closed"
+// delivery GitHub sends for it (state closed, closed_at, merged).
+func (s *Server) ClosePR(repoName string, number int, merged bool) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustRepoLocked(repoName)
+	pr, ok := p.pulls[number]
+	if !ok {
+		panic(fmt.Sprintf("fakegithub: %s has no pull request #%d", repoName, number))
+	}
+	s.touchLocked(pr)
+	pr.State, pr.Merged = "closed", merged
+	return s.pullRequestEventLocked(p, pr, "closed", nil)
+}
+
+// touchLocked sets pr's updated_at to now, later than its last change, as
+// GitHub's clock makes it, even when a test makes two within a second.
+func (s *Server) touchLocked(pr *PR) {
 	last := pr.Created
 	if pr.Updated.After(last) {
 		last = pr.Updated
@@ -95,8 +117,6 @@ func (s *Server) Retarget(repoName string, number int, base string) []byte {
 	if !pr.Updated.After(last) {
 		pr.Updated = last.Add(time.Second)
 	}
-	changes := map[string]any{"base": map[string]any{"ref": map[string]any{"from": fromRef}, "sha": map[string]any{"from": fromSHA}}}
-	return s.pullRequestEventLocked(p, pr, "edited", changes)
 }
 
 // OpenFromBranch opens pull request number from the head branch of pull
