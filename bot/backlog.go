@@ -44,7 +44,8 @@ var (
 // HealWhenDrained runs until ctx ends: after each refusal it waits until
 // fewer than limit jobs wait (waiting counts them, as the queue's bound
 // does), then reconciles, which queues the verification of every open pull
-// request whose head has no completed check, the refused ones among them.
+// request whose head has no completed check or which has no verdict for
+// its head on its base (Reconcile), the refused ones among them.
 // A pass that meets a full queue again, or fails, is made again later.
 func (b *Backlog) HealWhenDrained(ctx context.Context, limit int, waiting func(context.Context) (int, error), l Lister, q Enqueuer, log *slog.Logger) {
 	b.init()

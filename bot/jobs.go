@@ -152,9 +152,10 @@ func (w *Worker) VerifyPR(ctx context.Context, j Job) error {
 	}
 	if pr.Closed {
 		// A replayed delivery of a merged pull request, or one closed
-		// while its job waited: its verdict no longer guards anything.
+		// while its job waited: its verdict no longer guards anything,
+		// and the check of a head it shared shows the others' verdicts.
 		w.Log.Info("verify skipped: the pull request is closed", "repo", j.Repo, "pr", j.PR, "head_sha", pr.HeadSHA)
-		return nil
+		return w.closedOnHead(ctx, j, pr.HeadSHA)
 	}
 	if j.HeadSHA != "" && pr.HeadSHA != j.HeadSHA {
 		w.Log.Info("verify superseded by a newer head", "repo", j.Repo, "pr", j.PR, "head_sha", j.HeadSHA, "current", pr.HeadSHA)
@@ -296,6 +297,63 @@ func (w *Worker) worstOnHead(ctx context.Context, j Job, own queue.Verdict, out 
 		}
 	}
 	return sharedOutcome(all, worst, out), sharedNote(all, worst, own), all[1:], nil
+}
+
+// closedOnHead posts the check run of head, which closed pull request
+// j.PR shared with others, from the verdicts of those still open: the
+// worst of theirs, from memory, with nothing verified again and no
+// spot-check. A head that no other open pull request has is left as it
+// is: no open pull request shows its check.
+func (w *Worker) closedOnHead(ctx context.Context, j Job, head string) error {
+	if w.Verdicts == nil {
+		return nil
+	}
+	return w.locked(ctx, fmt.Sprintf("check:%s@%s", j.Repo, head), func() error {
+		on, err := w.Verdicts.VerdictsOnHead(ctx, j.Repo, head)
+		if err != nil {
+			return err
+		}
+		var open []queue.Verdict
+		for _, v := range on {
+			if v.PR == j.PR {
+				continue
+			}
+			p, ref, _, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, v.PR)
+			if err != nil {
+				return err
+			}
+			if p.Closed || p.HeadSHA != head || ref != v.BaseRef {
+				continue // closed too, moved on, or its new base is verified by its own job
+			}
+			open = append(open, v)
+		}
+		if len(open) == 0 {
+			return nil
+		}
+		worst := open[0]
+		for _, v := range open[1:] {
+			if severity(v.Conclusion) > severity(worst.Conclusion) {
+				worst = v
+			}
+		}
+		_, err = w.GH.PostCheck(ctx, j.InstallationID, j.Repo, head, prcheck.CheckName, "", closedOutcome(j.PR, open, worst))
+		if err == nil {
+			w.Log.Info("the check of a shared head shows the open pull requests' verdicts", "repo", j.Repo, "closed", j.PR, "head_sha", head, "shown", worst.PR, "conclusion", worst.Conclusion)
+		}
+		return err
+	})
+}
+
+// closedOutcome is the check run of a head once pull request closed,
+// which shared it, is closed: the worst verdict of the open ones, whose
+// it is, and each of theirs.
+func closedOutcome(closed int, open []queue.Verdict, worst queue.Verdict) prcheck.CheckOutcome {
+	return prcheck.CheckOutcome{
+		Conclusion: prcheck.Conclusion(worst.Conclusion),
+		Title:      fmt.Sprintf("#%d: %s", worst.PR, worst.Title),
+		Summary: fmt.Sprintf("#%d, which had this commit as its head, is closed: this check shows the worst verdict of the pull requests still open with this head, #%d's, as last verified (nothing was verified again).\n%s\n\nEach pull request's comment gives its verification; a push or Re-run verifies again.",
+			closed, worst.PR, sharedList(open)),
+	}
 }
 
 // icons are the marks of conclusions in the texts about a shared head.

@@ -7,12 +7,40 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/bot/prcheck"
+	"github.com/benchgate/benchgate/bot/queue"
 )
 
-// OpenPull is an open pull request and its head.
+// OpenPull is an open pull request, its head and its base branch.
 type OpenPull struct {
 	Number  int
 	HeadSHA string
+	BaseRef string
+}
+
+// VerdictReader is the memory of each pull request's last verdict that
+// Reconcile reads; QueueAdapter is one.
+type VerdictReader interface {
+	LastVerdict(ctx context.Context, repo string, pr int) (queue.Verdict, bool, error)
+}
+
+// LastVerdict implements VerdictReader from the queue's memory.
+func (a QueueAdapter) LastVerdict(ctx context.Context, repo string, pr int) (queue.Verdict, bool, error) {
+	return a.Q.LastVerdict(ctx, repo, pr)
+}
+
+// verdictHolds reports whether p's last verdict, all of it posted, was
+// made for its head on its base branch. A check run belongs to a commit,
+// not to a pull request: a head shared by two pull requests has a
+// completed check once either is verified, so only the verdict memory
+// says that the other, whose delivery was lost, was verified too. The
+// base is compared by branch: its commit moves with every merge, which
+// GitHub announces to no pull request and which is no missed delivery.
+func verdictHolds(ctx context.Context, mem VerdictReader, repo string, p OpenPull) (bool, error) {
+	v, ok, err := mem.LastVerdict(ctx, repo, p.Number)
+	if err != nil || !ok {
+		return false, err
+	}
+	return v.Complete && v.HeadSHA == p.HeadSHA && (p.BaseRef == "" || v.BaseRef == p.BaseRef), nil
 }
 
 // Lister finds the work that webhooks may have missed; package ghapp
@@ -25,12 +53,16 @@ type Lister interface {
 }
 
 // Reconcile queues the verification of every open pull request whose
-// head has no completed benchgate check: deliveries lost while the App
-// was down, or never sent, are healed. A job waiting or running for the
-// head keeps its place (jobs are unique per head while they wait or run),
-// so reconciling twice queues nothing twice. It returns how many it
-// queued.
+// head has no completed benchgate check or, when q remembers verdicts
+// (VerdictReader), that has no verdict for its head on its base:
+// deliveries lost while the App was down, or never sent, are healed. The
+// memory is local, so a pull request without a verdict is queued without
+// asking GitHub for its check, and one with a verdict costs the check's
+// read as before. A job waiting or running for the head keeps its place
+// (jobs are unique per head while they wait or run), so reconciling
+// twice queues nothing twice. It returns how many it queued.
 func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int, error) {
+	mem, _ := q.(VerdictReader)
 	// Each pass has delivery ids of its own: a fixed id per head would be
 	// remembered as seen, and the head's next pass, after a job that
 	// failed for good, would queue nothing for as long as delivery ids
@@ -54,9 +86,17 @@ func Reconcile(ctx context.Context, l Lister, q Enqueuer, log *slog.Logger) (int
 				continue
 			}
 			for _, p := range pulls {
-				done, err := l.HasCompletedCheck(ctx, inst, repo, p.HeadSHA, prcheck.CheckName)
-				if err != nil || done {
-					continue
+				held := true
+				if mem != nil {
+					if held, err = verdictHolds(ctx, mem, repo, p); err != nil {
+						return queued, err
+					}
+				}
+				if held {
+					done, err := l.HasCompletedCheck(ctx, inst, repo, p.HeadSHA, prcheck.CheckName)
+					if err != nil || done {
+						continue
+					}
 				}
 				inserted, err := q.Enqueue(ctx, Job{Kind: KindVerify, DeliveryID: fmt.Sprintf("reconcile-%d-%s#%d", pass, repo, p.Number), Repo: repo, PR: p.Number, HeadSHA: p.HeadSHA, InstallationID: inst})
 				if err != nil {

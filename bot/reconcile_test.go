@@ -16,16 +16,19 @@ func (fakeLister) Repositories(ctx context.Context, inst int64) ([]string, error
 	return map[int64][]string{1: {"geo/a"}, 2: {"geo/b"}}[inst], nil
 }
 func (fakeLister) OpenPulls(ctx context.Context, inst int64, repo string) ([]OpenPull, error) {
-	return []OpenPull{{Number: 1, HeadSHA: repo + "-h1"}, {Number: 2, HeadSHA: repo + "-h2"}}, nil
+	return []OpenPull{{Number: 1, HeadSHA: repo + "-h1", BaseRef: "main"}, {Number: 2, HeadSHA: repo + "-h2", BaseRef: "main"}}, nil
 }
 func (l fakeLister) HasCompletedCheck(ctx context.Context, inst int64, repo, head, name string) (bool, error) {
 	return l.done[head], nil
 }
 
 // TestReconcile runs over the real queue, as serve does: it queues the
-// heads without a completed check, queues nothing twice while those jobs
-// wait, and queues a head again once its job ended without a check (here
-// cancelled; a job that failed for good is the same), however soon.
+// pull requests without a completed check on their head or without a
+// verdict for their head on their base (geo/b's #1, whose head's check
+// another pull request may have completed; geo/b's #2, last verified on
+// another base), queues nothing twice while those jobs wait, and queues
+// them again once their jobs ended without a check (here cancelled; a
+// job that failed for good is the same), however soon.
 func TestReconcile(t *testing.T) {
 	qq, err := queue.Open(t.Context(), "sqlite::memory:", nil)
 	if err != nil {
@@ -33,10 +36,18 @@ func TestReconcile(t *testing.T) {
 	}
 	defer qq.Close()
 	q := QueueAdapter{Q: qq}
-	l := fakeLister{done: map[string]bool{"geo/a-h2": true}}
+	l := fakeLister{done: map[string]bool{"geo/a-h2": true, "geo/b-h1": true, "geo/b-h2": true}}
+	for _, v := range []queue.Verdict{
+		{Repo: "geo/a", PR: 2, HeadSHA: "geo/a-h2", BaseSHA: "b", BaseRef: "main", Conclusion: "success", Complete: true},
+		{Repo: "geo/b", PR: 2, HeadSHA: "geo/b-h2", BaseSHA: "b", BaseRef: "stale", Conclusion: "success", Complete: true},
+	} {
+		if err := qq.RecordVerdict(t.Context(), v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	n, err := Reconcile(t.Context(), l, q, quietLog())
 	if err != nil || n != 3 {
-		t.Fatalf("queued %d, %v; want the 3 heads without a completed check", n, err)
+		t.Fatalf("queued %d, %v; want the 3 pull requests without a completed check or a verdict for their head and base", n, err)
 	}
 	if n, err := Reconcile(t.Context(), l, q, quietLog()); err != nil || n != 0 {
 		t.Errorf("second reconcile queued %d (%v); the jobs still wait", n, err)

@@ -32,3 +32,18 @@ func TestSharedHeadText(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedOnHeadText: what the check run of a shared head says once one
+// of its pull requests is closed: the worst verdict of those still open,
+// whose it is, and that nothing was verified again.
+func TestClosedOnHeadText(t *testing.T) {
+	open := []queue.Verdict{
+		{PR: 82, BaseRef: "stale", Conclusion: string(prcheck.Success), Title: "Submission verified"},
+		{PR: 84, BaseRef: "next", Conclusion: string(prcheck.ActionRequired), Title: "A maintainer must review"},
+	}
+	shown := closedOutcome(83, open, open[1])
+	if shown.Conclusion != prcheck.ActionRequired || len(shown.Annotations) != 0 {
+		t.Errorf("shown %s with %d annotations, want the worst open verdict and none", shown.Conclusion, len(shown.Annotations))
+	}
+	golden.Check(t, "closed-on-shared-head.md", []byte(fmt.Sprintf("%s: %s\n\n%s\n", shown.Conclusion, shown.Title, shown.Summary)))
+}

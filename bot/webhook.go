@@ -101,8 +101,10 @@ type Job struct {
 	// rate-limited per pull request and never spends judge budget.
 	Stranger bool
 	// WorkKey names the work, so that it is done once whatever delivery
-	// ids ask for it (see workKey); empty for work that may be asked for
-	// again with the same words (the Re-run button).
+	// ids ask for it: a command's comment, a pull request's head on its
+	// base, a press of the Re-run button (checkRunPress,
+	// checkSuitePress); empty for work the delivery does not name
+	// precisely enough to remember.
 	WorkKey string
 	// refresh: the verification of a pull request sharing its head with
 	// one just verified, so that its comment names that one; it verifies
@@ -523,12 +525,15 @@ type (
 			} `json:"user"`
 		} `json:"comment"`
 		CheckRun *struct {
+			ID           int64  `json:"id"`
 			HeadSHA      string `json:"head_sha"`
 			PullRequests []struct {
 				Number int `json:"number"`
 			} `json:"pull_requests"`
 		} `json:"check_run"`
 		CheckSuite *struct {
+			ID           int64  `json:"id"`
+			UpdatedAt    string `json:"updated_at"`
 			HeadSHA      string `json:"head_sha"`
 			PullRequests []struct {
 				Number int `json:"number"`
@@ -577,6 +582,19 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 	case "pull_request":
 		switch p.Action {
 		case "opened", "synchronize", "reopened", "ready_for_review":
+		case "closed":
+			// Nothing of it is verified again, but a head it shared shows
+			// the worst verdict of the pull requests still open (VerifyPR
+			// finds it closed).
+			if p.PullRequest == nil {
+				return nil, errors.New("pull_request event without a pull request")
+			}
+			j := base
+			j.Kind, j.PR, j.HeadSHA = KindVerify, p.PullRequest.Number, p.PullRequest.Head.SHA
+			if j.HeadSHA != "" && p.PullRequest.UpdatedAt != "" {
+				j.WorkKey = fmt.Sprintf("closed:%s#%d@%s@%s", j.Repo, j.PR, j.HeadSHA, p.PullRequest.UpdatedAt)
+			}
+			return []Job{j}, nil
 		case "edited":
 			// A title or body edit changes nothing verified; a new base
 			// changes what the pull request does to it.
@@ -601,18 +619,20 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 		if p.Action != "rerequested" {
 			return nil, nil
 		}
-		var sha string
+		var sha, press string
 		var prs []int
 		if p.CheckRun != nil {
 			sha = p.CheckRun.HeadSHA
 			for _, pr := range p.CheckRun.PullRequests {
 				prs = append(prs, pr.Number)
 			}
+			press = checkRunPress(p.Repository.FullName, p.CheckRun.ID)
 		} else if p.CheckSuite != nil {
 			sha = p.CheckSuite.HeadSHA
 			for _, pr := range p.CheckSuite.PullRequests {
 				prs = append(prs, pr.Number)
 			}
+			press = checkSuitePress(p.Repository.FullName, p.CheckSuite.ID, p.CheckSuite.UpdatedAt)
 		}
 		if sha == "" {
 			return nil, nil
@@ -627,6 +647,9 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 		for _, n := range prs {
 			j := base
 			j.Kind, j.PR, j.HeadSHA, j.Rerequested = KindVerify, n, sha, true
+			if press != "" {
+				j.WorkKey = fmt.Sprintf("%s#%d", press, n)
+			}
 			if len(prs) > 1 {
 				// The queue takes a delivery id once: each pull request
 				// of the suite needs its own, or only the first is queued.
@@ -692,6 +715,30 @@ func verifyKey(j Job, action, updatedAt string) string {
 		key += "@" + updatedAt
 	}
 	return key
+}
+
+// checkRunPress names a press of a check run's Re-run button by the run
+// pressed: the App answers each press with a new check run, so a person's
+// next press is on another id, while a replay of the delivery names the
+// same one. Without the id the press is not named, and is verified.
+func checkRunPress(repo string, id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return fmt.Sprintf("rerequest:%s:check_run:%d", repo, id)
+}
+
+// checkSuitePress names a press of "Re-run all checks" by the suite and
+// its updated_at: a suite lives as long as its head commit, so its id
+// alone names every press on it, but each press resets the suite to
+// queued (updating it), and the App's new check run updates it again, so
+// no two presses see one updated_at, while a replay carries the one it
+// was sent with. Presses within one second of each other are one.
+func checkSuitePress(repo string, id int64, updatedAt string) string {
+	if id == 0 || updatedAt == "" {
+		return ""
+	}
+	return fmt.Sprintf("rerequest:%s:check_suite:%d@%s", repo, id, updatedAt)
 }
 
 // boardInput reports whether a file of the repository is read to build

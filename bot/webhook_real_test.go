@@ -165,6 +165,10 @@ func expectedWork(t *testing.T, event string, body []byte) []Job {
 	repo := p.Repository.FullName
 	switch event {
 	case "pull_request":
+		if p.PullRequest != nil && p.Action == "closed" {
+			// The check of a head it shared is posted again.
+			return []Job{{Kind: KindVerify, Repo: repo, PR: p.PullRequest.Number, HeadSHA: p.PullRequest.Head.SHA}}
+		}
 		if p.PullRequest == nil || p.PullRequest.State == "closed" {
 			return nil
 		}

@@ -185,7 +185,7 @@ func TestRoute(t *testing.T) {
 	}{
 		{"opened", "pull_request", prOpened, "verify:12:abc123"},
 		{"synchronize", "pull_request", `{"action": "synchronize", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, "verify:3:s2"},
-		{"closed", "pull_request", `{"action": "closed", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, ""},
+		{"closed", "pull_request", `{"action": "closed", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, "verify:3:s2"},
 		{"labeled", "pull_request", `{"action": "labeled", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "s2"}}}`, ""},
 		{"check run rerequested", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "verify:4:h"},
 		{"check suite rerequested", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"head_sha": "h", "pull_requests": [{"number": 5}]}}`, "verify:5:h"},
@@ -287,13 +287,17 @@ func TestRouteIdentity(t *testing.T) {
 		{"reopened", "pull_request", pr("reopened", ""), "verify:geo/board#3@h1..b1", "main", false},
 		{"base changed", "pull_request", pr("edited", `, "changes": {"base": {"ref": {"from": "stale"}, "sha": {"from": "b0"}}}`), "verify:geo/board#3@h1..b1@2026-05-01T10:00:00Z", "main", false},
 		{"title edited", "pull_request", pr("edited", `, "changes": {"title": {"from": "old"}}`), "-", "", false},
+		{"closed", "pull_request", strings.Replace(pr("closed", ""), `"state": "open"`, `"state": "closed"`, 1), "closed:geo/board#3@h1@2026-05-01T10:00:00Z", "", false},
 		{"closed in the payload", "pull_request", strings.Replace(pr("synchronize", ""), `"state": "open"`, `"state": "closed"`, 1), "-", "", false},
 		{"no base in the payload", "pull_request", `{"action": "opened", ` + repo + `, "pull_request": {"number": 3, "head": {"sha": "h1"}}}`, "", "", false},
 		{"verify by a collaborator", "issue_comment", comment("COLLABORATOR"), "command:geo/board:78", "", false},
 		{"verify by the owner", "issue_comment", comment("OWNER"), "command:geo/board:78", "", false},
 		{"verify by a contributor", "issue_comment", comment("CONTRIBUTOR"), "command:geo/board:78", "", true},
 		{"verify by anyone", "issue_comment", comment("NONE"), "command:geo/board:78", "", true},
-		{"Re-run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
+		{"Re-run of an unnamed run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
+		{"Re-run", "check_run", `{"action": "rerequested", ` + repo + `, "check_run": {"id": 61, "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "rerequest:geo/board:check_run:61#4", "", false},
+		{"Re-run all checks", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"id": 62, "updated_at": "2026-05-01T10:00:00Z", "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "rerequest:geo/board:check_suite:62@2026-05-01T10:00:00Z#4", "", false},
+		{"Re-run all checks, no time", "check_suite", `{"action": "rerequested", ` + repo + `, "check_suite": {"id": 62, "head_sha": "h", "pull_requests": [{"number": 4}]}}`, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -65,7 +65,8 @@ func (a *App) Repositories(ctx context.Context, inst int64) ([]string, error) {
 	}
 }
 
-// OpenPulls lists a repository's open pull requests with their heads.
+// OpenPulls lists a repository's open pull requests with their heads and
+// base branches.
 func (a *App) OpenPulls(ctx context.Context, inst int64, repo string) ([]bot.OpenPull, error) {
 	owner, name, err := splitRepo(repo)
 	if err != nil {
@@ -84,7 +85,7 @@ func (a *App) OpenPulls(ctx context.Context, inst int64, repo string) ([]bot.Ope
 			return nil, err
 		}
 		for _, pr := range page {
-			out = append(out, bot.OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA()})
+			out = append(out, bot.OpenPull{Number: pr.GetNumber(), HeadSHA: pr.GetHead().GetSHA(), BaseRef: pr.GetBase().GetRef()})
 		}
 		if resp.NextPage == 0 {
 			return out, nil

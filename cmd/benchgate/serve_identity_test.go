@@ -63,8 +63,15 @@ func queueDatabases(t *testing.T, f func(t *testing.T, database string)) {
 // On database, when set, is its queue.
 func identityApp(t *testing.T, database string, edit func(a *app, cfg *bot.Config)) (*app, *syncbuf.Buffer) {
 	t.Helper()
+	return identityAppReconciling(t, database, 0, edit)
+}
+
+// identityAppReconciling is identityApp reconciling every interval (0:
+// never).
+func identityAppReconciling(t *testing.T, database string, every time.Duration, edit func(a *app, cfg *bot.Config)) (*app, *syncbuf.Buffer) {
+	t.Helper()
 	logs := &syncbuf.Buffer{}
-	a := startAppWith(t, appOptions{logs: logs, edit: func(a *app, cfg *bot.Config) {
+	a := startAppWith(t, appOptions{logs: logs, reconcile: every, edit: func(a *app, cfg *bot.Config) {
 		if database != "" {
 			cfg.DatabaseURL = database
 		}

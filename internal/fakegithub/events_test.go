@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -99,3 +100,75 @@ func TestRetargetAndSharedBranch(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRerequestedAndClosed: the Re-run deliveries carry the run pressed
+// (its id and pull requests) and the suite with the time of the press,
+// later for each press; the closed delivery carries the pull request
+// closed, and merged when it was.
+func TestRerequestedAndClosed(t *testing.T) {
+	s := newServer(t)
+	s.AddInstallation(7, "acme/bench")
+	sha := strings.Repeat("a", 40)
+	s.AddPR("acme/bench", PR{Number: 3, HeadSHA: sha, Author: "alice"})
+	tok := installationToken(t, s)
+	r := do(t, s, "POST", "repos/acme/bench/check-runs", tok, map[string]any{"name": "bench", "head_sha": sha})
+	expectStatus(t, r, http.StatusCreated)
+	var created struct{ ID int64 }
+	r.json(t, &created)
+
+	var run struct {
+		Action   string
+		CheckRun struct {
+			ID           int64
+			HeadSHA      string                 `json:"head_sha"`
+			PullRequests []struct{ Number int } `json:"pull_requests"`
+		} `json:"check_run"`
+		Installation struct{ ID int64 }
+		Sender       struct{ Login string }
+	}
+	if err := json.Unmarshal(s.CheckRunRerequested("acme/bench", created.ID, "maint"), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Action != "rerequested" || run.CheckRun.ID != created.ID || run.CheckRun.HeadSHA != sha || len(run.CheckRun.PullRequests) != 1 || run.CheckRun.PullRequests[0].Number != 3 || run.Installation.ID != 7 || run.Sender.Login != "maint" {
+		t.Errorf("check_run rerequested: %+v", run)
+	}
+
+	type suite struct {
+		CheckSuite struct {
+			ID                   int64
+			HeadSHA              string `json:"head_sha"`
+			Status               string
+			UpdatedAt            string                 `json:"updated_at"`
+			LatestCheckRunsCount int                    `json:"latest_check_runs_count"`
+			PullRequests         []struct{ Number int } `json:"pull_requests"`
+		} `json:"check_suite"`
+	}
+	var first, second suite
+	json.Unmarshal(s.CheckSuiteRerequested("acme/bench", sha, "maint"), &first)
+	json.Unmarshal(s.CheckSuiteRerequested("acme/bench", sha, "maint"), &second)
+	if c := first.CheckSuite; c.ID == 0 || c.HeadSHA != sha || c.Status != "queued" || c.LatestCheckRunsCount != 1 || len(c.PullRequests) != 1 {
+		t.Errorf("check_suite rerequested: %+v", c)
+	}
+	if first.CheckSuite.ID != second.CheckSuite.ID || second.CheckSuite.UpdatedAt <= first.CheckSuite.UpdatedAt {
+		t.Errorf("two presses: %+v then %+v, want one suite updated later", first.CheckSuite, second.CheckSuite)
+	}
+
+	var closed struct {
+		Action      string
+		PullRequest struct {
+			State    string
+			Merged   bool
+			ClosedAt string `json:"closed_at"`
+		} `json:"pull_request"`
+	}
+	json.Unmarshal(s.ClosePR("acme/bench", 3, true), &closed)
+	if closed.Action != "closed" || closed.PullRequest.State != "closed" || !closed.PullRequest.Merged || closed.PullRequest.ClosedAt == "" {
+		t.Errorf("closed delivery: %+v", closed)
+	}
+	r = do(t, s, "GET", "repos/acme/bench/pulls/3", tok, nil)
+	var now struct{ State string }
+	r.json(t, &now)
+	if now.State != "closed" {
+		t.Errorf("pull request after ClosePR: %s", now.State)
+	}
+}

@@ -106,6 +106,8 @@ type Server struct {
 	installations map[int64][]string // installation id → lower-cased repositories
 
 	manifestCodes map[string]manifestCode // App-manifest codes not yet converted
+
+	suiteUpdated map[int64]time.Time // check suite id → its updated_at, once re-requested
 }
 
 type token struct {

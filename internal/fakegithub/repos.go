@@ -416,10 +416,10 @@ func (s *Server) prJSON(p *repo, pr *PR, full bool) map[string]any {
 		"merged_at":  nil,
 	}
 	if pr.State == "closed" {
-		m["closed_at"] = created
+		m["closed_at"] = updated // closing is its last change
 	}
 	if pr.Merged {
-		m["merged_at"] = created
+		m["merged_at"] = updated
 	}
 	if full {
 		// Only the single-PR endpoint carries these; the list omits them.
