@@ -5,7 +5,7 @@
 //		check submissions against their benchmarks
 //	benchgate lint-benchmark [--root DIR] [--format text|json] KEY|PATH
 //		check a benchmark file (by registry key or path)
-//	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR]
+//	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR] [--explore=false]
 //		rank the verified submissions and write the published leaderboard
 //	benchgate generate --benchmark KEY --model ID [--workers N] [--rps R] [--output FILE]
 //		ask a candidate model every question of a benchmark
