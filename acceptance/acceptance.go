@@ -12,12 +12,14 @@ package acceptance
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/benchgate/benchgate/finding"
 	"github.com/benchgate/benchgate/internal/safetext"
+	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/reproduce"
 	"github.com/benchgate/benchgate/schemas"
 	"github.com/benchgate/benchgate/submission"
@@ -109,6 +111,33 @@ func reviewWhy(res verify.Result) string {
 // the version whose digest is digest.
 func (r *Record) Holds(path, digest string) bool {
 	return r != nil && r.Submission == path && r.Digest == digest
+}
+
+// Holding returns the decision kept in records (RecordPath) on the
+// submission in folder dir that holds for the version v reads there, or
+// nil: none is recorded, the record cannot be read (`benchgate accept`
+// never writes such a one), it is about another version, or the
+// submission is not in review. The board and the App's check ask it the
+// same way.
+func Holding(records fs.FS, v *verify.Verifier, dir string) *Record {
+	f, ok := submission.ParseFolder(dir)
+	if !ok {
+		return nil
+	}
+	file := RecordPath(f)
+	data, err := jsondoc.ReadFile(records, file, MaxRecordBytes)
+	if err != nil {
+		return nil
+	}
+	rec, _ := ParseRecord(file, data)
+	if rec == nil || rec.Submission != dir {
+		return nil
+	}
+	res, files := v.VerifyFiles(dir)
+	if res.Status != verify.Review || !rec.Holds(dir, reproduce.Digest(res.RubricKey, files)) {
+		return nil
+	}
+	return rec
 }
 
 // Same reports whether r and o record the same decision, whatever day it

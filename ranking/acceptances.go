@@ -5,9 +5,6 @@ import (
 	"io/fs"
 
 	"github.com/benchgate/benchgate/acceptance"
-	"github.com/benchgate/benchgate/jsondoc"
-	"github.com/benchgate/benchgate/reproduce"
-	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
 
@@ -22,22 +19,9 @@ func readAcceptances(fsys fs.FS, v *verify.Verifier, results []verify.Result) ma
 		if r.Status != verify.Review {
 			continue
 		}
-		f, ok := submission.ParseFolder(r.Path)
-		if !ok {
-			continue
-		}
-		file := acceptance.RecordPath(f)
-		data, err := jsondoc.ReadFile(fsys, file, acceptance.MaxRecordBytes)
-		if err != nil {
-			continue
-		}
-		rec, _ := acceptance.ParseRecord(file, data)
-		if rec == nil || rec.Submission != r.Path {
-			continue
-		}
 		// Only submissions with a record are parsed again, for the digest.
-		res, files := v.VerifyFiles(r.Path)
-		if res.Status != verify.Review || !rec.Holds(r.Path, reproduce.Digest(res.RubricKey, files)) {
+		rec := acceptance.Holding(fsys, v, r.Path)
+		if rec == nil {
 			continue
 		}
 		if out == nil {
