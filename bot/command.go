@@ -9,8 +9,18 @@ import (
 )
 
 // Command returns the job a comment asks for: "/benchgate rerun",
-// "/benchgate verify" or "/benchgate reproduce" on a line of its own; ""
-// for anything else.
+// "/benchgate verify", "/benchgate reproduce" or "/benchgate accept" on a
+// line of its own (an accept with its reason after it, see ParseCommand);
+// "" for anything else.
+func Command(body string) Kind {
+	k, _ := ParseCommand(body)
+	return k
+}
+
+// ParseCommand is Command with the argument of the command that takes
+// one: the reason of "/benchgate accept <reason>", the rest of its line
+// with its words joined by single spaces ("" when none is given, which
+// the job answers).
 //
 // The comment is parsed as GitHub renders it (CommonMark with GitHub's
 // tables and strikethrough) and the command counts only as a line of
@@ -24,12 +34,12 @@ import (
 // references is none either. In doubt, a line is not a command: the cost
 // of one missed is typing it again, that of one read in a quotation a
 // spot-check nobody asked for.
-func Command(body string) (found Kind) {
+func ParseCommand(body string) (found Kind, arg string) {
 	// A parser failure on a hostile comment is a comment that asks for
 	// nothing.
 	defer func() {
 		if recover() != nil {
-			found = ""
+			found, arg = "", ""
 		}
 	}()
 	p := parser.NewCommonMarkWithExtensions(parser.Tables | parser.Strikethrough)
@@ -50,15 +60,22 @@ func Command(body string) (found Kind) {
 		}
 		return ast.GoToNext
 	})
-	return r.found
+	return r.found.kind, r.found.arg
 }
 
 // commandReader reads a comment's paragraphs in order, carrying the HTML
 // elements left open from one block to the next.
 type commandReader struct {
 	open    openElements
-	written map[Kind]bool // the commands some line of the comment spells out
-	found   Kind
+	written map[command]bool // the commands some line of the comment spells out
+	found   command
+}
+
+// command is a command as a line says it: its kind and the rest of the
+// line, for the commands that take one.
+type command struct {
+	kind Kind
+	arg  string
 }
 
 // paragraph looks for a command among the lines of p made only of text
@@ -72,9 +89,9 @@ func (r *commandReader) paragraph(p *ast.Paragraph) {
 	plain := r.open.none()
 	first := true
 	flush := func() {
-		if eligible && plain && !(first && markerLine) && r.found == "" {
-			if k := lineCommand(line.String()); r.written[k] {
-				r.found = k
+		if eligible && plain && !(first && markerLine) && r.found.kind == "" {
+			if c := lineCommand(line.String()); c.kind != "" && r.written[c] {
+				r.found = c
 			}
 		}
 		line.Reset()
@@ -118,32 +135,40 @@ func insideQuote(n ast.Node) bool {
 
 // writtenCommands lists the commands that lines of body spell out as
 // they are, so that one made of escapes or character references
-// ("&#47;benchgate rerun"), which renders the same, is not taken for one.
-func writtenCommands(body string) map[Kind]bool {
-	out := map[Kind]bool{}
+// ("&#47;benchgate rerun"), which renders the same, is not taken for one;
+// an accept's reason, too, is only what its line spells out.
+func writtenCommands(body string) map[command]bool {
+	out := map[command]bool{}
 	for _, line := range strings.FieldsFunc(body, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if k := lineCommand(line); k != "" {
-			out[k] = true
+		if c := lineCommand(line); c.kind != "" {
+			out[c] = true
 		}
 	}
 	return out
 }
 
-// lineCommand returns the command a line's text is, or "".
-func lineCommand(text string) Kind {
+// lineCommand returns the command a line's text is, or none.
+func lineCommand(text string) command {
 	f := strings.Fields(text)
-	if len(f) != 2 || f[0] != "/benchgate" {
-		return ""
+	if len(f) < 2 || f[0] != "/benchgate" {
+		return command{}
+	}
+	if f[1] == "accept" {
+		// The reason is the rest of the line; the job checks it.
+		return command{KindAccept, strings.Join(f[2:], " ")}
+	}
+	if len(f) != 2 {
+		return command{}
 	}
 	switch f[1] {
 	case "rerun":
-		return KindRerun
+		return command{kind: KindRerun}
 	case "verify":
-		return KindVerify
+		return command{kind: KindVerify}
 	case "reproduce":
-		return KindReproduce
+		return command{kind: KindReproduce}
 	}
-	return ""
+	return command{}
 }
 
 // openElements counts the HTML elements opened and not yet closed by the

@@ -123,6 +123,41 @@ func TestCommand(t *testing.T) {
 	}
 }
 
+// TestParseCommandAccept: /benchgate accept takes the rest of its line as
+// its reason, as written, under the rules every command follows.
+func TestParseCommandAccept(t *testing.T) {
+	tests := []struct {
+		name, body string
+		kind       Kind
+		reason     string
+	}{
+		{"reason", "/benchgate accept the source cut responses", KindAccept, "the source cut responses"},
+		{"spaces collapse", "  /benchgate   accept  a   b \r\n", KindAccept, "a b"},
+		{"no reason", "/benchgate accept", KindAccept, ""},
+		{"after a paragraph line", "Read them all.\n/benchgate accept letters checked by hand\nThanks", KindAccept, "letters checked by hand"},
+		{"quoted", "> /benchgate accept because", "", ""},
+		{"fenced", "```\n/benchgate accept because\n```", "", ""},
+		{"code span in the reason", "/benchgate accept see `notes`", "", ""},
+		{"emphasis in the reason", "/benchgate accept *surely*", "", ""},
+		{"escaped reason", "/benchgate accept a \\* b", "", ""},
+		{"character reference in the reason", "/benchgate accept a &amp; b", "", ""},
+		{"plain punctuation", "/benchgate accept 3 of 40 (7.5%) cut; letters < 5% elsewhere & fine", KindAccept, "3 of 40 (7.5%) cut; letters < 5% elsewhere & fine"},
+		{"inside a sentence", "please /benchgate accept it", "", ""},
+		{"the first command wins", "/benchgate accept first\n\n/benchgate accept second", KindAccept, "first"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, reason := ParseCommand(tt.body)
+			if kind != tt.kind || reason != tt.reason {
+				t.Errorf("ParseCommand(%q) = %q, %q; want %q, %q", tt.body, kind, reason, tt.kind, tt.reason)
+			}
+			if Command(tt.body) != tt.kind {
+				t.Errorf("Command(%q) = %q, want %q", tt.body, Command(tt.body), tt.kind)
+			}
+		})
+	}
+}
+
 // TestCommandPathological: inputs built to exhaust a parser are read in
 // bounded time, and a command after them is found where CommonMark says
 // it stands alone. Containers nested past the parser's depth bound leave

@@ -487,7 +487,7 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 			return prcheck.CheckOutcome{}, err
 		}
 	}
-	return prcheck.CheckPR(base, pr, files, w.Verify), nil
+	return w.withAcceptance(base, pr, prcheck.CheckPR(base, pr, files, w.Verify)), nil
 }
 
 // unverifiable turns a gathering error that no retry changes into the
@@ -504,35 +504,35 @@ func unverifiable(pr prcheck.PRInfo, err error) (prcheck.CheckOutcome, error) {
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Rerun(ctx context.Context, j Job) error {
 	asked := time.Now()
-	pr, _, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
+	pr, _, _, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate rerun", "spends the leaderboard's judge budget")
 	if err != nil || !ok {
 		return err
 	}
 	return w.spotCheckAndPost(ctx, j, pr, asked, out)
 }
 
-// maintainersCheck is the start of a maintainer's paid command on a pull
-// request, the same for /benchgate rerun and /benchgate reproduce: the
+// maintainersCheck is the start of a maintainer's command on a pull
+// request, the same for /benchgate rerun, reproduce and accept: the
 // commenter's permission (anyone else is answered, ok false), then the
 // pull request (with its base branch) and its submission checked against
 // its base.
-func (w *Worker) maintainersCheck(ctx context.Context, j Job, command, why string) (pr prcheck.PRInfo, baseRef string, out prcheck.CheckOutcome, ok bool, err error) {
+func (w *Worker) maintainersCheck(ctx context.Context, j Job, command, why string) (pr prcheck.PRInfo, baseRef, baseSHA string, out prcheck.CheckOutcome, ok bool, err error) {
 	if ok, err = w.maintainer(ctx, j, command, why); err != nil || !ok {
-		return pr, "", out, false, err
+		return pr, "", "", out, false, err
 	}
-	pr, baseRef, baseSHA, err := w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
+	pr, baseRef, baseSHA, err = w.GH.PullRequest(ctx, j.InstallationID, j.Repo, j.PR)
 	if err != nil {
-		return pr, baseRef, out, false, err
+		return pr, baseRef, baseSHA, out, false, err
 	}
 	if pr.Closed {
 		w.Log.Info(command+" skipped: the pull request is closed", "repo", j.Repo, "pr", j.PR, "comment", j.CommentID)
-		return pr, baseRef, out, false, nil
+		return pr, baseRef, baseSHA, out, false, nil
 	}
 	if baseSHA == "" {
 		baseSHA = baseRef
 	}
 	out, err = w.check(ctx, j, pr, baseSHA)
-	return pr, baseRef, out, err == nil, err
+	return pr, baseRef, baseSHA, out, err == nil, err
 }
 
 // spotCheckAndPost runs the spot-check of a verified pull request and

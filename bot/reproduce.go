@@ -52,7 +52,7 @@ var reproduceCheck = map[reproduce.Verdict]struct {
 // Anyone else gets a polite reply and nothing runs.
 func (w *Worker) Reproduce(ctx context.Context, j Job) error {
 	asked := time.Now()
-	pr, baseRef, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate reproduce", "asks the model the submission names again, at the leaderboard's expense")
+	pr, baseRef, _, out, ok, err := w.maintainersCheck(ctx, j, "/benchgate reproduce", "asks the model the submission names again, at the leaderboard's expense")
 	if err != nil || !ok {
 		return err
 	}

@@ -19,8 +19,8 @@ import (
 )
 
 // QueueAdapter stores the webhook's jobs in the durable queue. The queue
-// bounds what waits (queue.Options.MaxWaiting): a verification, rerun or
-// reproduction beyond the bound fails with ErrOverloaded, while
+// bounds what waits (queue.Options.MaxWaiting): a verification, rerun,
+// reproduction or acceptance beyond the bound fails with ErrOverloaded, while
 // regenerations are always taken (only a merge makes one).
 type QueueAdapter struct {
 	Q *queue.Queue
@@ -48,6 +48,8 @@ func (a QueueAdapter) Enqueue(ctx context.Context, j Job) (bool, error) {
 		return a.Q.EnqueueRerun(ctx, queue.RerunArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, InstallationID: j.InstallationID, WorkKey: j.WorkKey})
 	case KindReproduce:
 		return a.Q.EnqueueReproduce(ctx, queue.ReproduceArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, Branch: j.Branch, InstallationID: j.InstallationID, WorkKey: j.WorkKey})
+	case KindAccept:
+		return a.Q.EnqueueAccept(ctx, queue.AcceptArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, PR: j.PR, HeadSHA: j.HeadSHA, CommentID: j.CommentID, Commenter: j.Commenter, Reason: j.Reason, Branch: j.Branch, InstallationID: j.InstallationID, WorkKey: j.WorkKey})
 	case KindRegenerate:
 		return a.Q.EnqueueRegenerate(ctx, queue.RegenerateArgs{DeliveryID: j.DeliveryID, Repo: j.Repo, AfterSHA: j.AfterSHA, Branch: j.Branch, InstallationID: j.InstallationID})
 	}
@@ -103,6 +105,10 @@ func (w *Worker) Handlers() queue.Handlers {
 		Reproduce: func(ctx context.Context, a queue.ReproduceArgs) error {
 			j := Job{Kind: KindReproduce, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, Branch: a.Branch, InstallationID: a.InstallationID}
 			return w.logged(ctx, j, func(ctx context.Context) error { return w.Reproduce(ctx, j) })
+		},
+		Accept: func(ctx context.Context, a queue.AcceptArgs) error {
+			j := Job{Kind: KindAccept, DeliveryID: a.DeliveryID, Repo: a.Repo, PR: a.PR, HeadSHA: a.HeadSHA, CommentID: a.CommentID, Commenter: a.Commenter, Reason: a.Reason, Branch: a.Branch, InstallationID: a.InstallationID}
+			return w.logged(ctx, j, func(ctx context.Context) error { return w.Accept(ctx, j) })
 		},
 		Regenerate: func(ctx context.Context, a queue.RegenerateArgs) error {
 			sha, err := w.Regenerate(ctx, Job{Kind: KindRegenerate, DeliveryID: a.DeliveryID, Repo: a.Repo, AfterSHA: a.AfterSHA, InstallationID: a.InstallationID}, a.Branch)

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/benchgate/benchgate/acceptance"
 	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/ranking"
 	"github.com/benchgate/benchgate/reproduce"
@@ -80,15 +81,17 @@ func clip(s string) string {
 
 // Job is the work a delivery asks for.
 type Job struct {
-	Kind           Kind
-	DeliveryID     string
-	Repo           string // owner/name
-	PR             int
-	HeadSHA        string
-	CommentID      int64  // rerun, reproduce: the comment that asked
-	Commenter      string // rerun, reproduce: who asked; permission is checked by the job
-	AfterSHA       string // regenerate: the pushed commit
-	Branch         string // regenerate: the default branch it was pushed to; reproduce: the default branch, where the record goes
+	Kind       Kind
+	DeliveryID string
+	Repo       string // owner/name
+	PR         int
+	HeadSHA    string
+	CommentID  int64  // rerun, reproduce: the comment that asked
+	Commenter  string // rerun, reproduce: who asked; permission is checked by the job
+	AfterSHA   string // regenerate: the pushed commit
+	Branch     string // regenerate: the default branch it was pushed to; reproduce, accept: the default branch, where the record goes
+	// Reason is an accept's reason: the rest of its command's line.
+	Reason         string
 	InstallationID int64
 	// Rerequested is set when someone asked for the verification again
 	// (the Re-run button, /benchgate verify): it posts a new check run.
@@ -125,6 +128,7 @@ const (
 	KindVerify     Kind = "verify"
 	KindRerun      Kind = "rerun"
 	KindReproduce  Kind = "reproduce"
+	KindAccept     Kind = "accept"
 	KindRegenerate Kind = "regenerate"
 )
 
@@ -666,7 +670,7 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 		if p.Comment.User.Type == "Bot" {
 			return nil, nil
 		}
-		cmd := Command(p.Comment.Body)
+		cmd, arg := ParseCommand(p.Comment.Body)
 		if cmd == "" {
 			return nil, nil
 		}
@@ -674,9 +678,10 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 		j.Kind, j.PR, j.CommentID, j.Commenter = cmd, p.Issue.Number, p.Comment.ID, p.Comment.User.Login
 		j.Rerequested = cmd == KindVerify
 		j.Stranger = !collaborators[p.Comment.AuthorAssociation]
-		if cmd == KindReproduce {
+		if cmd == KindReproduce || cmd == KindAccept {
 			j.Branch = p.Repository.DefaultBranch
 		}
+		j.Reason = arg
 		// A comment asks once: its id names the work.
 		if j.CommentID != 0 {
 			j.WorkKey = fmt.Sprintf("command:%s:%d", j.Repo, j.CommentID)
@@ -746,9 +751,10 @@ func checkSuitePress(repo string, id int64, updatedAt string) string {
 // benchmark file kept elsewhere is named in the registry, whose change
 // a push of that file does not show; such a push is published by the
 // next one that touches the registry or a submission. The maintainer's
-// title and introduction (ranking.IntroFile) are read too.
+// title and introduction (ranking.IntroFile) are read too, and the records
+// of reproductions and of maintainers' acceptances.
 func boardInput(p string) bool {
-	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, reproduce.RecordDir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/") || p == ranking.IntroFile
+	return strings.HasPrefix(p, submission.Dir+"/") || strings.HasPrefix(p, reproduce.RecordDir+"/") || strings.HasPrefix(p, acceptance.RecordDir+"/") || strings.HasPrefix(p, path.Dir(benchmark.RegistryFile)+"/") || p == ranking.IntroFile
 }
 
 // touchesBoard reports whether a push changed submissions or benchmarks.

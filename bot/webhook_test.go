@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -201,6 +202,7 @@ func TestRoute(t *testing.T) {
 		{"push touching rubrics", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["rubrics/rubrics.json"]}]}`, "regenerate:0:"},
 		{"push touching the title and introduction", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["leaderboard.md"]}]}`, "regenerate:0:"},
 		{"push touching a reproduction record", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"added": ["reproductions/model-benchmark/x.json"]}]}`, "regenerate:0:"},
+		{"push touching an acceptance record", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["acceptances/model-benchmark/x.json"]}]}`, "regenerate:0:"},
 		{"push elsewhere", "push", `{"ref": "refs/heads/main", "after": "f00d", ` + repo + `, "commits": [{"modified": ["README.md"]}]}`, ""},
 		{"push to a branch", "push", `{"ref": "refs/heads/feature", "after": "f00d", ` + repo + `, "commits": [{"added": ["submissions/a"]}]}`, ""},
 		{"branch deleted", "push", `{"ref": "refs/heads/main", "after": "0000000000000000000000000000000000000000", ` + repo + `, "commits": []}`, ""},
@@ -239,6 +241,30 @@ func TestRouteReproduceBranch(t *testing.T) {
 	}
 	if len(jobs) != 1 || jobs[0].Kind != KindReproduce || jobs[0].Branch != "trunk" || jobs[0].Commenter != "maint" || jobs[0].CommentID != 83 {
 		t.Fatalf("jobs %+v", jobs)
+	}
+}
+
+// TestRouteAccept: /benchgate accept carries the rest of its line as the
+// reason, the default branch its record is committed to, and the comment
+// that asked, which names the work; without a reason it is still routed,
+// for the job to say that one is needed.
+func TestRouteAccept(t *testing.T) {
+	route := func(body string) []Job {
+		t.Helper()
+		payload := fmt.Sprintf(`{"action": "created", "repository": {"full_name": "geo/board", "default_branch": "trunk"}, "installation": {"id": 7}, "issue": {"number": 9, "pull_request": {}}, "comment": {"id": 84, "body": %q, "author_association": "MEMBER", "user": {"login": "maint", "type": "User"}}}`, body)
+		jobs, err := Route("issue_comment", "d", []byte(payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	jobs := route("Checked by hand.\n/benchgate accept  the source cut   responses at 500 characters\nThanks!")
+	if len(jobs) != 1 || jobs[0].Kind != KindAccept || jobs[0].Reason != "the source cut responses at 500 characters" || jobs[0].Branch != "trunk" ||
+		jobs[0].Commenter != "maint" || jobs[0].WorkKey != "command:geo/board:84" {
+		t.Fatalf("jobs %+v", jobs)
+	}
+	if jobs := route("/benchgate accept"); len(jobs) != 1 || jobs[0].Kind != KindAccept || jobs[0].Reason != "" {
+		t.Fatalf("without a reason: jobs %+v", jobs)
 	}
 }
 

@@ -26,7 +26,7 @@ type txOps[TTx any] struct {
 	// cancelRetries cancels the verify jobs of r waiting to be retried
 	// (retryable or scheduled); jobs available or running are left alone.
 	cancelRetries func(ctx context.Context, tx TTx, r retryTarget) (int, error)
-	// waiting counts the verify, rerun and reproduce jobs waiting to run, holding
+	// waiting counts the verify, rerun, reproduce and accept jobs waiting to run, holding
 	// whatever lock makes the count and a following insert atomic across
 	// processes until tx ends.
 	waiting func(ctx context.Context, tx TTx) (int, error)
@@ -162,6 +162,12 @@ func (e *engine[TTx]) start(ctx context.Context, h Handlers, workers int, ready 
 			return errors.New("queue: no reproduce handler")
 		}
 		return h.Reproduce(ctx, j.Args)
+	}))
+	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[AcceptArgs]) error {
+		if h.Accept == nil {
+			return errors.New("queue: no accept handler")
+		}
+		return h.Accept(ctx, j.Args)
 	}))
 	river.AddWorker(ws, river.WorkFunc(func(ctx context.Context, j *river.Job[RegenerateArgs]) error {
 		if h.Regenerate == nil {

@@ -86,7 +86,7 @@ func (q *Queue) SpentSince(ctx context.Context, since time.Time) (float64, error
 	return q.b.spentSince(ctx, since)
 }
 
-// Waiting counts the verify, rerun and reproduce jobs that wait to run (available,
+// Waiting counts the verify, rerun, reproduce and accept jobs that wait to run (available,
 // scheduled, retryable or pending): what Options.MaxWaiting bounds.
 func (q *Queue) Waiting(ctx context.Context) (int, error) {
 	return q.b.waiting(ctx)

@@ -24,6 +24,7 @@ const (
 	KindVerify     = "benchgate_verify"
 	KindRerun      = "benchgate_rerun"
 	KindReproduce  = "benchgate_reproduce"
+	KindAccept     = "benchgate_accept"
 	KindRegenerate = "benchgate_regenerate"
 )
 
@@ -115,6 +116,28 @@ func (ReproduceArgs) Kind() string { return KindReproduce }
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (ReproduceArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
 
+// AcceptArgs asks for a maintainer's acceptance of a submission in
+// review to be recorded because of a comment command (/benchgate accept).
+// Jobs are unique by (Repo, PR, HeadSHA, CommentID), as reruns are.
+type AcceptArgs struct {
+	DeliveryID     string `json:"delivery_id"`
+	Repo           string `json:"repo" river:"unique"`
+	PR             int    `json:"pr" river:"unique"`
+	HeadSHA        string `json:"head_sha" river:"unique"`
+	CommentID      int64  `json:"comment_id" river:"unique"`
+	Commenter      string `json:"commenter"` // whose permission the job checks
+	Reason         string `json:"reason"`    // the rest of the command's line, checked by the job
+	Branch         string `json:"branch"`    // the default branch, where the record is committed
+	InstallationID int64  `json:"installation_id"`
+	WorkKey        string `json:"work_key,omitempty"` // see VerifyArgs.WorkKey
+}
+
+// Kind implements river.JobArgs.
+func (AcceptArgs) Kind() string { return KindAccept }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (AcceptArgs) InsertOpts() river.InsertOpts { return uniqueByArgs() }
+
 // RegenerateArgs asks for the leaderboard to be regenerated after a push to
 // the default branch. Jobs are unique by (Repo, AfterSHA), and coalesced
 // per repository when they run (see coalesced).
@@ -158,6 +181,7 @@ type Handlers struct {
 	Verify     func(ctx context.Context, a VerifyArgs) error
 	Rerun      func(ctx context.Context, a RerunArgs) error
 	Reproduce  func(ctx context.Context, a ReproduceArgs) error
+	Accept     func(ctx context.Context, a AcceptArgs) error
 	Regenerate func(ctx context.Context, a RegenerateArgs) error
 }
 
@@ -185,7 +209,7 @@ type Options struct {
 	// process silent for three heartbeats is taken for dead and its running
 	// jobs run again. Defaults to DefaultHeartbeat.
 	Heartbeat time.Duration
-	// MaxWaiting, when positive, bounds the verify, rerun and reproduce jobs waiting
+	// MaxWaiting, when positive, bounds the verify, rerun, reproduce and accept jobs waiting
 	// to run: an enqueue beyond it fails with ErrFull. The count and the
 	// insert are one transaction, serialised across processes, so replicas
 	// admitting at once cannot overshoot. Regenerations are always taken.
@@ -363,6 +387,11 @@ func (q *Queue) EnqueueRerun(ctx context.Context, a RerunArgs) (inserted bool, e
 
 // EnqueueReproduce durably enqueues a reproduction; see EnqueueVerify.
 func (q *Queue) EnqueueReproduce(ctx context.Context, a ReproduceArgs) (inserted bool, err error) {
+	return q.b.enqueue(ctx, a.DeliveryID, a.WorkKey, nil, a)
+}
+
+// EnqueueAccept durably enqueues an acceptance; see EnqueueVerify.
+func (q *Queue) EnqueueAccept(ctx context.Context, a AcceptArgs) (inserted bool, err error) {
 	return q.b.enqueue(ctx, a.DeliveryID, a.WorkKey, nil, a)
 }
 

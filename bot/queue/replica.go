@@ -33,7 +33,7 @@ const rescueNote = "rescued: the replica running this job stopped recording its 
 
 // waitingQuery counts the jobs that Options.MaxWaiting bounds.
 func waitingQuery(jobs string) string {
-	return `SELECT count(*) FROM ` + jobs + ` WHERE state IN ('available', 'pending', 'retryable', 'scheduled') AND kind IN ('` + KindVerify + `', '` + KindRerun + `', '` + KindReproduce + `')`
+	return `SELECT count(*) FROM ` + jobs + ` WHERE state IN ('available', 'pending', 'retryable', 'scheduled') AND kind IN ('` + KindVerify + `', '` + KindRerun + `', '` + KindReproduce + `', '` + KindAccept + `')`
 }
 
 // Replica is a process working the queue, as its heartbeat row says.

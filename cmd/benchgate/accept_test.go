@@ -20,6 +20,15 @@ func sendToReview(t *testing.T, root, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(file, reviewScores(t, data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reviewScores is scores.json data with three of its responses cut short
+// so (sendToReview).
+func reviewScores(t *testing.T, data []byte) []byte {
+	t.Helper()
 	var rows []map[string]any
 	if err := json.Unmarshal(data, &rows); err != nil {
 		t.Fatal(err)
@@ -27,12 +36,11 @@ func sendToReview(t *testing.T, root, dir string) {
 	for _, i := range []int{0, 1, 2} {
 		rows[i]["response"], rows[i]["response_truncated"] = "Weighing the options, the answer is", true
 	}
-	if data, err = json.MarshalIndent(rows, "", "  "); err != nil {
+	data, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return data
 }
 
 // TestAccept: `benchgate accept` records a maintainer's decision on a
