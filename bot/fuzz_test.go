@@ -2,6 +2,7 @@ package bot
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,7 +54,8 @@ func FuzzCommand(f *testing.F) {
 	for _, s := range []string{"/benchgate rerun", "please /benchgate rerun", "/benchgate  verify\r\n", "/benchgate rerun now", "/BENCHGATE rerun", "\u00a0/benchgate rerun",
 		"```\n/benchgate rerun\n```", "~~~~\n~~~\n/benchgate rerun", "    /benchgate rerun", "`\n/benchgate rerun\n`", "<!--\n/benchgate rerun\n-->",
 		"a <!--\n/benchgate verify\n-->", "> /benchgate rerun", "> quoted\n/benchgate rerun", "- ```\n  /benchgate rerun", "- a\n  /benchgate rerun", "<pre>\n/benchgate rerun\n</pre>",
-		"<blockquote>\n\n/benchgate rerun\n\n</blockquote>", "<q>\n/benchgate rerun\n</q>", "</b>\n\n/benchgate verify"} {
+		"<blockquote>\n\n/benchgate rerun\n\n</blockquote>", "<q>\n/benchgate rerun\n</q>", "</b>\n\n/benchgate verify",
+		"/benchgate accept cut  at 500", "/benchgate accept", "/benchgate accept a `b`", "/benchgate accept a &amp; b", "> /benchgate accept quoted"} {
 		f.Add(s)
 	}
 	// Inputs built to exhaust a parser: deep containers, long runs of
@@ -63,15 +65,20 @@ func FuzzCommand(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
-		if kind := Command(body); kind != "" {
+		if kind, arg := ParseCommand(body); kind != "" {
+			// The command and its reason are a line's words, as written.
+			said := strings.Fields("/benchgate " + string(kind) + " " + arg)
 			found := false
 			for _, line := range lines {
-				if f := strings.Fields(line); len(f) == 2 && f[0] == "/benchgate" && f[1] == string(kind) {
+				if slices.Equal(strings.Fields(line), said) {
 					found = true
 				}
 			}
 			if !found {
-				t.Fatalf("Command(%q) = %q without a line that says so", body, kind)
+				t.Fatalf("ParseCommand(%q) = %q, %q without a line that says so", body, kind, arg)
+			}
+			if kind != KindAccept && arg != "" {
+				t.Fatalf("ParseCommand(%q) = %q with an argument %q", body, kind, arg)
 			}
 		}
 		if quoted := "> " + strings.Join(lines, "\n> "); Command(quoted) != "" {
