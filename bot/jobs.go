@@ -487,7 +487,12 @@ func (w *Worker) check(ctx context.Context, j Job, pr prcheck.PRInfo, baseSHA st
 			return prcheck.CheckOutcome{}, err
 		}
 	}
-	return w.withAcceptance(base, pr, prcheck.CheckPR(base, pr, files, w.Verify)), nil
+	result := prcheck.CheckPR(base, pr, files, w.Verify)
+	if j.Kind == KindAccept {
+		// The decision being made replaces any the base holds.
+		return result, nil
+	}
+	return w.withAcceptance(base, pr, result), nil
 }
 
 // unverifiable turns a gathering error that no retry changes into the

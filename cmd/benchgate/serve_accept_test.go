@@ -181,11 +181,19 @@ func TestServeAccept(t *testing.T) {
 		}
 	}
 
+	// With the record on its base, a new reason still replaces it.
+	const third = "three letters read from the source's own table"
+	a.deliver("issue_comment", "accept-third", commentEvent(60, 1008, "maint", "/benchgate accept "+third))
+	a.waitFor("the check of the third reason", func() bool { return strings.Contains(verifyRun().Output.Summary, third) })
+	if s := verifyRun().Output.Summary; strings.Contains(s, other) || verifyRun().Conclusion != "success" {
+		t.Errorf("the check of the third reason: %s\n%s", verifyRun().Conclusion, s)
+	}
+
 	// Merged: the board ranks the entry, accepted.
 	merged := git.Commit(t, "geo/board", "main", map[string][]byte{dir + "/meta.json": a.meta, dir + "/scores.json": scores}, "Merge #60")
 	a.deliver("push", "accept-merge", pushEvent(merged, dir+"/meta.json"))
 	a.waitFor("the accepted entry", func() bool { return entryAcceptance(t, git, dir) != nil })
-	if acc := entryAcceptance(t, git, dir); acc["reason"] != other || acc["unverifiable"] != float64(3) || acc["accepted_by"] != "maint" {
+	if acc := entryAcceptance(t, git, dir); acc["reason"] != third || acc["unverifiable"] != float64(3) || acc["accepted_by"] != "maint" {
 		t.Errorf("the entry's acceptance %v", acc)
 	}
 }
