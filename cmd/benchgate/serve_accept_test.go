@@ -24,7 +24,8 @@ import (
 //     at the head, and the head's verify check turns to success, accepted
 //     after review, the reason shown escaped;
 //   - the same comment delivered again does nothing; the same reason in
-//     another comment commits nothing; another reason replaces the record;
+//     another comment commits nothing; another reason replaces the record,
+//     also once the record is on the pull request's base;
 //   - a pull request that passes, and one that is not a submission, are
 //     answered with why; a pull request that only adds a record is
 //     neutral;
