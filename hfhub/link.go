@@ -14,11 +14,11 @@ func ParseLink(h string) (string, error) {
 	next := ""
 	for rest != "" {
 		if rest[0] != '<' {
-			return "", fmt.Errorf("Link header: expected '<' at %q", clip(rest))
+			return "", fmt.Errorf("the Link header: expected '<' at %q", clip(rest))
 		}
 		end := strings.IndexByte(rest, '>')
 		if end < 0 {
-			return "", fmt.Errorf("Link header: no '>' after %q", clip(rest))
+			return "", fmt.Errorf("the Link header: no '>' after %q", clip(rest))
 		}
 		target := rest[1:end]
 		rest = strings.TrimLeft(rest[end+1:], " \t")
@@ -40,7 +40,7 @@ func ParseLink(h string) (string, error) {
 		}
 		if isNext {
 			if next != "" && next != target {
-				return "", fmt.Errorf("Link header: two different rel=\"next\" targets")
+				return "", fmt.Errorf("the Link header: two different rel=\"next\" targets")
 			}
 			next = target
 		}
@@ -48,7 +48,7 @@ func ParseLink(h string) (string, error) {
 			break
 		}
 		if rest[0] != ',' {
-			return "", fmt.Errorf("Link header: expected ',' or ';' at %q", clip(rest))
+			return "", fmt.Errorf("the Link header: expected ',' or ';' at %q", clip(rest))
 		}
 		rest = strings.TrimLeft(rest[1:], " \t")
 	}
@@ -64,7 +64,7 @@ func linkParam(s string) (name, val string, n int, err error) {
 	}
 	name = s[:i]
 	if name == "" {
-		return "", "", 0, fmt.Errorf("Link header: empty parameter at %q", clip(s))
+		return "", "", 0, fmt.Errorf("the Link header: empty parameter at %q", clip(s))
 	}
 	j := i
 	for j < len(s) && s[j] == ' ' {
@@ -92,7 +92,7 @@ func linkParam(s string) (name, val string, n int, err error) {
 				b.WriteByte(s[k])
 			}
 		}
-		return "", "", 0, fmt.Errorf("Link header: unterminated quoted value for %s", name)
+		return "", "", 0, fmt.Errorf("the Link header: unterminated quoted value for %s", name)
 	}
 	k := j
 	for k < len(s) && s[k] != ';' && s[k] != ',' && s[k] != ' ' {

@@ -274,7 +274,7 @@ func (h *Hub) middleware(next http.Handler) http.Handler {
 			if !ok || !strings.HasPrefix(a, "Bearer ") {
 				bad = true
 			} else {
-				c = caller{t.user, t.role}
+				c = caller(t)
 			}
 		}
 		limited, retry := h.chargeLocked(rec.Header(), c, r, bucket)
