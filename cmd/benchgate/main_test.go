@@ -106,7 +106,7 @@ func TestVerifyPathsAndExitCodes(t *testing.T) {
 		{"one folder", []string{"verify", "--root", root, sub("submissions/model-benchmark/qwen3-32b-basin")}, exitOK, "1 submission(s): 1 passed"},
 		{"a file inside a folder", []string{"verify", sub("submissions/model-benchmark/qwen3-32b-basin/meta.json"), "--root", root}, exitOK, "1 submission(s): 1 passed"},
 		{"a track", []string{"verify", "--root", root, sub("submissions/harness-benchmark")}, exitOK, "1 submission(s): 1 passed"},
-		{"the broken one", []string{"verify", "--root", root, filepath.Dir(broken)}, exitFail, "scores.json:3: invalid JSON at column 1: unexpected end of file inside the array that starts on line 1 (json.syntax)"},
+		{"the broken one", []string{"verify", "--root", root, filepath.Dir(broken)}, exitFail, "scores.json:2: invalid JSON at column 10: unexpected end of file inside the array that starts on line 1 (json.syntax)"},
 		{"outside the root", []string{"verify", "--root", root, os.TempDir()}, exitUsage, "is outside the leaderboard root"},
 		{"missing path", []string{"verify", "--root", root, sub("submissions/model-benchmark/nope")}, exitUsage, "does not exist"},
 		{"bad format", []string{"verify", "--root", root, "--format", "yaml"}, exitUsage, `unknown format "yaml"`},
