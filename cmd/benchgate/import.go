@@ -39,9 +39,13 @@ var importFormats = []struct {
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions of the model track, each verified as it is written. Formats:")
+		w := stderr
+		if len(args) > 0 {
+			w = helpOutput(stderr)
+		}
+		fmt.Fprintln(w, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions of the model track, each verified as it is written. Formats:")
 		for _, f := range importFormats {
-			fmt.Fprintf(stderr, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
+			fmt.Fprintf(w, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
 		}
 		if len(args) == 0 {
 			return exitWith(exitUsage)
