@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -129,6 +130,13 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--scores: %v", err)
 	}
+	// A file of another kind is named in one line before anything is
+	// written; any other problem of the file is verify's to list.
+	if doc, err := jsondoc.Parse(data, jsondoc.Limits{}); err == nil {
+		if msg := verify.ShapeProblem(*scores, submission.SniffShape(doc), e.Key, e.Kind); msg != "" {
+			return errors.New(msg)
+		}
+	}
 	folder := submission.NewFolder(tr, *slug)
 	rel := folder.String()
 	dir := filepath.Join(root, filepath.FromSlash(rel))
@@ -182,10 +190,33 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
 	}
-	branch := "submit/" + *slug
-	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
-		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
+	fmt.Fprint(stdout, pullRequestSteps("submit/"+*slug, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), m.Submitter))
 	return nil
+}
+
+// pullRequestSteps are submit's closing instructions: commit the folder
+// on a branch, then open the pull request from a fork, as a contributor
+// without write access to the leaderboard's repository must, or from a
+// branch of it for one who has.
+func pullRequestSteps(branch, folder, title, login string) string {
+	return fmt.Sprintf(`
+To open the pull request, commit the folder on a branch:
+
+  git checkout -b %[1]s
+  git add %[2]s
+  git commit -m %[3]q
+
+then, from a fork of the leaderboard's repository (without write access to it), with the GitHub CLI:
+
+  gh repo fork --remote --remote-name fork
+  git push -u fork %[1]s
+  gh pr create --head %[4]s:%[1]s --title %[3]q --body "benchgate verify passes."
+
+or without it: fork the repository on GitHub, then git remote add fork https://github.com/%[4]s/REPO.git,
+push as above and open the pull request from the link that git push prints.
+With write access to the repository: git push -u origin %[1]s, then gh pr create --title %[3]q.
+The pull request's author must be %[4]s, the submitter meta.json names.
+`, branch, folder, title, login)
 }
 
 // asideFolder is a submission folder that --force moved out of the way.
