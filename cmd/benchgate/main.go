@@ -33,8 +33,11 @@
 //		create a leaderboard repository with one benchmark, its workflows and submission template
 //	benchgate version (also: benchgate --version)
 //		print the version, the commit it was built from and the Go version
+//	benchgate completion bash|zsh|fish
+//		print a shell completion script (bash, zsh or fish) for the commands and their flags
 //
-// 'benchgate COMMAND -h' lists a command's flags. The commands with --root
+// 'benchgate COMMAND -h' (or --help, or 'benchgate help COMMAND') lists a
+// command's flags, on stdout. The commands with --root
 // read the leaderboard repository it names (the registry
 // rubrics/rubrics.json, the benchmark files and submissions/); without it,
 // the working directory or the nearest folder above it that holds the
