@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/benchgate/benchgate/internal/fakeopenai"
+)
+
+// decodeStrict decodes one JSON object, refusing fields the documented
+// shape (v) lacks and anything after it.
+func decodeStrict(t *testing.T, out string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(out)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not the documented JSON object: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON value:\n%s", out)
+	}
+}
+
+// TestGenerateJSON: generate --format json prints one object with the
+// run's counts and the next step; a second run resumes, all skipped.
+func TestGenerateJSON(t *testing.T) {
+	root := copyBoard(t)
+	srv := fakeopenai.New(t, fakeopenai.Options{Key: testKey, Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		return fakeopenai.Reply{Content: "Because of the porosity.\nANSWER: B"}
+	}})
+	t.Setenv("BENCHGATE_TEST_KEY", testKey)
+	out := filepath.Join(t.TempDir(), "scores.json")
+	args := []string{"generate", "--root", root, "--benchmark", "reservoir-mcq", "--model", "org/cand", "--output", out,
+		"--base-url", srv.URL, "--api-key-env", "BENCHGATE_TEST_KEY", "--ledger", "", "--format", "json"}
+	type result struct {
+		Output, Benchmark, Model                                         string
+		Questions, Skipped, Answered, Failed, Cut, Unanswered, Exhausted int
+		NoAnswer                                                         int `json:"no_answer"`
+		Fallback, Unpriced                                               int
+		SpendUSD                                                         float64 `json:"spend_usd"`
+		Causes                                                           []struct {
+			Text  string
+			Calls int
+			Again bool
+		}
+		Next, Error string
+	}
+	for run, wantAnswered := range []int{-1, 0} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("run %d: exit %d\n%s%s", run+1, code, stdout, stderr)
+		}
+		var g result
+		decodeStrict(t, stdout, &g)
+		if wantAnswered < 0 {
+			wantAnswered = g.Questions
+		}
+		if g.Output != out || g.Benchmark != "reservoir-mcq" || g.Model != "org/cand" || g.Questions == 0 || g.Answered != wantAnswered ||
+			g.Skipped != g.Questions-wantAnswered || g.Failed != 0 || g.Error != "" || g.Causes == nil ||
+			g.Next != "next: benchgate submit --benchmark reservoir-mcq --scores "+out+" --slug ... (see benchgate submit -h)" {
+			t.Errorf("run %d: %+v", run+1, g)
+		}
+	}
+	if code, _, stderr := runCLI(t, "generate", "--root", root, "--benchmark", "reservoir-mcq", "--model", "m", "--format", "yaml"); code != exitUsage || stderr != "benchgate generate: unknown format \"yaml\" (want text, json)\n" {
+		t.Errorf("--format yaml: exit %d\n%s", code, stderr)
+	}
+}
