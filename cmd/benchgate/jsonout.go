@@ -58,3 +58,23 @@ func newGenerateJSON(output, key, model string, s generate.Summary) generateJSON
 	}
 	return g
 }
+
+// submitJSON is submit's --format json output.
+type submitJSON struct {
+	Folder   string          `json:"folder"` // from the root: submissions/<track>-benchmark/<slug>
+	Path     string          `json:"path"`   // as written, from the working directory
+	Passed   bool            `json:"passed"`
+	Removed  bool            `json:"removed"`  // it did not pass, so the folder was taken back
+	Restored bool            `json:"restored"` // and the folder --force replaced put back
+	Replaced bool            `json:"replaced"` // --force replaced a former folder
+	Verify   json.RawMessage `json:"verify"`   // verify --format json's report of the folder
+	// PullRequest is how to open the pull request, when it passed.
+	PullRequest *pullRequestJSON `json:"pull_request,omitempty"`
+}
+
+type pullRequestJSON struct {
+	Branch string `json:"branch"`
+	Title  string `json:"title"`
+	Author string `json:"author"` // the login that must open it: meta.json's submitter
+	Steps  string `json:"steps"`  // the commands, as the text output gives them
+}

@@ -67,3 +67,44 @@ func TestGenerateJSON(t *testing.T) {
 		t.Errorf("--format yaml: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestSubmitJSON: submit --format json prints one object: the folder,
+// whether it passed, verify's report of it and how to open the pull
+// request; a failing one is removed, and says so.
+func TestSubmitJSON(t *testing.T) {
+	root := copyBoard(t)
+	good := filepath.Join(root, "submissions/model-benchmark/qwen3-32b-basin/scores.json")
+	bad := filepath.Join(t.TempDir(), "scores.json")
+	writeFile(t, bad, "[\n{\"id\": 1}\n")
+	submit := func(slug, scores string) []string {
+		return []string{"submit", "--root", root, "--benchmark", "basin-analysis", "--slug", slug, "--scores", scores, "--model-name", "Q",
+			"--model", "qwen/qwen3-32b", "--submitter", "lab", "--contact", "https://example.org", "--format", "json"}
+	}
+	type result struct {
+		Folder, Path                        string
+		Passed, Removed, Restored, Replaced bool
+		Verify                              struct {
+			Submissions []map[string]any
+			Passed      int
+			Failed      int
+			Review      int
+		}
+		PullRequest *struct{ Branch, Title, Author, Steps string } `json:"pull_request"`
+	}
+	code, stdout, stderr := runCLI(t, submit("json-run", good)...)
+	var r result
+	decodeStrict(t, stdout, &r)
+	if code != exitOK || stderr != "" || r.Folder != "submissions/model-benchmark/json-run" || r.Path != filepath.Join(root, r.Folder) || !r.Passed || r.Removed || r.Replaced ||
+		r.Verify.Passed != 1 || len(r.Verify.Submissions) != 1 || r.PullRequest == nil ||
+		*r.PullRequest != (struct{ Branch, Title, Author, Steps string }{"submit/json-run", "Add Q on basin-analysis", "lab", r.PullRequest.Steps}) ||
+		!bytes.Contains([]byte(r.PullRequest.Steps), []byte("gh repo fork --remote --remote-name fork")) {
+		t.Errorf("exit %d, %+v\n%s", code, r, stderr)
+	}
+
+	code, stdout, _ = runCLI(t, submit("json-bad", bad)...)
+	r = result{}
+	decodeStrict(t, stdout, &r)
+	if code != exitFail || r.Passed || !r.Removed || r.Verify.Failed != 1 || r.PullRequest != nil {
+		t.Errorf("a failing submit: exit %d, %+v", code, r)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,10 +87,14 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	fl.Var(&temp, "temperature", "the sampling temperature of the run")
 	maxTokens := fl.Int("max-tokens", 0, "the max tokens of the run (0: not reported)")
 	force := fl.Bool("force", false, "replace the submission folder when it exists (it is put back if the new one does not pass)")
+	format := fl.String("format", "text", "output format: text, or json (one object: README.md has its fields)")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if err := oneOf(*format, []string{"text", "json"}); err != nil {
+		return err
 	}
 	m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature = open.v, priceIn.v, priceOut.v, temp.v
 	if *maxTokens > 0 {
@@ -167,16 +173,33 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	text := *format == "text"
+	if text {
+		fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	}
 	v, err := verify.New(boardFS(root), verify.Options{})
 	if err != nil {
 		undo()
 		return err
 	}
 	report := verify.NewReport([]verify.Result{v.Verify(rel)})
-	verify.Render(stdout, "text", report)
+	out := submitJSON{Folder: rel, Path: dir, Passed: report.Failed == 0}
+	var verified bytes.Buffer
+	verify.Render(&verified, *format, report)
+	if text {
+		stdout.Write(verified.Bytes())
+	} else {
+		out.Verify = json.RawMessage(bytes.TrimSpace(verified.Bytes()))
+	}
 	if report.Failed > 0 {
 		undo()
+		out.Removed, out.Restored = true, old != nil
+		if !text {
+			if err := writeJSON(stdout, out); err != nil {
+				return err
+			}
+			return exitWith(exitFail)
+		}
 		back := ""
 		if old != nil {
 			back = ", and the folder it replaced put back"
@@ -188,10 +211,20 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		if err := old.discard(); err != nil {
 			fmt.Fprintf(stderr, "benchgate submit: the replaced folder: %v\n", err)
 		}
-		fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
+		out.Replaced = true
+		if text {
+			fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
+		}
 	}
-	fmt.Fprint(stdout, pullRequestSteps("submit/"+*slug, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), m.Submitter))
-	return nil
+	pr := pullRequestJSON{Branch: "submit/" + *slug, Title: fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), Author: m.Submitter}
+	steps := pullRequestSteps(pr.Branch, rel, pr.Title, pr.Author)
+	if text {
+		fmt.Fprint(stdout, steps)
+		return nil
+	}
+	pr.Steps = strings.TrimSpace(steps)
+	out.PullRequest = &pr
+	return writeJSON(stdout, out)
 }
 
 // pullRequestSteps are submit's closing instructions: commit the folder
