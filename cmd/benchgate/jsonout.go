@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"path/filepath"
 
+	"github.com/benchgate/benchgate/benchmark"
 	"github.com/benchgate/benchgate/generate"
+	"github.com/benchgate/benchgate/importer"
+	"github.com/benchgate/benchgate/submission"
+	"github.com/benchgate/benchgate/verify"
 )
 
 // The --format json outputs of generate, submit and import: one JSON
@@ -77,4 +83,65 @@ type pullRequestJSON struct {
 	Title  string `json:"title"`
 	Author string `json:"author"` // the login that must open it: meta.json's submitter
 	Steps  string `json:"steps"`  // the commands, as the text output gives them
+}
+
+// importJSON is import's --format json output.
+type importJSON struct {
+	Benchmark   string          `json:"benchmark"`
+	Kind        benchmark.Kind  `json:"kind"`
+	DryRun      bool            `json:"dry_run"` // nothing was written
+	Submissions []importedJSON  `json:"submissions"`
+	Verify      json.RawMessage `json:"verify"`  // verify --format json's report of them
+	ToFill      int             `json:"to_fill"` // of those failing, how many fail only on placeholders to fill in
+	Hint        string          `json:"hint,omitempty"`
+}
+
+type importedJSON struct {
+	Model   string   `json:"model"` // as the source names it
+	Folder  string   `json:"folder"`
+	Path    string   `json:"path,omitempty"` // as written; absent in a dry run
+	Status  string   `json:"status"`         // verify's: pass, fail or review
+	Rows    int      `json:"rows"`
+	Missing []string `json:"missing"` // meta.json fields a maintainer must fill in
+	// Multiple choice: correct answers as re-read, the source's own count
+	// (null when it gives none), disputes, responses stored cut short and
+	// how many of those decide no letter.
+	Correct          *int      `json:"correct,omitempty"`
+	PublishedCorrect *int      `json:"published_correct,omitempty"`
+	Disputes         *[]string `json:"disputes,omitempty"` // [] when none
+	Truncated        *int      `json:"truncated,omitempty"`
+	Undecidable      *int      `json:"undecidable,omitempty"`
+	// Rubric: rows with a score, and their mean.
+	Scored *int     `json:"scored,omitempty"`
+	Mean   *float64 `json:"mean,omitempty"`
+}
+
+func newImportJSON(f *importFlags, b *benchmark.Benchmark, runs []*importer.Run, folders []submission.Folder, results []verify.Result, report verify.Report, toFill int) (importJSON, error) {
+	var rep bytes.Buffer
+	if err := verify.Render(&rep, "json", report); err != nil {
+		return importJSON{}, err
+	}
+	out := importJSON{Benchmark: b.Entry.Key, Kind: b.Entry.Kind, DryRun: f.dryRun, Submissions: []importedJSON{},
+		Verify: json.RawMessage(bytes.TrimSpace(rep.Bytes())), ToFill: toFill, Hint: f.hint}
+	for i, r := range runs {
+		s := importedJSON{Model: r.Model, Folder: folders[i].String(), Status: string(results[i].Status), Missing: append([]string{}, r.Missing...)}
+		if !f.dryRun {
+			s.Path = filepath.Join(f.root, filepath.FromSlash(s.Folder))
+		}
+		if b.Entry.Kind == benchmark.KindRubric {
+			s.Rows, s.Scored, s.Mean = len(r.Rubric), &r.Scored, results[i].Summary.Mean
+		} else {
+			s.Rows, s.Correct, s.Truncated, s.Undecidable = len(r.Records), &r.Correct, &r.Truncated, &r.Undecidable
+			if r.PublishedCorrect >= 0 {
+				s.PublishedCorrect = &r.PublishedCorrect
+			}
+			disputes := []string{}
+			for _, d := range r.Disputes {
+				disputes = append(disputes, d.String())
+			}
+			s.Disputes = &disputes
+		}
+		out.Submissions = append(out.Submissions, s)
+	}
+	return out, nil
 }

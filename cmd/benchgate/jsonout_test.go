@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchgate/benchgate/internal/fakeopenai"
+	"github.com/benchgate/benchgate/internal/fixtures"
 )
 
 // decodeStrict decodes one JSON object, refusing fields the documented
@@ -107,4 +108,65 @@ func TestSubmitJSON(t *testing.T) {
 	if code != exitFail || r.Passed || !r.Removed || r.Verify.Failed != 1 || r.PullRequest != nil {
 		t.Errorf("a failing submit: exit %d, %+v", code, r)
 	}
+}
+
+// TestImportJSON: import --format json prints one object: a row per model
+// with the counts the text summary shows, verify's report, and how many
+// fail only on placeholders; a dry run names no written path.
+func TestImportJSON(t *testing.T) {
+	type result struct {
+		Benchmark, Kind, Hint string
+		DryRun                bool `json:"dry_run"`
+		ToFill                int  `json:"to_fill"`
+		Submissions           []struct {
+			Model, Folder, Path, Status     string
+			Rows                            int
+			Missing, Disputes               []string
+			Correct, Truncated, Undecidable *int
+			PublishedCorrect                *int `json:"published_correct"`
+			Scored                          *int
+			Mean                            *float64
+		}
+		Verify struct {
+			Submissions            []map[string]any
+			Passed, Failed, Review int
+		}
+	}
+	for _, dry := range []bool{true, false} {
+		root, csvPath := formationEvalBoard(t, "formationeval-v0.1")
+		args := []string{"import", "formationeval", "--root", root, "--csv", csvPath, "--benchmark", "formationeval", "--date", "2025-12-01", "--format", "json"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("dry run %t: exit %d\n%s%s", dry, code, stdout, stderr)
+		}
+		var r result
+		decodeStrict(t, stdout, &r)
+		n := len(r.Submissions)
+		// No --submitter nor --contact: every submission fails only on
+		// the placeholders written for them.
+		if r.Benchmark != "formationeval" || r.Kind != "mcq" || r.DryRun != dry || n == 0 || r.ToFill != n || r.Verify.Failed != n || len(r.Verify.Submissions) != n {
+			t.Fatalf("dry run %t: %+v", dry, r)
+		}
+		for _, s := range r.Submissions {
+			want, ok := fixtures.FormationEvalModels[s.Model]
+			if !ok || s.Folder != "submissions/model-benchmark/"+s.Model+"-formationeval" || (s.Path == "") != dry || s.Status != "fail" || s.Rows != 505 ||
+				s.Correct == nil || *s.Correct != want || s.PublishedCorrect == nil || *s.PublishedCorrect != want || len(s.Disputes) != 0 || s.Disputes == nil ||
+				s.Truncated == nil || s.Undecidable == nil || s.Scored != nil || s.Mean != nil || len(s.Missing) == 0 {
+				t.Errorf("dry run %t: %+v; correct %v published %v (want %d, known %t)", dry, s, deref(s.Correct), deref(s.PublishedCorrect), want, ok)
+			}
+			if !dry && s.Path != filepath.Join(root, s.Folder) {
+				t.Errorf("path %s, want %s", s.Path, filepath.Join(root, s.Folder))
+			}
+		}
+	}
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
