@@ -183,7 +183,7 @@ func TestErrorsPrintedOnce(t *testing.T) {
 		name   string
 		args   []string
 		code   int
-		prefix string // how stderr starts
+		prefix string // how stderr starts (stdout for help asked for)
 		named  bool   // stderr holds "benchgate NAME:" once; otherwise never
 	}{
 		{"message then usage", []string{"generate", "--root", root}, exitUsage, "benchgate generate: --benchmark and --model are required, and nothing else\nUsage: benchgate generate ", true},
@@ -195,9 +195,13 @@ func TestErrorsPrintedOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, tt.args...)
-			if code != tt.code || !strings.HasPrefix(stderr, tt.prefix) {
-				t.Errorf("exit %d, want %d; stderr does not start with %q:\n%s", code, tt.code, tt.prefix, stderr)
+			code, stdout, stderr := runCLI(t, tt.args...)
+			got := stderr
+			if tt.name == "help" {
+				got = stdout
+			}
+			if code != tt.code || !strings.HasPrefix(got, tt.prefix) {
+				t.Errorf("exit %d, want %d; output does not start with %q:\n%s", code, tt.code, tt.prefix, got)
 			}
 			name := "benchgate " + tt.args[0] + ":"
 			if n, want := strings.Count(stderr, name), map[bool]int{true: 1}[tt.named]; n != want {
