@@ -267,7 +267,7 @@ func TestRegistry(t *testing.T) {
 		{"unverifiable review rate above 1", `[{"key": "a", "file": "a.jsonl", "kind": "mcq", "unverifiable_review_rate": 1.5}]`, []string{"error schema: /0/unverifiable_review_rate"}, nil},
 		{"unverifiable review rate on a rubric", `[{"key": "a", "file": "a.json", "judge_model": "j", "unverifiable_review_rate": 0.2}]`, []string{"warning registry.unverifiable-review-rate: benchmark \"a\": unverifiable_review_rate applies to mcq benchmarks only"}, nil},
 		{"reproduction's tolerance on a rubric", `[{"key": "a", "file": "a.json", "judge_model": "j", "reproduce_tolerance": 0.02}]`, []string{"warning registry.reproduce-tolerance: benchmark \"a\": reproduce_tolerance is a share of accuracy, for mcq benchmarks only"}, nil},
-		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 14: trailing comma before '}'"}, nil},
+		{"not json", `[{"key": "a",}]`, []string{"error json.syntax: invalid JSON at column 13: trailing comma before '}'"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -304,7 +304,7 @@ func TestMCQLint(t *testing.T) {
 	}{
 		{"jsonl valid", "b.jsonl", item("q1", 0, `, "source_book": {"source_id": "s1"}`) + "\n\n" + item("q2", 1, "") + "\n", nil},
 		{"json array valid", "b.json", "[" + item("q1", 0, `, "sources": [{"source_id": "s1"}]`) + "]", nil},
-		{"jsonl bad line", "b.jsonl", item("q1", 0, "") + "\n" + `{"id": "q2", ` + "\n", []string{"b.jsonl:2: invalid JSON at column 14: unexpected end of file"}},
+		{"jsonl bad line", "b.jsonl", item("q1", 0, "") + "\n" + `{"id": "q2", ` + "\n", []string{"b.jsonl:2: invalid JSON at column 13: unexpected end of file"}},
 		{"jsonl duplicate id", "b.jsonl", item("q1", 0, "") + "\n" + item("q1", 1, "") + "\n", []string{"b.jsonl:2: question q1: id \"q1\" is already used by the question on line 1"}},
 		{"key mismatch", "b.jsonl", `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c", "d"], "answer_index": 2, "answer_key": "B"}`, []string{"b.jsonl:1: question q1: answer_key is B but answer_index 2 is choice C"}},
 		{"three choices", "b.jsonl", "\n" + `{"id": "q1", "question": "Which?", "choices": ["a", "b", "c"], "answer_index": 2}`, []string{"b.jsonl:2: question q1: /choices: has 3 items; at least 4 are required"}},

@@ -297,6 +297,19 @@ func (p *parser) errAt(off int, msg string) error {
 	return &SyntaxError{Line: line, Col: col, Off: off, Msg: msg}
 }
 
+// missing reports what should follow the text that ends at end: at the
+// next token when it is on the same line, else at end, where the missing
+// text belongs, rather than a line late at whatever comes next.
+func (p *parser) missing(end int, msg string) error {
+	if p.pos < len(p.data) && p.doc.Line(p.pos) == p.doc.Line(end) {
+		return p.errAt(p.pos, msg+", found "+p.describe(p.pos))
+	}
+	if p.pos >= len(p.data) {
+		return p.errAt(end, msg)
+	}
+	return p.errAt(end, fmt.Sprintf("%s, found %s on line %d", msg, p.describe(p.pos), p.doc.Line(p.pos)))
+}
+
 func (p *parser) describe(off int) string {
 	if off >= len(p.data) {
 		return "end of file"
@@ -439,16 +452,16 @@ func (p *parser) object(depth int) (*Node, error) {
 		return n, nil
 	}
 	for {
+		end := p.pos // after '{' or ','
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errAt(p.pos, fmt.Sprintf("unexpected end of file inside the object that starts on line %d", p.doc.Line(start)))
+			return nil, p.missing(end, fmt.Sprintf("unexpected end of file inside the object that starts on line %d", p.doc.Line(start)))
 		}
 		if p.data[p.pos] != '"' {
-			msg := "expected a quoted member name, found " + p.describe(p.pos)
-			if p.data[p.pos] == '}' {
-				msg = "trailing comma before '}'"
+			if p.data[p.pos] == '}' && p.data[end-1] == ',' {
+				return nil, p.errAt(end-1, "trailing comma before '}'")
 			}
-			return nil, p.errAt(p.pos, msg)
+			return nil, p.errAt(p.pos, "expected a quoted member name, found "+p.describe(p.pos))
 		}
 		keyOff := p.pos
 		key, err := p.str()
@@ -468,20 +481,26 @@ func (p *parser) object(depth int) (*Node, error) {
 		if seen != nil {
 			seen[key] = keyOff
 		}
+		end = p.pos
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errAt(p.pos, fmt.Sprintf("expected ':' after member name %q, found %s", key, p.describe(p.pos)))
+			return nil, p.missing(end, fmt.Sprintf("expected ':' after member name %q", key))
 		}
 		p.pos++
+		end = p.pos
 		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.missing(end, fmt.Sprintf("unexpected end of file: the value of member %q is missing", key))
+		}
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		n.Members = append(n.Members, Member{Key: key, KeyOff: keyOff, Value: v})
+		end = p.pos
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errAt(p.pos, fmt.Sprintf("unexpected end of file inside the object that starts on line %d", p.doc.Line(start)))
+			return nil, p.missing(end, fmt.Sprintf("unexpected end of file inside the object that starts on line %d", p.doc.Line(start)))
 		}
 		switch p.data[p.pos] {
 		case ',':
@@ -490,7 +509,7 @@ func (p *parser) object(depth int) (*Node, error) {
 			p.pos++
 			return n, nil
 		default:
-			return nil, p.errAt(p.pos, "expected ',' or '}' after an object member, found "+p.describe(p.pos))
+			return nil, p.missing(end, "expected ',' or '}' after an object member")
 		}
 	}
 }
@@ -521,18 +540,23 @@ func (p *parser) array(depth int) (*Node, error) {
 		return n, nil
 	}
 	for {
+		end := p.pos // after '[' or ','
 		p.skipSpace()
 		if p.pos < len(p.data) && p.data[p.pos] == ']' {
-			return nil, p.errAt(p.pos, "trailing comma before ']'")
+			return nil, p.errAt(end-1, "trailing comma before ']'")
+		}
+		if p.pos >= len(p.data) {
+			return nil, p.missing(end, fmt.Sprintf("unexpected end of file inside the array that starts on line %d", p.doc.Line(start)))
 		}
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		n.Elems = append(n.Elems, v)
+		end = p.pos
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errAt(p.pos, fmt.Sprintf("unexpected end of file inside the array that starts on line %d", p.doc.Line(start)))
+			return nil, p.missing(end, fmt.Sprintf("unexpected end of file inside the array that starts on line %d", p.doc.Line(start)))
 		}
 		switch p.data[p.pos] {
 		case ',':
@@ -541,7 +565,7 @@ func (p *parser) array(depth int) (*Node, error) {
 			p.pos++
 			return n, nil
 		default:
-			return nil, p.errAt(p.pos, "expected ',' or ']' after an array element, found "+p.describe(p.pos))
+			return nil, p.missing(end, "expected ',' or ']' after an array element")
 		}
 	}
 }

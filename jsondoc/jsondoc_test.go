@@ -23,8 +23,8 @@ func TestParseErrors(t *testing.T) {
 		{"NaN", `{"x": NaN}`, 1, 7, "NaN is not a JSON number"},
 		{"Infinity", `[Infinity]`, 1, 2, "Infinity is not a JSON number"},
 		{"minus Infinity", `[1, -Infinity]`, 1, 5, "-Infinity is not a JSON number"},
-		{"trailing comma array", "[1,\n2,\n]", 3, 1, "trailing comma before ']'"},
-		{"trailing comma object", `{"a":1,}`, 1, 8, "trailing comma before '}'"},
+		{"trailing comma array", "[1,\n2,\n]", 2, 2, "trailing comma before ']'"},
+		{"trailing comma object", `{"a":1,}`, 1, 7, "trailing comma before '}'"},
 		{"cut short", "[\n{\"id\": \"Q1\"", 2, 12, "unexpected end of file inside the object that starts on line 2"},
 		{"unterminated string", `{"a": "abc`, 1, 7, "unterminated string"},
 		{"trailing data", "{} {}", 1, 4, "after the end of the JSON value"},
@@ -39,6 +39,43 @@ func TestParseErrors(t *testing.T) {
 		{"missing colon", `{"a" 1}`, 1, 6, "expected ':'"},
 		{"huge number", `[1e999]`, 1, 2, "out of range"},
 		{"too deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), 1, 65, "deeper than 64 levels"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.in), Limits{})
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%q) error = %v, want a *SyntaxError", tt.in, err)
+			}
+			if se.Line != tt.line || se.Col != tt.col || !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("Parse(%q) = %d:%d %q, want %d:%d containing %q", tt.in, se.Line, se.Col, se.Msg, tt.line, tt.col, tt.msg)
+			}
+		})
+	}
+}
+
+// TestParseErrorLines: an error about what is missing after a value
+// points where it belongs, at the end of that value's line, not a line
+// late at whatever text comes next; an error about text that is there
+// points at it, at the start of a line as in the middle or the last line.
+func TestParseErrorLines(t *testing.T) {
+	tests := []struct {
+		name, in  string
+		line, col int
+		msg       string
+	}{
+		{"comma missing at the end of a line", "[\n  {\"a\": 1}\n  {\"a\": 2}\n]\n", 2, 11, "expected ',' or ']' after an array element, found '{' on line 3"},
+		{"comma missing after a member", "{\n  \"a\": 1\n  \"b\": 2\n}", 2, 9, "expected ',' or '}' after an object member, found '\"' on line 3"},
+		{"comma missing mid-line", `[1 2]`, 1, 4, "expected ',' or ']' after an array element, found '2'"},
+		{"trailing comma at the end of a line", "{\n  \"a\": 1,\n}\n", 2, 9, "trailing comma before '}'"},
+		{"colon missing at the end of a line", "{\n  \"a\"\n  1\n}", 2, 6, `expected ':' after member name "a", found '1' on line 3`},
+		{"bad value at the start of a line", "[\n1,\nyes\n]", 3, 1, "unexpected 'y'"},
+		{"cut short in the last line", "[\n  {\"a\": 1},\n  {\"a\": 2}", 3, 11, "unexpected end of file inside the array that starts on line 1"},
+		{"cut short after a newline", "[\n  {\"a\": 1},\n  {\"a\": 2}\n", 3, 11, "unexpected end of file inside the array that starts on line 1"},
+		{"cut short after a comma", "[\n  1,\n\n", 2, 5, "unexpected end of file inside the array"},
+		{"cut short after a colon", "{\"a\":\n", 1, 6, `the value of member "a" is missing`},
+		{"cut short inside an object", "{\"a\": 1,\n  \"b\": 2\n\n", 2, 9, "unexpected end of file inside the object that starts on line 1"},
+		{"trailing data in the last line", "{}\n{}", 2, 1, "after the end of the JSON value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

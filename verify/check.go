@@ -138,6 +138,11 @@ func (c *check) run() {
 		c.errorf("scores.size", scoresFile, 0, "", "scores.json holds %d JSON values, but a scores.json for the %d questions of benchmark %q needs at most %d: it has rows or fields the benchmark does not have; submit one row per question", scoresDoc.Values, b.Questions(), b.Entry.Key, limit)
 		return
 	}
+	if msg := ShapeProblem(submission.ScoresFile, submission.SniffShape(scoresDoc), b.Entry.Key, b.Entry.Kind); msg != "" {
+		// One line for the whole file, before the schema's error per row.
+		c.errorf("scores.kind", scoresFile, scoresDoc.Line(scoresDoc.Root.Off), "", "%s", msg)
+		return
+	}
 	switch b.Entry.Kind {
 	case benchmark.KindMCQ:
 		rows, fs := submission.ParseMCQScores(scoresFile, scoresDoc)

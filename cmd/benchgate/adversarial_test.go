@@ -297,7 +297,7 @@ func (c *advCase) cliOutcome(code int, stdout, stderr []byte) advOutcome {
 		return advOutcome{verdict: fmt.Sprintf("%d results, not one for %s", len(rep.Submissions), c.dir)}
 	}
 	o := rep.Submissions[0].outcome()
-	if want := map[string]int{"pass": exitOK, "review": exitOK, "fail": exitFail}[o.verdict]; code != want {
+	if want := map[string]int{"pass": exitOK, "review": exitInconclusive, "fail": exitFail}[o.verdict]; code != want {
 		o.verdict = fmt.Sprintf("%s with exit %d", o.verdict, code)
 	}
 	return o

@@ -192,7 +192,7 @@ func ledgerPath(fl *flag.FlagSet, def string) string {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unwrapDiagnostics(w).(*os.File)
 	return ok && progress.IsTerminal(f)
 }
 

@@ -80,3 +80,49 @@ func TestExitCodeTable(t *testing.T) {
 		t.Errorf("README.md lists exit codes outside the table: %q", scattered)
 	}
 }
+
+// TestVerifyExitCode: verify exits 3 when a submission needs review and
+// none failed, as the table says of review, so that a script does not take
+// a submission a maintainer must decide on for one that passed; a failure
+// outranks review.
+func TestVerifyExitCode(t *testing.T) {
+	root := copyBoard(t)
+	const review = "submissions/model-benchmark/qwen3-32b-reservoir"
+	const pass = "submissions/model-benchmark/qwen3-32b-basin"
+	sendToReview(t, root, review)
+	broken := filepath.Join(root, "submissions/harness-benchmark")
+	tests := []struct {
+		name  string
+		paths []string
+		code  int
+		count string
+	}{
+		{"passes", []string{pass}, exitOK, "1 submission(s): 1 passed, 0 failed, 0 need review"},
+		{"needs review", []string{review}, exitInconclusive, "1 submission(s): 0 passed, 0 failed, 1 need review"},
+		{"passes and needs review", []string{pass, review}, exitInconclusive, "2 submission(s): 1 passed, 0 failed, 1 need review"},
+		{"fails and needs review", []string{review, "submissions/harness-benchmark"}, exitFail, "0 passed, 1 failed, 1 need review"},
+	}
+	writeFile(t, filepath.Join(broken, firstSubmission(t, broken), "scores.json"), "[")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"verify", "--root", root}
+			for _, p := range tt.paths {
+				args = append(args, filepath.Join(root, p))
+			}
+			code, stdout, stderr := runCLI(t, args...)
+			if code != tt.code || !strings.Contains(stdout, tt.count) {
+				t.Errorf("exit %d, want %d; stdout lacks %q:\n%s%s", code, tt.code, tt.count, stdout, stderr)
+			}
+		})
+	}
+}
+
+// firstSubmission is the first submission folder in dir.
+func firstSubmission(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return entries[0].Name()
+}

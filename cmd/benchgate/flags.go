@@ -86,7 +86,9 @@ func parseFlags(fl *flag.FlagSet, args []string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
+		fl.SetOutput(helpOutput(out))
 		usage()
+		fl.SetOutput(out)
 		return err
 	}
 	return &exitError{code: exitUsage, err: errors.New(flagMessage(fl, err.Error())), usage: usage}

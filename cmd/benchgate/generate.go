@@ -25,12 +25,16 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fl.String("ledger", "", ledgerHelp("the output with .ledger.jsonl added"))
 	maxTokens := fl.Int("max-tokens", 0, "max tokens per answer (0: the endpoint's default)")
 	temperature := fl.String("temperature", "0", "sampling temperature, or none to send none (reasoning models such as OpenAI's gpt-5 and o-series refuse one)")
+	format := fl.String("format", "text", "output format: text, or json (one object: README.md has its fields)")
 	var ep endpointFlags
 	ep.register(fl, "", "candidate model")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 || *key == "" || *model == "" {
 		return usageError(fl, errors.New("--benchmark and --model are required, and nothing else"))
+	}
+	if err := oneOf(*format, []string{"text", "json"}); err != nil {
+		return err
 	}
 	temp, err := parseTemperature(*temperature)
 	if err != nil {
@@ -65,12 +69,26 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		Bench: b, LLM: client, Model: *model, Workers: ep.workers, Temperature: temp, MaxTokens: *maxTokens,
 		Output: *output, Progress: stderr, Terminal: isTerminal(stderr),
 	})
-	fmt.Fprintln(stdout, sum.Line(*output))
+	if *format == "json" {
+		g := newGenerateJSON(*output, b.Entry.Key, *model, sum)
+		if err != nil {
+			g.Error = err.Error()
+		} else {
+			g.Next = sum.Next(*output, b)
+		}
+		if werr := writeJSON(stdout, g); werr != nil {
+			return werr
+		}
+	} else {
+		fmt.Fprintln(stdout, sum.Line(*output))
+		if err == nil {
+			fmt.Fprintln(stdout, sum.Next(*output, b))
+		}
+	}
 	if err != nil {
 		// An account error stops the run: the endpoint refuses it.
 		return serviceFailed(err)
 	}
-	fmt.Fprintln(stdout, sum.Next(*output, b))
 	return exitWith(callsExit(sum.Failed, sum.Exhausted, sum.Done))
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,9 +40,13 @@ var importFormats = []struct {
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions of the model track, each verified as it is written. Formats:")
+		w := stderr
+		if len(args) > 0 {
+			w = helpOutput(stderr)
+		}
+		fmt.Fprintln(w, "Usage: benchgate import FORMAT [flags]\n\nTurns published results into submissions of the model track, each verified as it is written. Formats:")
 		for _, f := range importFormats {
-			fmt.Fprintf(stderr, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
+			fmt.Fprintf(w, "  %-14s %s\n                 benchgate import %s %s\n", f.name, f.summary, f.name, f.synopsis)
 		}
 		if len(args) == 0 {
 			return exitWith(exitUsage)
@@ -65,6 +70,8 @@ type importFlags struct {
 	rootFlag  *boardRoot
 	root, key string // root is set by check
 	dryRun    bool
+	format    string
+	hint      string // a note for the end of the output
 	opts      importer.Options
 }
 
@@ -73,6 +80,7 @@ func newImportFlags(fl *flag.FlagSet) *importFlags {
 	f.rootFlag = addRoot(fl, "the leaderboard repository (a clone of it)")
 	fl.StringVar(&f.key, "benchmark", "", "the benchmark's key in rubrics/rubrics.json")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "write nothing; print what would be written, verified")
+	fl.StringVar(&f.format, "format", "text", "output format: text, or json (one object: README.md has its fields)")
 	fl.StringVar(&f.opts.Submitter, "submitter", "", "meta.json submitter: the GitHub login of who submits the results (default: a placeholder to fill in)")
 	fl.StringVar(&f.opts.Contact, "contact", "", "meta.json contact_or_repo: a repository URL or contact address (default: a placeholder to fill in)")
 	fl.StringVar(&f.opts.Date, "date", "", "meta.json date: the day of the run, YYYY-MM-DD (default: what the source says, else today)")
@@ -86,6 +94,9 @@ func (f *importFlags) check(fl *flag.FlagSet, missing []string) (*benchmark.Benc
 	}
 	if len(missing) > 0 {
 		return nil, usageError(fl, fmt.Errorf("missing %s", strings.Join(missing, ", ")))
+	}
+	if err := oneOf(f.format, []string{"text", "json"}); err != nil {
+		return nil, err
 	}
 	if f.opts.Date != "" {
 		if _, err := time.Parse(time.DateOnly, f.opts.Date); err != nil {
@@ -129,11 +140,8 @@ func runImportFormationEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = writeImported(stdout, f, b, runs)
-	if hint := importer.FormationEvalPolicyHint(b, runs); hint != "" {
-		fmt.Fprintln(stdout, hint)
-	}
-	return err
+	f.hint = importer.FormationEvalPolicyHint(b, runs)
+	return writeImported(stdout, f, b, runs)
 }
 
 func runImportInspect(args []string, stdout, stderr io.Writer) error {
@@ -387,18 +395,44 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 			return err
 		}
 		results[i] = v.Verify(folders[i].String())
-		if f.dryRun {
+		switch {
+		case f.format == "json":
+		case f.dryRun:
 			meta, _ := json.MarshalIndent(&r.Meta, "", "  ")
 			fmt.Fprintf(stdout, "would write %s/%s:\n%s\n", folders[i], submission.MetaFile, meta)
 			fmt.Fprintf(stdout, "would write %s/%s: %d rows, %d bytes\n\n", folders[i], submission.ScoresFile, len(r.Records)+len(r.Rubric), len(scores))
-		} else {
+		default:
 			fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(f.root, folders[i].String()))
 		}
+	}
+	report := verify.NewReport(results)
+	// The placeholders the import wrote fail verification until a person
+	// fills them in, as they should; they are listed as what to fill in,
+	// and are not the import's failure.
+	toFill := 0
+	for _, r := range results {
+		if r.Status == verify.Fail && onlyPlaceholders(r) {
+			toFill++
+		}
+	}
+	err = nil
+	if report.Failed > toFill {
+		where := "see above"
+		if f.format == "json" {
+			where = "see verify in the output"
+		}
+		err = failed(fmt.Errorf("%d of %d imported submission(s) do not pass verification (%s)", report.Failed-toFill, len(runs), where))
+	}
+	if f.format == "json" {
+		out, jerr := newImportJSON(f, b, runs, folders, results, report, toFill)
+		if jerr == nil {
+			jerr = writeJSON(stdout, out)
+		}
+		return cmp.Or(jerr, err)
 	}
 	if !f.dryRun {
 		fmt.Fprintln(stdout)
 	}
-	report := verify.NewReport(results)
 	verify.Render(stdout, "text", report)
 
 	for _, r := range runs {
@@ -413,22 +447,13 @@ func writeImported(stdout io.Writer, f *importFlags, b *benchmark.Benchmark, run
 	writeMissing(stdout, runs)
 	fmt.Fprintln(stdout)
 	writeImportSummary(stdout, b, runs, folders, results, f.dryRun)
-	// The placeholders the import wrote fail verification until a person
-	// fills them in, as they should; they are listed above as what to
-	// fill in, and are not the import's failure.
-	toFill := 0
-	for _, r := range results {
-		if r.Status == verify.Fail && onlyPlaceholders(r) {
-			toFill++
-		}
-	}
-	if report.Failed > toFill {
-		return failed(fmt.Errorf("%d of %d imported submission(s) do not pass verification (see above)", report.Failed-toFill, len(runs)))
-	}
-	if toFill > 0 {
+	if err == nil && toFill > 0 {
 		fmt.Fprintf(stdout, "\n%d of %d imported submission(s) fail only on the placeholders (FILL IN: ...) written for what the source does not say: fill them in, then run benchgate verify\n", toFill, len(runs))
 	}
-	return nil
+	if f.hint != "" {
+		fmt.Fprintln(stdout, f.hint)
+	}
+	return err
 }
 
 // onlyPlaceholders reports whether every error of r is a placeholder.

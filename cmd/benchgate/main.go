@@ -33,8 +33,11 @@
 //		create a leaderboard repository with one benchmark, its workflows and submission template
 //	benchgate version (also: benchgate --version)
 //		print the version, the commit it was built from and the Go version
+//	benchgate completion bash|zsh|fish
+//		print a shell completion script (bash, zsh or fish) for the commands and their flags
 //
-// 'benchgate COMMAND -h' lists a command's flags. The commands with --root
+// 'benchgate COMMAND -h' (or --help, or 'benchgate help COMMAND') lists a
+// command's flags, on stdout. The commands with --root
 // read the leaderboard repository it names (the registry
 // rubrics/rubrics.json, the benchmark files and submissions/); without it,
 // the working directory or the nearest folder above it that holds the
@@ -45,8 +48,8 @@
 // the same for every command (README.md has the table): 0 when all is
 // well; 1 when what the command checked did not pass or its work failed
 // part-way (rerun: the scores are inconsistent); 2 on bad usage or bad
-// input; 3 when a maintainer must decide (rerun inconclusive, check-pr
-// action required); 4 when benchgate could not do its job for want of its
+// input; 3 when a maintainer must decide (verify: a submission needs
+// review; rerun inconclusive, check-pr action required); 4 when benchgate could not do its job for want of its
 // setup (no leaderboard, no API key, a configuration serve refuses) or of
 // a service it calls (an endpoint, the queue's database), so that a script
 // never takes a judge that cannot be reached for a verdict.
@@ -74,7 +77,7 @@ const (
 	exitFail  = 1 // a submission or benchmark failed its checks
 	exitUsage = 2 // bad usage or bad input
 
-	exitInconclusive = 3 // rerun, check-pr: a maintainer must decide
+	exitInconclusive = 3 // verify, rerun, check-pr: a maintainer must decide
 	exitSetup        = 4 // the setup is missing or a service cannot be reached: no verdict
 )
 
@@ -108,32 +111,75 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1:
+		// Help asked for is the output, as gh and go print it: to stdout,
+		// so that `benchgate --help | less` shows it.
+		usage(stdout)
 		return exitOK
-	}
-	if args[0] == "--version" || args[0] == "-version" {
+	case args[0] == "help":
+		// benchgate help CMD [SUB] is benchgate CMD [SUB] -h.
+		if find(args[1]) == nil {
+			return unknownCommand(stderr, args[1])
+		}
+		args = append(args[1:len(args):len(args)], "-h")
+	case args[0] == "--version" || args[0] == "-version":
 		args[0] = "version"
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return report(stderr, c.name, c.run(args[1:], stdout, stderr))
+	if c := find(args[0]); c != nil {
+		return report(stderr, c.name, c.run(args[1:], stdout, &diagnostics{Writer: stderr, help: stdout}))
+	}
+	return unknownCommand(stderr, args[0])
+}
+
+func find(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
 		}
 	}
+	return nil
+}
+
+func unknownCommand(stderr io.Writer, name string) int {
 	names := make([]string, len(commands))
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	fmt.Fprintf(stderr, "benchgate: unknown command %q", args[0])
-	if s := nearest(args[0], names); len(s) > 0 {
+	fmt.Fprintf(stderr, "benchgate: unknown command %q", name)
+	if s := nearest(name, names); len(s) > 0 {
 		fmt.Fprintf(stderr, "; did you mean %s?", strings.Join(s, " or "))
 	}
 	fmt.Fprint(stderr, "\n\n")
 	usage(stderr)
 	return exitUsage
+}
+
+// diagnostics is the stderr a command writes its messages and usage errors
+// to; help asked for (-h) goes to help, the command's stdout.
+type diagnostics struct {
+	io.Writer
+	help io.Writer
+}
+
+// helpOutput is where a command prints the help asked for: stdout when the
+// command was given its diagnostics stream, else w itself.
+func helpOutput(w io.Writer) io.Writer {
+	if d, ok := w.(*diagnostics); ok {
+		return d.help
+	}
+	return w
+}
+
+// unwrapDiagnostics is the stream under w, for a check such as isTerminal.
+func unwrapDiagnostics(w io.Writer) io.Writer {
+	if d, ok := w.(*diagnostics); ok {
+		return d.Writer
+	}
+	return w
 }
 
 func usage(w io.Writer) {
@@ -168,8 +214,9 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: benchgate %s %s\n\nFlags:\n", name, synopsis)
-		printFlags(fs, stderr)
+		// Output is stderr for a usage error, stdout for -h (parseFlags).
+		fmt.Fprintf(fs.Output(), "Usage: benchgate %s %s\n\nFlags:\n", name, synopsis)
+		printFlags(fs, fs.Output())
 	}
 	return fs
 }

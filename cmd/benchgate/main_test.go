@@ -106,7 +106,7 @@ func TestVerifyPathsAndExitCodes(t *testing.T) {
 		{"one folder", []string{"verify", "--root", root, sub("submissions/model-benchmark/qwen3-32b-basin")}, exitOK, "1 submission(s): 1 passed"},
 		{"a file inside a folder", []string{"verify", sub("submissions/model-benchmark/qwen3-32b-basin/meta.json"), "--root", root}, exitOK, "1 submission(s): 1 passed"},
 		{"a track", []string{"verify", "--root", root, sub("submissions/harness-benchmark")}, exitOK, "1 submission(s): 1 passed"},
-		{"the broken one", []string{"verify", "--root", root, filepath.Dir(broken)}, exitFail, "scores.json:3: invalid JSON at column 1: unexpected end of file inside the array that starts on line 1 (json.syntax)"},
+		{"the broken one", []string{"verify", "--root", root, filepath.Dir(broken)}, exitFail, "scores.json:2: invalid JSON at column 10: unexpected end of file inside the array that starts on line 1 (json.syntax)"},
 		{"outside the root", []string{"verify", "--root", root, os.TempDir()}, exitUsage, "is outside the leaderboard root"},
 		{"missing path", []string{"verify", "--root", root, sub("submissions/model-benchmark/nope")}, exitUsage, "does not exist"},
 		{"bad format", []string{"verify", "--root", root, "--format", "yaml"}, exitUsage, `unknown format "yaml"`},
@@ -183,7 +183,7 @@ func TestErrorsPrintedOnce(t *testing.T) {
 		name   string
 		args   []string
 		code   int
-		prefix string // how stderr starts
+		prefix string // how stderr starts (stdout for help asked for)
 		named  bool   // stderr holds "benchgate NAME:" once; otherwise never
 	}{
 		{"message then usage", []string{"generate", "--root", root}, exitUsage, "benchgate generate: --benchmark and --model are required, and nothing else\nUsage: benchgate generate ", true},
@@ -195,9 +195,13 @@ func TestErrorsPrintedOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, tt.args...)
-			if code != tt.code || !strings.HasPrefix(stderr, tt.prefix) {
-				t.Errorf("exit %d, want %d; stderr does not start with %q:\n%s", code, tt.code, tt.prefix, stderr)
+			code, stdout, stderr := runCLI(t, tt.args...)
+			got := stderr
+			if tt.name == "help" {
+				got = stdout
+			}
+			if code != tt.code || !strings.HasPrefix(got, tt.prefix) {
+				t.Errorf("exit %d, want %d; output does not start with %q:\n%s", code, tt.code, tt.prefix, got)
 			}
 			name := "benchgate " + tt.args[0] + ":"
 			if n, want := strings.Count(stderr, name), map[bool]int{true: 1}[tt.named]; n != want {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/jsondoc"
 	"github.com/benchgate/benchgate/submission"
 	"github.com/benchgate/benchgate/verify"
 )
@@ -84,10 +87,14 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	fl.Var(&temp, "temperature", "the sampling temperature of the run")
 	maxTokens := fl.Int("max-tokens", 0, "the max tokens of the run (0: not reported)")
 	force := fl.Bool("force", false, "replace the submission folder when it exists (it is put back if the new one does not pass)")
+	format := fl.String("format", "text", "output format: text, or json (one object: README.md has its fields)")
 	if pos, err := parseInterleaved(fl, args); err != nil {
 		return flagError(err)
 	} else if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if err := oneOf(*format, []string{"text", "json"}); err != nil {
+		return err
 	}
 	m.OpenWeights, m.PriceInput, m.PriceOutput, m.Temperature = open.v, priceIn.v, priceOut.v, temp.v
 	if *maxTokens > 0 {
@@ -129,6 +136,13 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--scores: %v", err)
 	}
+	// A file of another kind is named in one line before anything is
+	// written; any other problem of the file is verify's to list.
+	if doc, err := jsondoc.Parse(data, jsondoc.Limits{}); err == nil {
+		if msg := verify.ShapeProblem(*scores, submission.SniffShape(doc), e.Key, e.Kind); msg != "" {
+			return errors.New(msg)
+		}
+	}
 	folder := submission.NewFolder(tr, *slug)
 	rel := folder.String()
 	dir := filepath.Join(root, filepath.FromSlash(rel))
@@ -159,16 +173,33 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	text := *format == "text"
+	if text {
+		fmt.Fprintf(stdout, "wrote %s\n\n", dir)
+	}
 	v, err := verify.New(boardFS(root), verify.Options{})
 	if err != nil {
 		undo()
 		return err
 	}
 	report := verify.NewReport([]verify.Result{v.Verify(rel)})
-	verify.Render(stdout, "text", report)
+	out := submitJSON{Folder: rel, Path: dir, Passed: report.Failed == 0}
+	var verified bytes.Buffer
+	verify.Render(&verified, *format, report)
+	if text {
+		stdout.Write(verified.Bytes())
+	} else {
+		out.Verify = json.RawMessage(bytes.TrimSpace(verified.Bytes()))
+	}
 	if report.Failed > 0 {
 		undo()
+		out.Removed, out.Restored = true, old != nil
+		if !text {
+			if err := writeJSON(stdout, out); err != nil {
+				return err
+			}
+			return exitWith(exitFail)
+		}
 		back := ""
 		if old != nil {
 			back = ", and the folder it replaced put back"
@@ -180,12 +211,45 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		if err := old.discard(); err != nil {
 			fmt.Fprintf(stderr, "benchgate submit: the replaced folder: %v\n", err)
 		}
-		fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
+		out.Replaced = true
+		if text {
+			fmt.Fprintf(stdout, "\nreplaced the former %s\n", rel)
+		}
 	}
-	branch := "submit/" + *slug
-	fmt.Fprintf(stdout, "\nTo open the pull request:\n\n  git checkout -b %s\n  git add %s\n  git commit -m %q\n  git push -u origin %s\n\nthen open a pull request from %s on the leaderboard's repository.\n",
-		branch, rel, fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), branch, branch)
-	return nil
+	pr := pullRequestJSON{Branch: "submit/" + *slug, Title: fmt.Sprintf("Add %s on %s", m.ModelName, e.Key), Author: m.Submitter}
+	steps := pullRequestSteps(pr.Branch, rel, pr.Title, pr.Author)
+	if text {
+		fmt.Fprint(stdout, steps)
+		return nil
+	}
+	pr.Steps = strings.TrimSpace(steps)
+	out.PullRequest = &pr
+	return writeJSON(stdout, out)
+}
+
+// pullRequestSteps are submit's closing instructions: commit the folder
+// on a branch, then open the pull request from a fork, as a contributor
+// without write access to the leaderboard's repository must, or from a
+// branch of it for one who has.
+func pullRequestSteps(branch, folder, title, login string) string {
+	return fmt.Sprintf(`
+To open the pull request, commit the folder on a branch:
+
+  git checkout -b %[1]s
+  git add %[2]s
+  git commit -m %[3]q
+
+then, from a fork of the leaderboard's repository (without write access to it), with the GitHub CLI:
+
+  gh repo fork --remote --remote-name fork
+  git push -u fork %[1]s
+  gh pr create --head %[4]s:%[1]s --title %[3]q --body "benchgate verify passes."
+
+or without it: fork the repository on GitHub, then git remote add fork https://github.com/%[4]s/REPO.git,
+push as above and open the pull request from the link that git push prints.
+With write access to the repository: git push -u origin %[1]s, then gh pr create --title %[3]q.
+The pull request's author must be %[4]s, the submitter meta.json names.
+`, branch, folder, title, login)
 }
 
 // asideFolder is a submission folder that --force moved out of the way.

@@ -17,7 +17,8 @@ func TestSubmit(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, stderr)
 	}
-	for _, want := range []string{"PASS   submissions/model-benchmark/qwen3-rerun", "git checkout -b submit/qwen3-rerun", "git add submissions/model-benchmark/qwen3-rerun", `git commit -m "Add Qwen3 32B (rerun) on basin-analysis"`} {
+	for _, want := range []string{"PASS   submissions/model-benchmark/qwen3-rerun", "git checkout -b submit/qwen3-rerun", "git add submissions/model-benchmark/qwen3-rerun", `git commit -m "Add Qwen3 32B (rerun) on basin-analysis"`,
+		"gh repo fork --remote --remote-name fork\n  git push -u fork submit/qwen3-rerun\n  gh pr create --head lab:submit/qwen3-rerun", "The pull request's author must be lab"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

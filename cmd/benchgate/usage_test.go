@@ -108,11 +108,11 @@ func TestDocListsEveryCommand(t *testing.T) {
 	}
 	doc := f.Doc.Text()
 	for _, c := range commands {
-		code, _, stderr := runCLI(t, c.name, "-h")
-		usage, _, _ := strings.Cut(stderr, "\n")
+		code, stdout, _ := runCLI(t, c.name, "-h")
+		usage, _, _ := strings.Cut(stdout, "\n")
 		synopsis, ok := strings.CutPrefix(usage, "Usage: ")
 		if code != exitOK || !ok {
-			t.Errorf("%s -h: exit %d\n%s", c.name, code, stderr)
+			t.Errorf("%s -h: exit %d\n%s", c.name, code, stdout)
 			continue
 		}
 		if want := "\t" + synopsis + "\n\t\t" + c.summary + "\n"; !strings.Contains(doc, want) {

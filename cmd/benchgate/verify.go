@@ -64,10 +64,19 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("writing the job summary: %v", err)
 		}
 	}
-	if report.Failed > 0 {
-		return exitWith(exitFail)
+	return exitWith(verifyExit(report))
+}
+
+// verifyExit is verify's exit code: a failure outranks a submission a
+// maintainer must decide on, which outranks a pass.
+func verifyExit(r verify.Report) int {
+	switch {
+	case r.Failed > 0:
+		return exitFail
+	case r.Review > 0:
+		return exitInconclusive
 	}
-	return nil
+	return exitOK
 }
 
 // selectSubmissions turns command-line paths (relative to the working
