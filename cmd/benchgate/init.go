@@ -113,6 +113,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if opts.Maintainers == "" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(".github/CODEOWNERS names the placeholder %s; replace it with your maintainers' team (or run init with --maintainers @org/team)", placeholderTeam))
 	}
+	if p.Warning != "" {
+		res.Warnings = append(res.Warnings, p.Warning)
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -377,6 +380,9 @@ type pin struct {
 	Commit  string `json:"commit,omitempty"`  // full SHA; "" for a published version
 	Version string `json:"version,omitempty"` // what go install takes after '@', when Commit is ""
 	Note    string `json:"note"`              // for the person running init: what was pinned and why
+	// Warning says what the pin lacks of the running build: its
+	// uncommitted changes. Reported with init's other warnings.
+	Warning string `json:"-"`
 }
 
 var commitRe = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
@@ -416,11 +422,11 @@ func pinFor(bi *debug.BuildInfo, source, commit string) (pin, error) {
 		}
 		return pin{Source: src, Commit: commit, Note: "the workflows build benchgate from commit " + commit + " of " + src}, nil
 	case rev != "":
-		note := "the workflows build benchgate from commit " + rev + " of " + src + ", the commit this benchgate was built from (" + line + "); --source-commit SHA pins another, --source URL another repository"
+		p := pin{Source: src, Commit: rev, Note: "the workflows build benchgate from commit " + rev + " of " + src + ", the commit this benchgate was built from (" + line + "); --source-commit SHA pins another, --source URL another repository"}
 		if modified == "true" {
-			note += "; this build has uncommitted changes, which that commit lacks"
+			p.Warning = "this benchgate was built with uncommitted changes, which commit " + rev + " lacks: the workflows build the commit; commit and push the changes and run init again, or pass --source-commit"
 		}
-		return pin{Source: src, Commit: rev, Note: note}, nil
+		return p, nil
 	case source == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" && !strings.Contains(bi.Main.Version, "+"):
 		return pin{Version: bi.Main.Version, Note: "the workflows install benchgate " + bi.Main.Version + ", the version running (" + line + "), with go install"}, nil
 	}

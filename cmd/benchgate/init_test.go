@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,12 +19,19 @@ import (
 // fixBuild makes init see a build of the given version and commit.
 func fixBuild(t *testing.T, version, commit string) {
 	t.Helper()
+	fixBuildSettings(t, version, commit, false)
+}
+
+// fixBuildSettings is fixBuild of a build that may have had uncommitted
+// changes.
+func fixBuildSettings(t *testing.T, version, commit string, modified bool) {
+	t.Helper()
 	old := buildInfo
 	t.Cleanup(func() { buildInfo = old })
 	buildInfo = func() *debug.BuildInfo {
 		bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/benchgate/benchgate", Version: version}}
 		if commit != "" {
-			bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: commit}}
+			bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: commit}, {Key: "vcs.modified", Value: strconv.FormatBool(modified)}}
 		}
 		return bi
 	}
@@ -216,13 +224,15 @@ func TestPinFor(t *testing.T) {
 	for _, tc := range []struct {
 		name, version, commit string
 		source, sourceCommit  string
-		want                  pin // Note: a part of it
+		modified              bool
+		want                  pin // Note and Warning: a part of them
 		err                   string
 	}{
 		{name: "published version", version: "v1.2.3", want: pin{Version: "v1.2.3", Note: "the version running"}},
 		{name: "published pseudo-version", version: "v0.0.0-20261201000000-0123456789ab", want: pin{Version: "v0.0.0-20261201000000-0123456789ab", Note: "go install"}},
 		{name: "built from a checkout", version: "(devel)", commit: commit, want: pin{Source: defaultSource, Commit: commit, Note: "the commit this benchgate was built from"}},
 		{name: "checkout at a tag", version: "v1.2.3", commit: commit, want: pin{Source: defaultSource, Commit: commit, Note: "built from"}},
+		{name: "built with uncommitted changes", version: "(devel)", commit: commit, modified: true, want: pin{Source: defaultSource, Commit: commit, Warning: "uncommitted changes"}},
 		{name: "commit given", version: "(devel)", commit: commit, sourceCommit: other, want: pin{Source: defaultSource, Commit: other, Note: other}},
 		{name: "source given", version: "(devel)", commit: commit, source: "https://git.example.org/geo/benchgate.git", want: pin{Source: "https://git.example.org/geo/benchgate.git", Commit: commit, Note: "git.example.org"}},
 		{name: "no version data", version: "(devel)", err: "pass --source-commit SHA"},
@@ -235,7 +245,7 @@ func TestPinFor(t *testing.T) {
 		{name: "source that breaks the YAML", version: "(devel)", sourceCommit: commit, source: `https://example.org/"x`, err: "https address"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fixBuild(t, tc.version, tc.commit)
+			fixBuildSettings(t, tc.version, tc.commit, tc.modified)
 			p, err := pinFor(buildInfo(), tc.source, tc.sourceCommit)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -246,7 +256,8 @@ func TestPinFor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Version != tc.want.Version || p.Source != tc.want.Source || p.Commit != tc.want.Commit || !strings.Contains(p.Note, tc.want.Note) {
+			if p.Version != tc.want.Version || p.Source != tc.want.Source || p.Commit != tc.want.Commit || !strings.Contains(p.Note, tc.want.Note) ||
+				(tc.want.Warning == "") != (p.Warning == "") || !strings.Contains(p.Warning, tc.want.Warning) {
 				t.Errorf("pin %+v, want %+v (note saying %q)", p, tc.want, tc.want.Note)
 			}
 		})
