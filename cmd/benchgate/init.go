@@ -434,11 +434,13 @@ func pinFor(bi *debug.BuildInfo, source, commit string) (pin, error) {
 }
 
 // checkSource accepts an https repository address a workflow can fetch
-// without credentials and hold in a quoted YAML string.
+// without credentials and hold in a quoted YAML string: printable ASCII
+// (anything else is percent-encoded in an address), no quote, backslash
+// or shell character.
 func checkSource(s string) error {
 	u, err := url.Parse(s)
 	switch {
-	case err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(s, " \t\n\r\"'\\`$<>"):
+	case err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(s, "\"'\\`$<>") || strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
 		return fmt.Errorf("--source %q: give the https address of a git repository of benchgate's source, like %s", s, defaultSource)
 	case u.User != nil:
 		return fmt.Errorf("--source %q: the address holds credentials, which would be written into the workflows; give a public address", s)

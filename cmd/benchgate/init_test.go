@@ -242,6 +242,7 @@ func TestPinFor(t *testing.T) {
 		{name: "branch", version: "(devel)", sourceCommit: "main", err: "full commit SHA"},
 		{name: "ssh source", version: "(devel)", sourceCommit: commit, source: "git@github.com:benchgate/benchgate.git", err: "https address"},
 		{name: "source with a token", version: "(devel)", sourceCommit: commit, source: "https://x-access-token:abc@github.com/benchgate/benchgate.git", err: "credentials"},
+		{name: "source not in ASCII", version: "(devel)", sourceCommit: commit, source: "https://example.org/\x80", err: "https address"},
 		{name: "source that breaks the YAML", version: "(devel)", sourceCommit: commit, source: `https://example.org/"x`, err: "https address"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -263,3 +263,31 @@ func TestSourceBuildStep(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSourcePin: a --source and --source-commit that init accepts are
+// written into both workflows as exactly those strings, in YAML that
+// parses, whatever they hold.
+func FuzzSourcePin(f *testing.F) {
+	f.Add(defaultSource, "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://git.example.org/a/b.git#x", "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://example.org/\"x", "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://example.org/a: b", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	f.Fuzz(func(t *testing.T, source, commit string) {
+		p, err := pinFor(nil, source, commit)
+		if err != nil {
+			return
+		}
+		if source == "" {
+			source = defaultSource
+		}
+		for _, text := range []string{verifyWorkflow(p), leaderboardWorkflow(p)} {
+			var w struct{ Env map[string]string }
+			if err := yaml.Unmarshal([]byte(text), &w); err != nil {
+				t.Fatalf("source %q commit %q: the workflow does not parse: %v", source, commit, err)
+			}
+			if w.Env["BENCHGATE_SOURCE"] != source || w.Env["BENCHGATE_COMMIT"] != commit || len(w.Env) != 2 {
+				t.Fatalf("source %q commit %q: the workflow's env reads %q", source, commit, w.Env)
+			}
+		}
+	})
+}
