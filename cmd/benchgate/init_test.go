@@ -218,6 +218,18 @@ func TestInitWorkflowsGolden(t *testing.T) {
 	golden.Check(t, "init-leaderboard-source.yml", []byte(leaderboardWorkflow(src)))
 }
 
+// TestInitBoardTextGolden: the board's README, for a benchgate built from
+// a commit and for a published one, and its .gitignore.
+func TestInitBoardTextGolden(t *testing.T) {
+	o := boardOptions{Key: "basin", Label: "Basin analysis", Judge: "openai/gpt-5.5", Kind: benchmark.KindRubric, BenchmarkFile: "rubrics/basin.json",
+		Description: "Five open questions on basin analysis.", License: "CC-BY-4.0", URL: "https://example.org/basin",
+		Pin: pin{Source: defaultSource, Commit: "0123456789abcdef0123456789abcdef01234567"}}
+	golden.Check(t, "init-README-source.md", []byte(boardReadme(o)))
+	o.Pin, o.Description, o.License, o.URL = pin{Version: "v1.2.3"}, "", "", ""
+	golden.Check(t, "init-README-release.md", []byte(boardReadme(o)))
+	golden.Check(t, "init-gitignore", []byte(gitignore()))
+}
+
 func TestPinFor(t *testing.T) {
 	const commit = "0123456789abcdef0123456789abcdef01234567"
 	const other = "89abcdef0123456789abcdef0123456789abcdef"
