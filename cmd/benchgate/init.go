@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,17 +30,26 @@ var (
 )
 
 func runInit(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("init", "DIR --benchmark FILE --key KEY [--kind mcq|rubric] [--judge MODEL] [--extraction POLICY] [--label TEXT] [--maintainers @org/team]", stderr)
+	fl := newFlagSet("init", initUsage, stderr)
 	file := fl.String("benchmark", "", "the benchmark file to publish (a rubric .json or an MCQ .jsonl)")
 	key := fl.String("key", "", "the benchmark's registry key, as submissions name it in rubric_key")
 	kind := fl.String("kind", "", "mcq or rubric (default: read from the file)")
 	judge := fl.String("judge", "", "the fixed judge model of a rubric benchmark, e.g. openai/gpt-5.5")
 	extraction := fl.String("extraction", "", "the letter-extraction policy of an MCQ benchmark (default "+benchmark.DefaultExtraction+")")
 	label := fl.String("label", "", "the benchmark's name on the leaderboard (default: the key)")
+	description := fl.String("description", "", "what the benchmark is, shown on the leaderboard")
+	license := fl.String("license", "", "the benchmark's licence as an SPDX identifier or expression, e.g. CC-BY-4.0, shown with its description and URL as its attribution")
+	webURL := fl.String("url", "", "the http or https address where the benchmark is published, linked from the leaderboard")
 	maintainers := fl.String("maintainers", "", "the GitHub team or user that owns .github/, rubrics/ and leaderboard/ in CODEOWNERS, e.g. @org/team")
+	source := fl.String("source", "", "the git repository (https) the workflows build benchgate from (default "+defaultSource+")")
+	sourceCommit := fl.String("source-commit", "", "the full commit SHA of benchgate's source the workflows build (default: the commit this benchgate was built from)")
+	format := fl.String("format", "text", "output format: text or json")
 	pos, err := parseInterleaved(fl, args)
 	if err != nil {
 		return flagError(err)
+	}
+	if err := oneOf(*format, []string{"text", "json"}); err != nil {
+		return usageError(fl, err)
 	}
 	if len(pos) != 1 {
 		return usageError(fl, errors.New("name the folder of the new leaderboard repository (DIR)"))
@@ -53,6 +63,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if *maintainers != "" && !teamRe.MatchString(*maintainers) {
 		return usageError(fl, fmt.Errorf("--maintainers %q: name a team as @org/team or a user as @login", *maintainers))
 	}
+	p, err := pinFor(buildInfo(), *source, *sourceCommit)
+	if err != nil {
+		return usageError(fl, err)
+	}
 	dir := pos[0]
 	if err := checkEmpty(dir); err != nil {
 		return err
@@ -61,7 +75,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading the benchmark: %v", err)
 	}
-	opts := boardOptions{Key: *key, Kind: benchmark.Kind(*kind), Judge: *judge, Extraction: *extraction, Label: *label, Maintainers: *maintainers, Pin: pinFor(buildInfo())}
+	opts := boardOptions{Key: *key, Kind: benchmark.Kind(*kind), Judge: *judge, Extraction: *extraction, Label: *label,
+		Description: strings.TrimSpace(*description), License: strings.TrimSpace(*license), URL: strings.TrimSpace(*webURL),
+		Maintainers: *maintainers, Pin: p}
 	opts.BenchmarkFile = "rubrics/" + *key + strings.ToLower(filepath.Ext(*file))
 	if opts.Kind == "" {
 		opts.Kind = benchmark.Sniff(data)
@@ -69,6 +85,15 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	files, err := newBoard(opts, data)
 	if err != nil {
 		return err
+	}
+	// The registry's own checks of the attribution, named by the flag
+	// that gave the value.
+	if _, found := benchmark.LoadRegistry(files); len(found) > 0 {
+		for _, f := range found {
+			if flagName, ok := attributionFlags[f.Code]; ok {
+				return usageError(fl, fmt.Errorf("--%s: %s", flagName, f.Message))
+			}
+		}
 	}
 	// Lint the board as it will be: the registry entry and the file
 	// together, exactly as lint-benchmark reads them.
@@ -83,13 +108,54 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err := writeBoard(dir, files); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Created the leaderboard repository %s with the benchmark %s (%s).\n", dir, *key, opts.Kind)
+	res := initResult{Warnings: []string{}, Dir: dir, Benchmark: *key, Kind: string(opts.Kind), Benchgate: p, Files: sortedNames(files),
+		Next: fmt.Sprintf("cd %s && git init && git add . && git commit -m 'New leaderboard', push it to GitHub and enable Pages (Settings → Pages → Source: GitHub Actions); docs/actions.md in benchgate explains the workflows", dir)}
 	if opts.Maintainers == "" {
-		fmt.Fprintf(stderr, "benchgate init: warning: .github/CODEOWNERS names the placeholder %s; replace it with your maintainers' team (or run init with --maintainers @org/team)\n", placeholderTeam)
+		res.Warnings = append(res.Warnings, fmt.Sprintf(".github/CODEOWNERS names the placeholder %s; replace it with your maintainers' team (or run init with --maintainers @org/team)", placeholderTeam))
 	}
-	fmt.Fprintln(stderr, "benchgate init: "+opts.Pin.Note)
-	fmt.Fprintf(stdout, "Next: cd %s && git init && git add . && git commit -m 'New leaderboard', push it to GitHub and enable Pages (Settings → Pages → Source: GitHub Actions). docs/actions.md in benchgate explains the workflows.\n", dir)
+	if p.Warning != "" {
+		res.Warnings = append(res.Warnings, p.Warning)
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(stdout, "Created the leaderboard repository %s with the benchmark %s (%s).\n", dir, *key, opts.Kind)
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, "benchgate init: warning: "+w)
+	}
+	fmt.Fprintln(stderr, "benchgate init: "+p.Note)
+	fmt.Fprintf(stdout, "Next: %s.\n", res.Next)
 	return nil
+}
+
+const initUsage = "DIR --benchmark FILE --key KEY [--kind mcq|rubric] [--judge MODEL] [--extraction POLICY] [--label TEXT] [--description TEXT] [--license SPDX] [--url URL] [--maintainers @org/team] [--source URL] [--source-commit SHA] [--format text|json]"
+
+// attributionFlags maps the registry's findings on an entry's attribution
+// to the init flag that gave the value.
+var attributionFlags = map[string]string{"registry.license": "license", "registry.url": "url"}
+
+// initResult is what init reports with --format json: the folder, the
+// benchmark, the files written, what the workflows build, the warnings
+// and the next step.
+type initResult struct {
+	Dir       string   `json:"dir"`
+	Benchmark string   `json:"benchmark"`
+	Kind      string   `json:"kind"`
+	Benchgate pin      `json:"benchgate"`
+	Files     []string `json:"files"`
+	Warnings  []string `json:"warnings"`
+	Next      string   `json:"next"`
+}
+
+func sortedNames(files fstest.MapFS) []string {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // checkEmpty refuses a folder that holds anything: init never writes over
@@ -110,6 +176,7 @@ func checkEmpty(dir string) error {
 // boardOptions is what a new leaderboard repository is made of.
 type boardOptions struct {
 	Key, Label, Judge, Extraction string
+	Description, License, URL     string // the attribution the page shows
 	Kind                          benchmark.Kind
 	BenchmarkFile                 string // path from the root
 	Maintainers                   string // "" for the placeholder
@@ -118,13 +185,16 @@ type boardOptions struct {
 
 // registryEntry is a registry entry as init writes it.
 type registryEntry struct {
-	Key        string         `json:"key"`
-	Label      string         `json:"label"`
-	File       string         `json:"file"`
-	Kind       string         `json:"kind"`
-	JudgeModel string         `json:"judge_model,omitempty"`
-	Judge      *judgeContract `json:"judge,omitempty"`
-	Extraction string         `json:"extraction,omitempty"`
+	Key         string         `json:"key"`
+	Label       string         `json:"label"`
+	Description string         `json:"description,omitempty"`
+	License     string         `json:"license,omitempty"`
+	URL         string         `json:"url,omitempty"`
+	File        string         `json:"file"`
+	Kind        string         `json:"kind"`
+	JudgeModel  string         `json:"judge_model,omitempty"`
+	Judge       *judgeContract `json:"judge,omitempty"`
+	Extraction  string         `json:"extraction,omitempty"`
 }
 
 // judgeContract is the judge contract init writes for a rubric
@@ -150,7 +220,7 @@ func defaultContract() *judgeContract {
 
 // newBoard returns the files of a new leaderboard repository.
 func newBoard(o boardOptions, data []byte) (fstest.MapFS, error) {
-	entry := registryEntry{Key: o.Key, Label: o.Label, File: o.BenchmarkFile, Kind: string(o.Kind)}
+	entry := registryEntry{Key: o.Key, Label: o.Label, Description: o.Description, License: o.License, URL: o.URL, File: o.BenchmarkFile, Kind: string(o.Kind)}
 	if entry.Label == "" {
 		entry.Label = o.Key
 	}
@@ -184,6 +254,7 @@ func newBoard(o boardOptions, data []byte) (fstest.MapFS, error) {
 		".github/workflows/verify.yml":      {Data: []byte(verifyWorkflow(o.Pin)), Mode: 0o644},
 		".github/workflows/leaderboard.yml": {Data: []byte(leaderboardWorkflow(o.Pin)), Mode: 0o644},
 		".github/CODEOWNERS":                {Data: []byte(codeowners(o.Maintainers)), Mode: 0o644},
+		".gitignore":                        {Data: []byte(gitignore()), Mode: 0o644},
 		"README.md":                         {Data: []byte(boardReadme(o)), Mode: 0o644},
 	}
 	err = fs.WalkDir(benchgate.Template, benchgate.TemplateDir, func(p string, d fs.DirEntry, err error) error {
@@ -233,6 +304,29 @@ func codeowners(team string) string {
 	return b.String()
 }
 
+// ignored is what a board's .gitignore keeps out of its commits: what
+// benchgate writes in a checkout that is not the board's content. The
+// records a maintainer commits (acceptances/, reproductions/, a rubric's
+// calibration record) and submissions/ are not matched; benchgate's caches
+// live outside the checkout (BENCHGATE_CACHE_DIR, else the user's cache
+// folder).
+var ignored = []struct{ Pattern, Why string }{
+	{"/leaderboard/", "The published pages: .github/workflows/leaderboard.yml builds them from the\n# submissions on each push. Delete this line if the benchgate App commits\n# them here instead."},
+	{"/*.*.json", "benchgate generate's answers, KEY.MODEL.json by default, before they become a\n# submission (benchgate submit copies them into submissions/)."},
+	{"/scores.json", "benchgate score's output by default, before benchgate submit copies it."},
+	{"*.ledger.jsonl", "Cost ledgers of generate and score: what each call to a model cost."},
+	{"/.benchgate-replaced-*/", "What benchgate submit --force leaves if it is stopped while replacing a\n# submission folder."},
+}
+
+func gitignore() string {
+	var b strings.Builder
+	b.WriteString("# What benchgate writes in a checkout that is not the leaderboard's content.\n")
+	for _, ig := range ignored {
+		fmt.Fprintf(&b, "\n# %s\n%s\n", ig.Why, ig.Pattern)
+	}
+	return b.String()
+}
+
 func boardReadme(o boardOptions) string {
 	label := o.Label
 	if label == "" {
@@ -240,7 +334,21 @@ func boardReadme(o boardOptions) string {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s leaderboard\n\n", label)
-	fmt.Fprintf(&b, "Results of the benchmark `%s` (`%s`, a %s benchmark), checked by [benchgate](https://github.com/benchgate/benchgate).\n\n", o.Key, o.BenchmarkFile, o.Kind)
+	fmt.Fprintf(&b, "Results of the benchmark `%s` (`%s`, a %s benchmark), checked by [benchgate](%s).\n", o.Key, o.BenchmarkFile, o.Kind, sourcePage(o.Pin))
+	if o.Description != "" {
+		fmt.Fprintf(&b, "\n%s\n", o.Description)
+	}
+	switch {
+	case o.URL != "" && o.License != "":
+		fmt.Fprintf(&b, "\nThe benchmark is published at %s under the licence %s.\n", o.URL, o.License)
+	case o.URL != "":
+		fmt.Fprintf(&b, "\nThe benchmark is published at %s.\n", o.URL)
+	case o.License != "":
+		fmt.Fprintf(&b, "\nThe benchmark's licence: %s.\n", o.License)
+	}
+	b.WriteString("\n## Install benchgate\n\n")
+	b.WriteString(installText(o.Pin))
+	b.WriteString("\n")
 	b.WriteString("## How to submit\n\n")
 	b.WriteString("1. Run the benchmark and collect your scores (`benchgate generate`, then `benchgate score` for a rubric benchmark).\n")
 	fmt.Fprintf(&b, "2. Copy `%s/` to `submissions/<track>/<slug>/` (track `model-benchmark` or `harness-benchmark`) and fill it in as its README says, with `rubric_key` `%s`", benchgate.TemplateDir, o.Key)
@@ -261,19 +369,37 @@ var buildInfo = func() *debug.BuildInfo {
 	return bi
 }
 
-// pin is the version of benchgate that generated workflows install.
+// defaultSource is the repository the workflows build benchgate from
+// when init is not given --source.
+const defaultSource = "https://github.com/benchgate/benchgate.git"
+
+// pin is the benchgate the generated workflows run: a commit of its
+// source, built in the job, or a published version go install takes.
 type pin struct {
-	Version string // what go install takes after '@'
-	Note    string // for the person running init: what was pinned and why
+	Source  string `json:"source,omitempty"`  // git repository, https
+	Commit  string `json:"commit,omitempty"`  // full SHA; "" for a published version
+	Version string `json:"version,omitempty"` // what go install takes after '@', when Commit is ""
+	Note    string `json:"note"`              // for the person running init: what was pinned and why
+	// Warning says what the pin lacks of the running build: its
+	// uncommitted changes. Reported with init's other warnings.
+	Warning string `json:"-"`
 }
 
-// pinFor pins the workflows to the running build: its module version when
-// go install stamped one, else its commit when the build recorded it.
-func pinFor(bi *debug.BuildInfo) pin {
-	line := versionLine(bi)
-	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return pin{Version: bi.Main.Version, Note: "the workflows install benchgate " + bi.Main.Version + ", the version running (" + line + ")"}
+var commitRe = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
+
+// pinFor decides what the workflows run: the commit given, else the
+// commit the running build records, else the module version go install
+// stamped (a binary that records no commit came from the module proxy,
+// where that version is published). A build that records neither is
+// refused: a workflow that installs nothing that exists fails on every
+// pull request.
+func pinFor(bi *debug.BuildInfo, source, commit string) (pin, error) {
+	if source != "" {
+		if err := checkSource(source); err != nil {
+			return pin{}, err
+		}
 	}
+	line := versionLine(bi)
 	var rev, modified string
 	if bi != nil {
 		for _, s := range bi.Settings {
@@ -285,16 +411,56 @@ func pinFor(bi *debug.BuildInfo) pin {
 			}
 		}
 	}
-	if rev != "" {
-		note := "this is a development build (" + line + "): the workflows install its commit " + rev + ", which works once that commit is on github.com/benchgate/benchgate; to pin a release instead, set BENCHGATE_VERSION in both workflows to a tag such as v1.2.3"
-		if modified == "true" {
-			note += "; the build has uncommitted changes, which the pinned commit lacks"
-		}
-		return pin{Version: rev, Note: note}
+	src := source
+	if src == "" {
+		src = defaultSource
 	}
-	return pin{Version: unpinned, Note: "this build records no version or commit (" + line + "): set BENCHGATE_VERSION in .github/workflows/verify.yml and leaderboard.yml to a benchgate release tag such as v1.2.3 before pushing; until then they fail at the install step"}
+	switch {
+	case commit != "":
+		if !commitRe.MatchString(commit) {
+			return pin{}, fmt.Errorf("--source-commit %q: give the full commit SHA, 40 lower-case hex digits as `git rev-parse HEAD` prints it (a branch, tag or short SHA can move or become ambiguous)", commit)
+		}
+		return pin{Source: src, Commit: commit, Note: "the workflows build benchgate from commit " + commit + " of " + src}, nil
+	case rev != "":
+		p := pin{Source: src, Commit: rev, Note: "the workflows build benchgate from commit " + rev + " of " + src + ", the commit this benchgate was built from (" + line + "); --source-commit SHA pins another, --source URL another repository"}
+		if modified == "true" {
+			p.Warning = "this benchgate was built with uncommitted changes, which commit " + rev + " lacks: the workflows build the commit; commit and push the changes and run init again, or pass --source-commit"
+		}
+		return p, nil
+	case source == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" && !strings.Contains(bi.Main.Version, "+"):
+		return pin{Version: bi.Main.Version, Note: "the workflows install benchgate " + bi.Main.Version + ", the version running (" + line + "), with go install"}, nil
+	}
+	return pin{}, fmt.Errorf("this benchgate records no commit it was built from (%s), so init cannot pin the workflows to it: pass --source-commit SHA, the full commit of benchgate's source to build (`git rev-parse HEAD` in a benchgate checkout), and --source URL when that commit is not in %s", line, defaultSource)
 }
 
-// unpinned is BENCHGATE_VERSION when init knows no version: go install
-// refuses it, naming it, so the workflow fails at once and says what to set.
-const unpinned = "SET-A-BENCHGATE-VERSION"
+// checkSource accepts an https repository address a workflow can fetch
+// without credentials and hold in a quoted YAML string: printable ASCII
+// (anything else is percent-encoded in an address), no quote, backslash
+// or shell character.
+func checkSource(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Scheme != "https" || u.Host == "" || strings.ContainsAny(s, "\"'\\`$<>") || strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
+		return fmt.Errorf("--source %q: give the https address of a git repository of benchgate's source, like %s", s, defaultSource)
+	case u.User != nil:
+		return fmt.Errorf("--source %q: the address holds credentials, which would be written into the workflows; give a public address", s)
+	}
+	return nil
+}
+
+// sourcePage is the web page of the source the board's README links.
+func sourcePage(p pin) string {
+	if p.Source == "" {
+		return strings.TrimSuffix(defaultSource, ".git")
+	}
+	return strings.TrimSuffix(p.Source, ".git")
+}
+
+// installText tells a board's contributors how to install the benchgate
+// its workflows run, the way they run it.
+func installText(p pin) string {
+	if p.Commit == "" {
+		return fmt.Sprintf("With Go 1.26 or later:\n\n```sh\ngo install github.com/benchgate/benchgate/cmd/benchgate@%s\n```\n\nThis is the version `.github/workflows/` runs.\n", p.Version)
+	}
+	return fmt.Sprintf("`.github/workflows/` build benchgate from commit `%s` of %s; build the same with Go 1.26 or later:\n\n```sh\ngit clone %s benchgate-src\ngit -C benchgate-src checkout %s\n(cd benchgate-src && go build -o \"$(go env GOPATH)/bin/benchgate\" ./cmd/benchgate)\nbenchgate version\n```\n", p.Commit, p.Source, p.Source, p.Commit)
+}

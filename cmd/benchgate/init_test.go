@@ -1,9 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,12 +19,19 @@ import (
 // fixBuild makes init see a build of the given version and commit.
 func fixBuild(t *testing.T, version, commit string) {
 	t.Helper()
+	fixBuildSettings(t, version, commit, false)
+}
+
+// fixBuildSettings is fixBuild of a build that may have had uncommitted
+// changes.
+func fixBuildSettings(t *testing.T, version, commit string, modified bool) {
+	t.Helper()
 	old := buildInfo
 	t.Cleanup(func() { buildInfo = old })
 	buildInfo = func() *debug.BuildInfo {
 		bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/benchgate/benchgate", Version: version}}
 		if commit != "" {
-			bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: commit}}
+			bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: commit}, {Key: "vcs.modified", Value: strconv.FormatBool(modified)}}
 		}
 		return bi
 	}
@@ -158,6 +170,10 @@ func TestInitRefuses(t *testing.T) {
 		{"judge for mcq", []string{filepath.Join(tmp, "b3"), "--benchmark", broken, "--key", "r", "--judge", "x/y"}, exitUsage, "--judge is for rubric benchmarks"},
 		{"bad key", []string{filepath.Join(tmp, "b4"), "--benchmark", basin, "--key", "../x", "--judge", "x/y"}, exitUsage, "--key"},
 		{"bad team", []string{filepath.Join(tmp, "b5"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--maintainers", "geo"}, exitUsage, "--maintainers"},
+		{"licence not SPDX", []string{filepath.Join(tmp, "b6"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--license", "Creative Commons"}, exitUsage, `--license: benchmark "b": license "Creative Commons" is not an SPDX licence`},
+		{"url not http", []string{filepath.Join(tmp, "b7"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--url", "example.org/b"}, exitUsage, `--url: benchmark "b": url "example.org/b" is not an http or https address`},
+		{"short commit", []string{filepath.Join(tmp, "b8"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--source-commit", "0123abc"}, exitUsage, "--source-commit \"0123abc\": give the full commit SHA"},
+		{"format", []string{filepath.Join(tmp, "b9"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--format", "yaml"}, exitUsage, "unknown format"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"init"}, tc.args...)...)
@@ -178,28 +194,84 @@ func TestInitRefuses(t *testing.T) {
 	}
 }
 
+// TestInitRefusesUnpinned: a build that records neither a commit nor a
+// published version writes no board, rather than workflows that install
+// nothing that exists, and says what to pass.
+func TestInitRefusesUnpinned(t *testing.T) {
+	fixBuild(t, "(devel)", "")
+	dir := filepath.Join(t.TempDir(), "board")
+	code, _, stderr := runCLI(t, "init", dir, "--benchmark", filepath.Join(repoRoot, "rubrics/reservoir-mcq.jsonl"), "--key", "r")
+	if code != exitUsage || !strings.Contains(stderr, "pass --source-commit SHA") {
+		t.Errorf("exit %d, want %d with a message naming --source-commit: %s", code, exitUsage, stderr)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("a refused init wrote %s", dir)
+	}
+}
+
 func TestInitWorkflowsGolden(t *testing.T) {
 	p := pin{Version: "v1.2.3"}
 	golden.Check(t, "init-verify.yml", []byte(verifyWorkflow(p)))
 	golden.Check(t, "init-leaderboard.yml", []byte(leaderboardWorkflow(p)))
+	src := pin{Source: defaultSource, Commit: "0123456789abcdef0123456789abcdef01234567"}
+	golden.Check(t, "init-verify-source.yml", []byte(verifyWorkflow(src)))
+	golden.Check(t, "init-leaderboard-source.yml", []byte(leaderboardWorkflow(src)))
+}
+
+// TestInitBoardTextGolden: the board's README, for a benchgate built from
+// a commit and for a published one, and its .gitignore.
+func TestInitBoardTextGolden(t *testing.T) {
+	o := boardOptions{Key: "basin", Label: "Basin analysis", Judge: "openai/gpt-5.5", Kind: benchmark.KindRubric, BenchmarkFile: "rubrics/basin.json",
+		Description: "Five open questions on basin analysis.", License: "CC-BY-4.0", URL: "https://example.org/basin",
+		Pin: pin{Source: defaultSource, Commit: "0123456789abcdef0123456789abcdef01234567"}}
+	golden.Check(t, "init-README-source.md", []byte(boardReadme(o)))
+	o.Pin, o.Description, o.License, o.URL = pin{Version: "v1.2.3"}, "", "", ""
+	golden.Check(t, "init-README-release.md", []byte(boardReadme(o)))
+	golden.Check(t, "init-gitignore", []byte(gitignore()))
 }
 
 func TestPinFor(t *testing.T) {
 	const commit = "0123456789abcdef0123456789abcdef01234567"
+	const other = "89abcdef0123456789abcdef0123456789abcdef"
 	for _, tc := range []struct {
 		name, version, commit string
-		want, note            string
+		source, sourceCommit  string
+		modified              bool
+		want                  pin // Note and Warning: a part of them
+		err                   string
 	}{
-		{"tagged", "v1.2.3", "", "v1.2.3", "the version running"},
-		{"pseudo-version", "v0.0.0-20261201000000-0123456789ab", "", "v0.0.0-20261201000000-0123456789ab", "the version running"},
-		{"devel with commit", "(devel)", commit, commit, "development build"},
-		{"devel without commit", "(devel)", "", unpinned, "set BENCHGATE_VERSION"},
+		{name: "published version", version: "v1.2.3", want: pin{Version: "v1.2.3", Note: "the version running"}},
+		{name: "published pseudo-version", version: "v0.0.0-20261201000000-0123456789ab", want: pin{Version: "v0.0.0-20261201000000-0123456789ab", Note: "go install"}},
+		{name: "built from a checkout", version: "(devel)", commit: commit, want: pin{Source: defaultSource, Commit: commit, Note: "the commit this benchgate was built from"}},
+		{name: "checkout at a tag", version: "v1.2.3", commit: commit, want: pin{Source: defaultSource, Commit: commit, Note: "built from"}},
+		{name: "built with uncommitted changes", version: "(devel)", commit: commit, modified: true, want: pin{Source: defaultSource, Commit: commit, Warning: "uncommitted changes"}},
+		{name: "commit given", version: "(devel)", commit: commit, sourceCommit: other, want: pin{Source: defaultSource, Commit: other, Note: other}},
+		{name: "source given", version: "(devel)", commit: commit, source: "https://git.example.org/geo/benchgate.git", want: pin{Source: "https://git.example.org/geo/benchgate.git", Commit: commit, Note: "git.example.org"}},
+		{name: "no version data", version: "(devel)", err: "pass --source-commit SHA"},
+		{name: "dirty version, no commit", version: "v1.2.3+dirty", err: "pass --source-commit SHA"},
+		{name: "source without a commit", version: "v1.2.3", source: "https://git.example.org/b.git", err: "pass --source-commit SHA"},
+		{name: "short commit", version: "(devel)", sourceCommit: "0123456", err: "full commit SHA"},
+		{name: "branch", version: "(devel)", sourceCommit: "main", err: "full commit SHA"},
+		{name: "ssh source", version: "(devel)", sourceCommit: commit, source: "git@github.com:benchgate/benchgate.git", err: "https address"},
+		{name: "source with a token", version: "(devel)", sourceCommit: commit, source: "https://x-access-token:abc@github.com/benchgate/benchgate.git", err: "credentials"},
+		{name: "source not in ASCII", version: "(devel)", sourceCommit: commit, source: "https://example.org/\x80", err: "https address"},
+		{name: "source that breaks the YAML", version: "(devel)", sourceCommit: commit, source: `https://example.org/"x`, err: "https address"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fixBuild(t, tc.version, tc.commit)
-			p := pinFor(buildInfo())
-			if p.Version != tc.want || !strings.Contains(p.Note, tc.note) {
-				t.Errorf("pin %q (%s), want %q and a note saying %q", p.Version, p.Note, tc.want, tc.note)
+			fixBuildSettings(t, tc.version, tc.commit, tc.modified)
+			p, err := pinFor(buildInfo(), tc.source, tc.sourceCommit)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("pin %+v, err %v; want an error saying %q", p, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Version != tc.want.Version || p.Source != tc.want.Source || p.Commit != tc.want.Commit || !strings.Contains(p.Note, tc.want.Note) ||
+				(tc.want.Warning == "") != (p.Warning == "") || !strings.Contains(p.Warning, tc.want.Warning) {
+				t.Errorf("pin %+v, want %+v (note saying %q)", p, tc.want, tc.want.Note)
 			}
 		})
 	}
@@ -232,5 +304,120 @@ func TestShippedVerifyWorkflow(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(repoRoot, ".github/workflows/verify.yml")); got != want {
 		t.Errorf(".github/workflows/verify.yml differs from the workflow init writes (less the install step); it should be:\n%s", want)
+	}
+}
+
+// TestInitBoard makes a board with its attribution, pinned to a commit of
+// benchgate's source, reported as JSON, and uses it as a maintainer does:
+// the registry holds the attribution and the page shows it, the README
+// says how to build the benchgate the workflows build, and git commits
+// what init wrote and the records a maintainer keeps, never what the
+// commands write for the moment.
+func TestInitBoard(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	fixBuild(t, "(devel)", "")
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	dir := filepath.Join(t.TempDir(), "board")
+	code, out, stderr := runCLI(t, "init", dir, "--benchmark", filepath.Join(repoRoot, "rubrics/reservoir-mcq.jsonl"), "--key", "reservoir",
+		"--description", "Forty reservoir questions.", "--license", "CC-BY-4.0", "--url", "https://example.org/reservoir",
+		"--source-commit", commit, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, out, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("with --format json init writes to stderr only on failure: %s", stderr)
+	}
+	var res initResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("--format json: %v\n%s", err, out)
+	}
+	if res.Dir != dir || res.Benchmark != "reservoir" || res.Kind != "mcq" || res.Benchgate.Commit != commit || res.Benchgate.Source != defaultSource ||
+		len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], placeholderTeam) || !strings.Contains(res.Next, "git init") {
+		t.Errorf("the JSON report: %+v", res)
+	}
+	var written []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			written = append(written, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	sort.Strings(written)
+	if strings.Join(written, " ") != strings.Join(res.Files, " ") {
+		t.Errorf("the JSON lists %v, init wrote %v", res.Files, written)
+	}
+
+	reg, found := benchmark.LoadRegistry(os.DirFS(dir))
+	if len(found) > 0 || reg == nil {
+		t.Fatalf("registry: %v", found)
+	}
+	if e, _ := reg.Lookup("reservoir"); e.Description != "Forty reservoir questions." || e.License != "CC-BY-4.0" || e.URL != "https://example.org/reservoir" {
+		t.Errorf("registry entry %+v lacks the attribution", e)
+	}
+	for _, wf := range []string{"verify.yml", "leaderboard.yml"} {
+		if w := readFile(t, filepath.Join(dir, ".github/workflows", wf)); !strings.Contains(w, `BENCHGATE_COMMIT: "`+commit+`"`) || strings.Contains(w, "go install") {
+			t.Errorf("%s does not build commit %s:\n%s", wf, commit, w)
+		}
+	}
+	readme := readFile(t, filepath.Join(dir, "README.md"))
+	for _, want := range []string{"## Install benchgate", "git clone " + defaultSource, "checkout " + commit, "go build", "Forty reservoir questions.", "https://example.org/reservoir", "CC-BY-4.0"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README lacks %q:\n%s", want, readme)
+		}
+	}
+
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+		return string(b)
+	}
+	git("init", "-q")
+	git("add", ".")
+	if tracked := strings.Fields(git("ls-files")); strings.Join(tracked, " ") != strings.Join(written, " ") {
+		t.Errorf("git adds %v of what init wrote, %v", tracked, written)
+	}
+	git("commit", "-qm", "New leaderboard")
+	// What the commands write in a checkout, made by the commands where
+	// they need no model: the pages.
+	if code, out, stderr := runCLI(t, "leaderboard", "--root", dir, "--format", "all", "--cache", ""); code != exitOK {
+		t.Fatalf("leaderboard: exit %d\n%s%s", code, out, stderr)
+	}
+	if page := readFile(t, filepath.Join(dir, "leaderboard/index.html")); !strings.Contains(page, "CC-BY-4.0") || !strings.Contains(page, "https://example.org/reservoir") {
+		t.Errorf("the page does not show the benchmark's licence and address")
+	}
+	merged := filepath.Join(repoRoot, "submissions/model-benchmark/qwen3-32b-reservoir")
+	for _, f := range []struct{ path, why string }{
+		{"reservoir.qwen_qwen3-32b.json", "generate's default output"},
+		{"reservoir.qwen_qwen3-32b.json.ledger.jsonl", "generate's cost ledger"},
+		{"scores.json", "score's default output"},
+		{"scores.json.ledger.jsonl", "score's cost ledger"},
+		{".benchgate-replaced-123/old/meta.json", "a submission set aside by submit --force"},
+	} {
+		writeFile(t, filepath.Join(dir, f.path), "{}\n")
+	}
+	for _, f := range []string{
+		"submissions/model-benchmark/qwen/meta.json", "submissions/model-benchmark/qwen/scores.json",
+		"acceptances/model-benchmark/qwen.json", "reproductions/model-benchmark/qwen.json", "rubrics/reservoir.calibration.json",
+	} {
+		writeFile(t, filepath.Join(dir, f), readFile(t, filepath.Join(merged, "meta.json")))
+	}
+	status := git("status", "--porcelain", "--untracked-files=all")
+	var untracked []string
+	for _, l := range strings.Split(strings.TrimSpace(status), "\n") {
+		untracked = append(untracked, strings.TrimPrefix(l, "?? "))
+	}
+	sort.Strings(untracked)
+	want := []string{"acceptances/model-benchmark/qwen.json", "reproductions/model-benchmark/qwen.json", "rubrics/reservoir.calibration.json",
+		"submissions/model-benchmark/qwen/meta.json", "submissions/model-benchmark/qwen/scores.json"}
+	if strings.Join(untracked, " ") != strings.Join(want, " ") {
+		t.Errorf("git would commit %v, want exactly the board's records %v", untracked, want)
 	}
 }

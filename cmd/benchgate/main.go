@@ -29,7 +29,7 @@
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
 //		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)
-//	benchgate init DIR --benchmark FILE --key KEY [--kind mcq|rubric] [--judge MODEL] [--extraction POLICY] [--label TEXT] [--maintainers @org/team]
+//	benchgate init DIR --benchmark FILE --key KEY [--kind mcq|rubric] [--judge MODEL] [--extraction POLICY] [--label TEXT] [--description TEXT] [--license SPDX] [--url URL] [--maintainers @org/team] [--source URL] [--source-commit SHA] [--format text|json]
 //		create a leaderboard repository with one benchmark, its workflows and submission template
 //	benchgate version (also: benchgate --version)
 //		print the version, the commit it was built from and the Go version

@@ -2,10 +2,11 @@ package main
 
 import "strings"
 
-// The workflows init writes. They install benchgate with go install at
-// the pinned version and never run anything a pull request brings: the
-// verify workflow runs on pull_request_target from the base branch and
-// reads the pull request's files as data (docs/actions.md).
+// The workflows init writes. They build benchgate from a pinned commit of
+// its source (or install a published version with go install) and never
+// run anything a pull request brings: the verify workflow runs on
+// pull_request_target from the base branch and reads the pull request's
+// files as data (docs/actions.md).
 
 // workflowAction is an action the workflows use, pinned by the full SHA
 // of a release's commit: a tag can be moved to other code, a commit
@@ -41,8 +42,7 @@ concurrency:
   group: benchgate-verify-${{ github.event.pull_request.number }}
   cancel-in-progress: true
 env:
-  # The benchgate version installed; the same in leaderboard.yml.
-  BENCHGATE_VERSION: @@PIN@@
+@@PIN leaderboard.yml@@
 jobs:
   verify:
     runs-on: ubuntu-latest
@@ -57,8 +57,7 @@ jobs:
         with:
           go-version: "1.26"
           cache: false
-      - name: Install benchgate
-        run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
+@@INSTALL@@
       - name: Read the pull request's files as data
         env:
           GH_TOKEN: ${{ github.token }}
@@ -111,8 +110,7 @@ concurrency:
   group: pages
   cancel-in-progress: false
 env:
-  # The benchgate version installed; the same in verify.yml.
-  BENCHGATE_VERSION: @@PIN@@
+@@PIN verify.yml@@
 jobs:
   build:
     if: github.ref == format('refs/heads/{0}', github.event.repository.default_branch)
@@ -130,8 +128,7 @@ jobs:
         with:
           go-version: "1.26"
           cache: false
-      - name: Install benchgate
-        run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
+@@INSTALL@@
       - name: benchgate leaderboard
         # The board is dated by the commit it is built from (in UTC), so a
         # rebuild of the same commit gives the same pages.
@@ -159,16 +156,50 @@ func verifyWorkflow(p pin) string { return fillWorkflow(verifyWorkflowText, p) }
 
 func leaderboardWorkflow(p pin) string { return fillWorkflow(leaderboardWorkflowText, p) }
 
-// fillWorkflow writes the benchgate version and the pinned actions into a
-// workflow.
+// installRelease installs a published version; installSource builds the
+// pinned commit, fetched alone by its SHA (a commit cannot be moved, and
+// nothing else of the repository is needed), and checks that it is the
+// one built.
+const (
+	installRelease = `      - name: Install benchgate
+        run: GOBIN="$RUNNER_TEMP/bin" go install "github.com/benchgate/benchgate/cmd/benchgate@${BENCHGATE_VERSION}"
+`
+	installSource = `      - name: Build benchgate from its pinned commit
+        run: |
+          src="$RUNNER_TEMP/benchgate-src"
+          git init -q "$src"
+          git -C "$src" fetch -q --depth 1 "$BENCHGATE_SOURCE" "$BENCHGATE_COMMIT"
+          git -C "$src" -c advice.detachedHead=false checkout -q FETCH_HEAD
+          test "$(git -C "$src" rev-parse HEAD)" = "$BENCHGATE_COMMIT"
+          (cd "$src" && go build -o "$RUNNER_TEMP/bin/benchgate" ./cmd/benchgate)
+          "$RUNNER_TEMP/bin/benchgate" version
+`
+)
+
+// fillWorkflow writes the benchgate pin and the pinned actions into a
+// workflow: the line "@@PIN other.yml@@" becomes the env lines naming
+// what is built (kept the same in the other workflow), the line
+// @@INSTALL@@ the step that builds or installs it.
 func fillWorkflow(text string, p pin) string {
-	pairs := []string{"@@PIN@@", quoteYAML(p.Version)}
+	install, env := installRelease, func(other string) string {
+		return "  # The benchgate version installed; the same in " + other + ".\n" +
+			"  BENCHGATE_VERSION: " + quoteYAML(p.Version) + "\n"
+	}
+	if p.Commit != "" {
+		install, env = installSource, func(other string) string {
+			return "  # benchgate is built from this commit of its source; the same in " + other + ".\n" +
+				"  BENCHGATE_SOURCE: " + quoteYAML(p.Source) + "\n" +
+				"  BENCHGATE_COMMIT: " + quoteYAML(p.Commit) + "\n"
+		}
+	}
+	pairs := []string{"@@INSTALL@@\n", install, "@@PIN verify.yml@@\n", env("verify.yml"), "@@PIN leaderboard.yml@@\n", env("leaderboard.yml")}
 	for _, a := range workflowActions {
 		pairs = append(pairs, "@@"+a.Name+"@@", a.Name+"@"+a.Commit+" # "+a.Release)
 	}
 	return strings.NewReplacer(pairs...).Replace(text)
 }
 
-// quoteYAML quotes a version so that YAML reads it as a string (a commit
-// of digits alone would be a number).
+// quoteYAML quotes a value so that YAML reads it as a string (a commit of
+// digits alone would be a number). init accepts no value holding a quote
+// or a backslash, so none needs escaping.
 func quoteYAML(v string) string { return `"` + v + `"` }

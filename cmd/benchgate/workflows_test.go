@@ -36,7 +36,9 @@ func parseWorkflow(t *testing.T, text string) workflowFile {
 // full commit SHA, with the release it is in a comment beside it.
 func TestWorkflowActionsPinned(t *testing.T) {
 	line := regexp.MustCompile(`^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$`)
-	for name, text := range map[string]string{"verify.yml": verifyWorkflow(pin{Version: "v1.2.3"}), "leaderboard.yml": leaderboardWorkflow(pin{Version: "v1.2.3"})} {
+	src := pin{Source: defaultSource, Commit: "0123456789abcdef0123456789abcdef01234567"}
+	for name, text := range map[string]string{"verify.yml": verifyWorkflow(pin{Version: "v1.2.3"}), "leaderboard.yml": leaderboardWorkflow(pin{Version: "v1.2.3"}),
+		"verify.yml from source": verifyWorkflow(src), "leaderboard.yml from source": leaderboardWorkflow(src)} {
 		uses := 0
 		for _, l := range strings.Split(text, "\n") {
 			if !strings.Contains(l, "uses:") {
@@ -185,4 +187,107 @@ func TestLeaderboardWorkflowScript(t *testing.T) {
 	if _, html := build("--depth", "1"); strings.Contains(html, "Added by") {
 		t.Errorf("a shallow clone knows who added an entry: the check above proves nothing")
 	}
+}
+
+// TestSourceBuildStep runs the step that builds benchgate from its pinned
+// commit, as both workflows init writes hold it, against a real git
+// repository of a small Go command standing for benchgate's source: it
+// must fetch that commit by its SHA, build it into $RUNNER_TEMP/bin and
+// run it; a commit the repository lacks must fail the step.
+func TestSourceBuildStep(t *testing.T) {
+	for _, tool := range []string{"git", "bash", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: %v", tool, err)
+		}
+	}
+	src := filepath.Join(t.TempDir(), "benchgate")
+	writeFile(t, filepath.Join(src, "go.mod"), "module example.org/benchgate\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(src, "cmd/benchgate/main.go"), "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"benchgate from the pinned commit\") }\n")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = src
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "pinned")
+	pinned := git("rev-parse", "HEAD")
+	// A later commit on the branch: the step must build the pinned one.
+	writeFile(t, filepath.Join(src, "cmd/benchgate/main.go"), "package main\n\nfunc main() { panic(\"a later commit\") }\n")
+	git("commit", "-qam", "later")
+
+	p := pin{Source: "file://" + src, Commit: pinned}
+	for name, text := range map[string]string{"verify.yml": verifyWorkflow(p), "leaderboard.yml": leaderboardWorkflow(p)} {
+		w := parseWorkflow(t, text)
+		var env struct{ Env map[string]string }
+		if err := yaml.Unmarshal([]byte(text), &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.Env["BENCHGATE_COMMIT"] != pinned || env.Env["BENCHGATE_SOURCE"] != p.Source || env.Env["BENCHGATE_VERSION"] != "" {
+			t.Errorf("%s: env %v, want the source and commit only", name, env.Env)
+		}
+		var script string
+		for _, j := range w.Jobs {
+			for _, s := range j.Steps {
+				if s.Name == "Build benchgate from its pinned commit" {
+					script = s.Run
+				}
+			}
+		}
+		if script == "" {
+			t.Fatalf("%s has no step that builds the pinned commit:\n%s", name, text)
+		}
+		run := func(commit string) (string, error) {
+			runner := t.TempDir()
+			cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", script)
+			cmd.Dir = t.TempDir()
+			cmd.Env = append(os.Environ(), "RUNNER_TEMP="+runner, "BENCHGATE_SOURCE="+p.Source, "BENCHGATE_COMMIT="+commit, "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				if _, statErr := os.Stat(filepath.Join(runner, "bin/benchgate")); statErr != nil {
+					t.Errorf("%s: the step built nothing into $RUNNER_TEMP/bin: %v", name, statErr)
+				}
+			}
+			return string(out), err
+		}
+		if out, err := run(pinned); err != nil || !strings.Contains(out, "benchgate from the pinned commit") {
+			t.Errorf("%s: the build step: %v\n%s", name, err, out)
+		}
+		if out, err := run("89abcdef0123456789abcdef0123456789abcdef"); err == nil {
+			t.Errorf("%s: a commit the source lacks was built:\n%s", name, out)
+		}
+	}
+}
+
+// FuzzSourcePin: a --source and --source-commit that init accepts are
+// written into both workflows as exactly those strings, in YAML that
+// parses, whatever they hold.
+func FuzzSourcePin(f *testing.F) {
+	f.Add(defaultSource, "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://git.example.org/a/b.git#x", "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://example.org/\"x", "0123456789abcdef0123456789abcdef01234567")
+	f.Add("https://example.org/a: b", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	f.Fuzz(func(t *testing.T, source, commit string) {
+		p, err := pinFor(nil, source, commit)
+		if err != nil {
+			return
+		}
+		if source == "" {
+			source = defaultSource
+		}
+		for _, text := range []string{verifyWorkflow(p), leaderboardWorkflow(p)} {
+			var w struct{ Env map[string]string }
+			if err := yaml.Unmarshal([]byte(text), &w); err != nil {
+				t.Fatalf("source %q commit %q: the workflow does not parse: %v", source, commit, err)
+			}
+			if w.Env["BENCHGATE_SOURCE"] != source || w.Env["BENCHGATE_COMMIT"] != commit || len(w.Env) != 2 {
+				t.Fatalf("source %q commit %q: the workflow's env reads %q", source, commit, w.Env)
+			}
+		}
+	})
 }
