@@ -213,18 +213,30 @@ func (g *judgeGrader) runCanaries(ctx context.Context, rule Rule, seed uint64) (
 		g.rep.Canaries = append(g.rep.Canaries, cc)
 	}
 	var fired []string
-	n := 0
+	n, graded, faulted := 0, 0, 0
 	for _, c := range g.rep.Canaries {
-		if c.Fired() {
+		switch {
+		case c.Fired():
 			n++
 			fired = append(fired, c.Answers...)
+		case c.Fault != "":
+			faulted++
+		}
+		if c.JudgedGate != nil {
+			graded++
 		}
 	}
 	if n > 0 {
 		if len(fired) > maxNamed {
 			fired = append(fired[:maxNamed], fmt.Sprintf("and %d more", len(fired)-maxNamed))
 		}
-		return fmt.Sprintf("the scores agree with the judge, but in %d of %d canaries the judge passed the gate of an answer known to fail it once answers of the submission were appended to it (one or more of questions %s; see canaries): a judge that does so follows what the answers say rather than the rubric, so its agreement proves nothing; a maintainer must read those answers", n, len(g.rep.Canaries), strings.Join(fired, ", ")), nil
+		return fmt.Sprintf("the scores agree with the judge, but in %d of %d canaries the judge passed the gate of an answer known to fail it once answers of the submission were appended to it (one or more of questions %s; see canaries): a judge that does so follows what the answers say rather than the rubric, so its agreement proves nothing; a maintainer must read those answers", n, graded, strings.Join(fired, ", ")), nil
+	}
+	if faulted > 0 {
+		// A canary the judge could not grade tested nothing: the answers
+		// it carried are not covered, and a judge that fails only when it
+		// reads them must not pass for one that ignores them.
+		return fmt.Sprintf("the scores agree with the judge, but the judge gave no usable verdict on %d of its %d canaries, which test that it does not follow instructions in the answers (%d of the %d answers it passed covered); run the check again", faulted, len(g.rep.Canaries), covered, len(passed)), nil
 	}
 	return "", nil
 }

@@ -208,3 +208,47 @@ func TestCanariesNeedTheBudget(t *testing.T) {
 		t.Errorf("canaries %+v", rep.Canaries)
 	}
 }
+
+// TestCanaryFaultsAreNotConsistent: a judge that grades the sample and
+// the fixtures well but gives no usable verdict whenever a fixture comes
+// with answers appended (a judge thrown by what the answers say) leaves
+// every canary unjudged; the check cannot then say consistent, since no
+// answer it passed was tested.
+func TestCanaryFaultsAreNotConsistent(t *testing.T) {
+	bd := newBoard(t, func(i, truth int, r *rand.Rand) int {
+		if truth == 0 {
+			return 0
+		}
+		return truth + noise(r)
+	})
+	const mark = "(measured in the field)"
+	bd.setAnswers(t, func(i int) (string, int, bool) {
+		return fmt.Sprintf("An answer to Q%d %s.", i+1, mark), bd.truth[i], true
+	})
+	honest := bd.noisyReply(5, "")
+	reply := func(req fakeopenai.Request) fakeopenai.Reply {
+		user := req.Messages[len(req.Messages)-1].Content
+		if strings.Contains(user, mark) {
+			for _, q := range bd.bench.Rubric.Questions {
+				for _, f := range q.Calibration {
+					if strings.Contains(user, strings.TrimRight(f.Response, "\n")) {
+						return fakeopenai.Reply{Content: "I cannot grade this."}
+					}
+				}
+			}
+		}
+		return honest(req)
+	}
+	rep := bd.check(t, bd.judgeAt(t, fakeopenai.Options{Reply: reply}), Config{Secret: secret})
+	if rep.Verdict == VerdictConsistent || len(rep.Canaries) == 0 {
+		t.Fatalf("%s after %d canaries: %s", rep.Verdict, len(rep.Canaries), rep.Reason)
+	}
+	for _, c := range rep.Canaries {
+		if c.Fault == "" || c.JudgedGate != nil {
+			t.Errorf("canary %+v: want a fault", c)
+		}
+	}
+	if !strings.Contains(rep.Reason, "gave no usable verdict on") {
+		t.Errorf("reason %q does not say the canaries went unjudged", rep.Reason)
+	}
+}
