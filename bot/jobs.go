@@ -308,6 +308,17 @@ func (w *Worker) closedOnHead(ctx context.Context, j Job, head string) error {
 	if w.Verdicts == nil {
 		return nil
 	}
+	// A closed pull request's verdict no longer stands on the head, whose
+	// check may now show another's: reopened, it is verified again rather
+	// than answered from memory (unchanged).
+	if last, ok, err := w.Verdicts.LastVerdict(ctx, j.Repo, j.PR); err != nil {
+		return err
+	} else if ok && last.Complete {
+		last.Complete = false
+		if err := w.Verdicts.RecordVerdict(ctx, last); err != nil {
+			return err
+		}
+	}
 	return w.locked(ctx, fmt.Sprintf("check:%s@%s", j.Repo, head), func() error {
 		on, err := w.Verdicts.VerdictsOnHead(ctx, j.Repo, head)
 		if err != nil {

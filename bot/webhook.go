@@ -617,7 +617,7 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 		j := base
 		j.Kind, j.PR, j.HeadSHA = KindVerify, p.PullRequest.Number, p.PullRequest.Head.SHA
 		j.BaseRef, j.BaseSHA = p.PullRequest.Base.Ref, p.PullRequest.Base.SHA
-		j.WorkKey = verifyKey(j, p.Action, p.PullRequest.UpdatedAt)
+		j.WorkKey = verifyKey(j, p.PullRequest.UpdatedAt)
 		return []Job{j}, nil
 	case "check_run", "check_suite":
 		if p.Action != "rerequested" {
@@ -702,24 +702,19 @@ func route(event, delivery string, body []byte) ([]Job, error) {
 }
 
 // verifyKey names the verification a pull_request delivery asks for: its
-// pull request's head on its base, which a replay of the delivery asks
-// for again, and which is done once. A base change is named by the time
-// of the change as well (updated_at): a pull request moved back to a base
-// it had, with neither branch moved, is verified again, since its check
-// run shows the verdict on the base it left. Without the base's commit
-// the delivery names no work precisely enough to remember.
-func verifyKey(j Job, action, updatedAt string) string {
-	if j.BaseSHA == "" || j.HeadSHA == "" {
+// pull request's head on its base at the time of the event (updated_at),
+// which a replay of the delivery asks for again, and which is done once.
+// The time matters: a pull request pushed back to a head it had, reopened
+// after its shared head showed another's verdict, or moved back to a base
+// it had, asks for its head on its base again, and is verified again
+// (what is truly unchanged is answered from its last verdict). Without
+// the base's commit or the time the delivery names no work precisely
+// enough to remember.
+func verifyKey(j Job, updatedAt string) string {
+	if j.BaseSHA == "" || j.HeadSHA == "" || updatedAt == "" {
 		return ""
 	}
-	key := fmt.Sprintf("verify:%s#%d@%s..%s", j.Repo, j.PR, j.HeadSHA, j.BaseSHA)
-	if action == "edited" {
-		if updatedAt == "" {
-			return ""
-		}
-		key += "@" + updatedAt
-	}
-	return key
+	return fmt.Sprintf("verify:%s#%d@%s..%s@%s", j.Repo, j.PR, j.HeadSHA, j.BaseSHA, updatedAt)
 }
 
 // checkRunPress names a press of a check run's Re-run button by the run

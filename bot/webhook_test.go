@@ -309,8 +309,9 @@ func TestRouteIdentity(t *testing.T) {
 		base              string
 		stranger          bool
 	}{
-		{"opened", "pull_request", pr("opened", ""), "verify:geo/board#3@h1..b1", "main", false},
-		{"reopened", "pull_request", pr("reopened", ""), "verify:geo/board#3@h1..b1", "main", false},
+		{"opened", "pull_request", pr("opened", ""), "verify:geo/board#3@h1..b1@2026-05-01T10:00:00Z", "main", false},
+		{"reopened later", "pull_request", strings.Replace(pr("reopened", ""), "10:00:00Z", "11:30:00Z", 1), "verify:geo/board#3@h1..b1@2026-05-01T11:30:00Z", "main", false},
+		{"pushed back to an earlier head", "pull_request", strings.Replace(pr("synchronize", ""), "10:00:00Z", "12:00:00Z", 1), "verify:geo/board#3@h1..b1@2026-05-01T12:00:00Z", "main", false},
 		{"base changed", "pull_request", pr("edited", `, "changes": {"base": {"ref": {"from": "stale"}, "sha": {"from": "b0"}}}`), "verify:geo/board#3@h1..b1@2026-05-01T10:00:00Z", "main", false},
 		{"title edited", "pull_request", pr("edited", `, "changes": {"title": {"from": "old"}}`), "-", "", false},
 		{"closed", "pull_request", strings.Replace(pr("closed", ""), `"state": "open"`, `"state": "closed"`, 1), "closed:geo/board#3@h1@2026-05-01T10:00:00Z", "", false},
