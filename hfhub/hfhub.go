@@ -338,7 +338,9 @@ func decodeStrict(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	// More is false before a stray ']' or '}': only the end of the input
+	// ends the value.
+	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("data after the JSON value")
 	}
 	return nil

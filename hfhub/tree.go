@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,7 +61,7 @@ func (r rawEntry) validate() (Entry, error) {
 	switch {
 	case e.Type != TypeFile && e.Type != TypeDirectory && e.Type != TypeUnknown:
 		return Entry{}, fmt.Errorf("%s: type %q is none of file, directory, unknown", e.Path, e.Type)
-	case e.Path == "" || strings.HasPrefix(e.Path, "/") || slices.Contains(strings.Split(e.Path, "/"), ".."):
+	case e.Path == "" || e.Path == "." || path.Clean(e.Path) != e.Path || strings.HasPrefix(e.Path, "/") || slices.Contains(strings.Split(e.Path, "/"), ".."):
 		return Entry{}, fmt.Errorf("path %q is not a clean relative path", e.Path)
 	case e.Size < 0:
 		return Entry{}, fmt.Errorf("%s: negative size", e.Path)
@@ -96,6 +97,9 @@ func (c *Client) Tree(ctx context.Context, repo Repo, rev, dir string) ([]Entry,
 			e, err := r.validate()
 			if err != nil {
 				return malformed("GET "+target, "entry %d: %v", i, err)
+			}
+			if dir != "" && !strings.HasPrefix(e.Path, dir+"/") {
+				return malformed("GET "+target, "entry %d: %q is not under %q, the folder asked for", i, e.Path, dir)
 			}
 			out = append(out, e)
 		}

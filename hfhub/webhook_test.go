@@ -131,6 +131,7 @@ func TestParseWebhookRefuses(t *testing.T) {
 		{"a bad status", `"status":"open"`, `"status":"weird"`, "status \"weird\""},
 		{"a repo name with a path", `"name":"openai-community/gpt2"`, `"name":"../../etc"`, "repo.name"},
 		{"trailing data", `"version":3}}`, `"version":3}}{}`, "after the JSON value"},
+		{"a stray bracket after the value", `"version":3}}`, `"version":3}}]`, "after the JSON value"},
 		{"a string for a number", `"num":19`, `"num":"19"`, "cannot unmarshal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
