@@ -65,6 +65,13 @@ func runLeaderboard(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", path)
 	}
+	if !*explore && (*format == "all" || *format == "html") {
+		// A page written without the explorer must not be published beside
+		// an earlier run's answers.
+		if err := os.RemoveAll(filepath.Join(*out, ranking.ExploreDir)); err != nil {
+			return err
+		}
+	}
 	if n, err := writeExplorer(*out, g.Files); err != nil {
 		return err
 	} else if n > 0 {

@@ -61,3 +61,32 @@ func TestLeaderboardTitleAndHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaderboardExplorer: the explorer's files are written beside the
+// page, replaced whole on the next run, and removed by a run with
+// --explore=false, so that a page without the explorer is never published
+// beside an earlier run's answers.
+func TestLeaderboardExplorer(t *testing.T) {
+	root := copyBoard(t)
+	out := t.TempDir()
+	explore := filepath.Join(out, ranking.ExploreDir)
+	if code, stdout, stderr := runCLI(t, "leaderboard", "--root", root, "--out", out, "--cache", ""); code != exitOK || !strings.Contains(stdout, "explorer file(s) in") {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	stale := filepath.Join(explore, "gone.json")
+	if err := os.WriteFile(stale, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "leaderboard", "--root", root, "--out", out, "--cache", ""); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a file of an earlier run is left in %s: %v", explore, err)
+	}
+	if code, _, stderr := runCLI(t, "leaderboard", "--root", root, "--out", out, "--cache", "", "--explore=false"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(explore); !os.IsNotExist(err) {
+		t.Errorf("--explore=false left %s: %v", explore, err)
+	}
+}

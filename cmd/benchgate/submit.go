@@ -109,6 +109,9 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 	if len(missing) > 0 {
 		return usageError(fl, fmt.Errorf("missing %s", strings.Join(missing, ", ")))
 	}
+	if _, err := submission.ParseLogin(m.Submitter); err != nil {
+		return usageError(fl, fmt.Errorf("--submitter %q: %v; give %s", m.Submitter, err, submission.SubmitterIs))
+	}
 	tr, err := submission.ParseTrack(*track)
 	if err != nil {
 		return fmt.Errorf("--track: %v", err)

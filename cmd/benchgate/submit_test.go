@@ -46,6 +46,7 @@ func TestSubmit(t *testing.T) {
 		{"missing flags", []string{"submit", "--root", root, "--slug", "x"}, exitUsage, "missing --benchmark, --scores, --model-name, --model, --submitter, --contact"},
 		{"unknown benchmark", append(append([]string{}, base...), "--slug", "y", "--rubric", "nope"), exitUsage, `no benchmark "nope"`},
 		{"bad track", append(base, "--slug", "z", "--track", "agents"), exitUsage, `--track: unknown track "agents": want model or harness`},
+		{"a submitter that is no login", []string{"submit", "--root", root, "--rubric", "basin-analysis", "--scores", scores, "--model-name", "M", "--model-id", "m/m", "--submitter", "Geo Lab (Oslo)", "--contact", "https://example.org", "--slug", "w"}, exitUsage, `--submitter "Geo Lab (Oslo)"`},
 		{"harness track needs the pinned model", append(base, "--slug", "w", "--track", "harness", "--harness-name", "h", "--harness-repo", "https://example.org/h"), exitFail, "pins no reference model"},
 	}
 	for _, tt := range tests {
