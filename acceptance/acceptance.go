@@ -62,6 +62,25 @@ type Record struct {
 	Date         string `json:"date"` // the UTC day of the decision, YYYY-MM-DD
 }
 
+// CheckWords checks what a maintainer writes into a decision, before any
+// submission is read: a reason the board can show (plain text, at most
+// MaxReasonBytes) and, when given, a GitHub login for by.
+func CheckWords(reason, by string) error {
+	reason = strings.TrimSpace(reason)
+	switch {
+	case len(reason) > MaxReasonBytes:
+		return fmt.Errorf("the reason is %d bytes; at most %d are shown on the board, so shorten it", len(reason), MaxReasonBytes)
+	case strings.IndexFunc(reason, safetext.Hidden) >= 0:
+		return fmt.Errorf("the reason holds a control or direction-override character; write it as plain text on one line")
+	}
+	if by != "" {
+		if _, err := submission.ParseLogin(by); err != nil {
+			return fmt.Errorf("accepted by %q: %v; give the maintainer's GitHub login", by, err)
+		}
+	}
+	return nil
+}
+
 // Decide is the decision to accept the submission that verification
 // judged res, having parsed files (verify.Verifier.VerifyFiles), for
 // reason, by the maintainer whose login is by ("" when not known), at
@@ -78,15 +97,9 @@ func Decide(res verify.Result, files *verify.Files, reason, by string, now time.
 		return Record{}, fmt.Errorf("%s was not verified: nothing to accept", res.Path)
 	case reason == "":
 		return Record{}, fmt.Errorf("a reason is required: say, for readers of the board, why %s can be ranked although %s", res.Path, reviewWhy(res))
-	case len(reason) > MaxReasonBytes:
-		return Record{}, fmt.Errorf("the reason is %d bytes; at most %d are shown on the board, so shorten it", len(reason), MaxReasonBytes)
-	case strings.IndexFunc(reason, safetext.Hidden) >= 0:
-		return Record{}, fmt.Errorf("the reason holds a control or direction-override character; write it as plain text on one line")
 	}
-	if by != "" {
-		if _, err := submission.ParseLogin(by); err != nil {
-			return Record{}, fmt.Errorf("accepted by %q: %v; give the maintainer's GitHub login", by, err)
-		}
+	if err := CheckWords(reason, by); err != nil {
+		return Record{}, err
 	}
 	unverifiable := 0
 	if u := res.Summary.Unverifiable; u != nil {

@@ -31,6 +31,9 @@ func runAccept(args []string, stdout, stderr io.Writer) error {
 	if strings.TrimSpace(*reason) == "" {
 		return usageError(fl, errors.New("missing --reason: say why the submission can be ranked although it needs review; the board shows it beside the entry"))
 	}
+	if err := acceptance.CheckWords(*reason, *by); err != nil {
+		return usageError(fl, err)
+	}
 	root, err := rootFlag.locate()
 	if err != nil {
 		return err
@@ -39,9 +42,16 @@ func runAccept(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dirs, err := selectSubmissions(root, pos, nil)
-	if err != nil || len(dirs) != 1 {
-		return fmt.Errorf("name one submission folder (%v)", err)
+	all, err := v.Discover()
+	if err != nil {
+		return err
+	}
+	dirs, err := selectSubmissions(root, pos, all)
+	if err != nil {
+		return err
+	}
+	if len(dirs) != 1 {
+		return usageError(fl, fmt.Errorf("%s holds %d submissions: name one submission folder (%s/<track>/<slug>)", pos[0], len(dirs), submission.Dir))
 	}
 	res, files := v.VerifyFiles(dirs[0])
 	rec, err := acceptance.Decide(res, files, *reason, *by, time.Now())

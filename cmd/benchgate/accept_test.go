@@ -116,6 +116,9 @@ func TestAccept(t *testing.T) {
 	}{
 		{"a submission that passes", []string{"accept", "--root", root, filepath.Join(root, "submissions/model-benchmark/llama-3.3-70b-reservoir"), "--reason", "r"}, exitFail, "passes verification: it is ranked without a decision, so there is nothing to accept"},
 		{"no reason", []string{"accept", "--root", root, filepath.Join(root, dir)}, exitUsage, "missing --reason"},
+		{"a --by that is no login, for a submission that passes", []string{"accept", "--root", root, filepath.Join(root, "submissions/model-benchmark/llama-3.3-70b-reservoir"), "--reason", "r", "--by", "a b"}, exitUsage, `accepted by "a b"`},
+		{"a reason with a direction override", []string{"accept", "--root", root, filepath.Join(root, dir), "--reason", "fine\u202eenif"}, exitUsage, "control or direction-override character"},
+		{"a folder of several submissions", []string{"accept", "--root", root, filepath.Join(root, "submissions/model-benchmark"), "--reason", "r"}, exitUsage, "name one submission folder"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, tt.args...)
