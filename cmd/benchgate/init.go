@@ -18,6 +18,7 @@ import (
 
 	"github.com/benchgate/benchgate"
 	"github.com/benchgate/benchgate/benchmark"
+	"github.com/benchgate/benchgate/internal/safetext"
 )
 
 // placeholderTeam is the CODEOWNERS owner init writes when --maintainers
@@ -62,6 +63,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	}
 	if *maintainers != "" && !teamRe.MatchString(*maintainers) {
 		return usageError(fl, fmt.Errorf("--maintainers %q: name a team as @org/team or a user as @login", *maintainers))
+	}
+	if d := *description; strings.IndexFunc(d, safetext.Hidden) >= 0 || strings.ContainsAny(d, "\r\n") {
+		return usageError(fl, errors.New("--description: write it as plain text on one line, with no control or direction-override character; the board and its README show it as written"))
 	}
 	p, err := pinFor(buildInfo(), *source, *sourceCommit)
 	if err != nil {

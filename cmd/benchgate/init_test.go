@@ -170,6 +170,8 @@ func TestInitRefuses(t *testing.T) {
 		{"judge for mcq", []string{filepath.Join(tmp, "b3"), "--benchmark", broken, "--key", "r", "--judge", "x/y"}, exitUsage, "--judge is for rubric benchmarks"},
 		{"bad key", []string{filepath.Join(tmp, "b4"), "--benchmark", basin, "--key", "../x", "--judge", "x/y"}, exitUsage, "--key"},
 		{"bad team", []string{filepath.Join(tmp, "b5"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--maintainers", "geo"}, exitUsage, "--maintainers"},
+		{"a description on two lines", []string{filepath.Join(tmp, "b7"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--description", "Basins\n# Heading"}, exitUsage, "--description: write it as plain text on one line"},
+		{"a description with an escape", []string{filepath.Join(tmp, "b8"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--description", "Basins \x1b[31m"}, exitUsage, "--description"},
 		{"licence not SPDX", []string{filepath.Join(tmp, "b6"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--license", "Creative Commons"}, exitUsage, `--license: benchmark "b": license "Creative Commons" is not an SPDX licence`},
 		{"url not http", []string{filepath.Join(tmp, "b7"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--url", "example.org/b"}, exitUsage, `--url: benchmark "b": url "example.org/b" is not an http or https address`},
 		{"short commit", []string{filepath.Join(tmp, "b8"), "--benchmark", basin, "--key", "b", "--judge", "x/y", "--source-commit", "0123abc"}, exitUsage, "--source-commit \"0123abc\": give the full commit SHA"},
