@@ -16,7 +16,7 @@ import (
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("generate", "--benchmark KEY --model ID [--workers N] [--rps R] [--output FILE]", stderr)
+	fl := newFlagSet("generate", "--benchmark KEY --model ID [--workers N] [--rps R] [--output FILE] [--format text|json]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository (registry and benchmarks)")
 	key := fl.String("benchmark", "", "the benchmark's key in rubrics/rubrics.json")
 	alias(fl, "rubric", "benchmark")

@@ -22,11 +22,11 @@ import (
 	"github.com/benchgate/benchgate/verify"
 )
 
-const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+const formationEvalSynopsis = "--csv FILE --benchmark KEY [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD] [--format text|json]"
 
-const groundtruthSynopsis = "--scores FILE --benchmark KEY [--runs FILE] [--judge ID] [--model-a ID] [--model-b ID] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+const groundtruthSynopsis = "--scores FILE --benchmark KEY [--runs FILE] [--judge ID] [--model-a ID] [--model-b ID] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD] [--format text|json]"
 
-const inspectSynopsis = "--log FILE... --benchmark KEY [--scorer NAME] [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD]"
+const inspectSynopsis = "--log FILE... --benchmark KEY [--scorer NAME] [--models m1,m2] [--root DIR] [--dry-run] [--submitter LOGIN] [--contact URL] [--date YYYY-MM-DD] [--format text|json]"
 
 // importFormats are the formats `benchgate import` reads.
 var importFormats = []struct {

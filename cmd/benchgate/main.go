@@ -7,7 +7,7 @@
 //		check a benchmark file (by registry key or path)
 //	benchgate leaderboard [--root DIR] [--out DIR] [--format md|html|json|csv|all] [--as-of YYYY-MM-DD] [--title TEXT] [--cache DIR] [--explore=false]
 //		rank the verified submissions and write the published leaderboard
-//	benchgate generate --benchmark KEY --model ID [--workers N] [--rps R] [--output FILE]
+//	benchgate generate --benchmark KEY --model ID [--workers N] [--rps R] [--output FILE] [--format text|json]
 //		ask a candidate model every question of a benchmark
 //	benchgate score ANSWERS [--benchmark KEY] [--output scores.json] [--pair OTHER]
 //		grade a rubric benchmark's answers with its fixed judge (or compare two pairwise)
@@ -25,7 +25,7 @@
 //		create the GitHub App from its manifest and write the configuration serve reads
 //	benchgate import FORMAT [flags]
 //		turn published results into submissions, each verified as it is written
-//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force]
+//	benchgate submit --benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force] [--format text|json]
 //		add a run's scores as a submission folder, verify it, and say how to open the pull request
 //	benchgate check-pr --files LISTFILE --head DIR --author LOGIN [--maintainer] [--root DIR] [--format text|github]
 //		check a pull request's changed files with the App's scope, ownership and verification rules (for Actions)

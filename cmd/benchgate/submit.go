@@ -62,7 +62,7 @@ func (o *optionalBool) Set(s string) error {
 }
 
 func runSubmit(args []string, stdout, stderr io.Writer) error {
-	fl := newFlagSet("submit", "--benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force]", stderr)
+	fl := newFlagSet("submit", "--benchmark KEY --slug SLUG --scores FILE [--track model|harness] --model-name N --model ID --submitter LOGIN --contact URL [--force] [--format text|json]", stderr)
 	rootFlag := addRoot(fl, "the leaderboard repository (a clone of it)")
 	key := fl.String("benchmark", "", "the benchmark's key in rubrics/rubrics.json")
 	alias(fl, "rubric", "benchmark")
