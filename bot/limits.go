@@ -45,7 +45,8 @@ type Limits struct {
 	// SpotCheckCalls is how many judge calls one spot-check may make
 	// (BENCHGATE_SPOT_CHECK_CALLS, default 160): the default rule's 48
 	// calibration fixtures (cached for the day) and a whole 50-question
-	// rubric graded twice, with room for the judge's faults.
+	// rubric graded twice, 148, then up to 10 canaries: 2 calls of room
+	// for the judge's faults until the day's fixtures are cached, 52 after.
 	SpotCheckCalls int
 	// QueueWaiting is how many jobs may wait before deliveries asking for
 	// more are refused with 503 (BENCHGATE_QUEUE_LIMIT, default 1000).
