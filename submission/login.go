@@ -13,7 +13,7 @@ const MaxLoginLen = 39
 const botSuffix = "[bot]"
 
 // LoginRule says what a GitHub login is, for the people who must write one.
-const LoginRule = "a GitHub login is 1 to 39 ASCII letters, digits and single hyphens, neither starting nor ending with a hyphen"
+const LoginRule = "a GitHub login is 1 to 39 ASCII letters, digits and single hyphens, neither starting nor ending with a hyphen (an App's bot account adds [bot])"
 
 // Login is a GitHub login that ParseLogin accepted: ASCII only, so that
 // comparing two of them case-insensitively is an ASCII comparison and no
