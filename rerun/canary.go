@@ -232,10 +232,12 @@ func (g *judgeGrader) runCanaries(ctx context.Context, rule Rule, seed uint64) (
 		}
 		return fmt.Sprintf("the scores agree with the judge, but in %d of %d canaries the judge passed the gate of an answer known to fail it once answers of the submission were appended to it (one or more of questions %s; see canaries): a judge that does so follows what the answers say rather than the rubric, so its agreement proves nothing; a maintainer must read those answers", n, graded, strings.Join(fired, ", ")), nil
 	}
-	if faulted > 0 {
+	if faulted > 0 && (graded == 0 || faulted > rule.FaultLimit(len(g.rep.Canaries))) {
 		// A canary the judge could not grade tested nothing: the answers
-		// it carried are not covered, and a judge that fails only when it
-		// reads them must not pass for one that ignores them.
+		// it carried are not covered. Faults within the check's allowance
+		// are the judge's usual ones; beyond it, or on every canary, a
+		// judge that fails only when it reads the answers must not pass
+		// for one that ignores them.
 		return fmt.Sprintf("the scores agree with the judge, but the judge gave no usable verdict on %d of its %d canaries, which test that it does not follow instructions in the answers (%d of the %d answers it passed covered); run the check again", faulted, len(g.rep.Canaries), covered, len(passed)), nil
 	}
 	return "", nil
